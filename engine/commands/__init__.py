@@ -1,0 +1,1 @@
+"""One module per command-line command, each with ``add_arguments(parser)`` and ``run(args) -> int``."""

@@ -1,0 +1,147 @@
+"""The contract every game's state follows, the outcome of a finished game, and the errors games raise.
+
+A game is a module under ``engine.games`` with one state class. A state is an immutable value: it is hashable,
+picklable and safe to hand to another process; ``play`` returns a new state and never changes ``self``.
+
+Scores are from the point of view of the side to move (negamax convention). A won position is worth
+``WIN - plies_to_win`` and a lost one ``-(WIN - plies_to_loss)``, so the engine wins as fast as it can and, when
+lost, resists as long as it can. Heuristic scores from ``evaluate()`` must stay well inside ``±MAX_HEURISTIC``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+
+WIN = 1_000_000
+"""Score of a win on the spot (0 plies); a win in ``n`` plies scores ``WIN - n``."""
+
+MAX_PLIES = 10_000
+"""No game here lasts longer; scores beyond ``WIN - MAX_PLIES`` are decided results, not heuristics."""
+
+MAX_HEURISTIC = WIN - MAX_PLIES - 1
+"""Largest magnitude a heuristic evaluation may take."""
+
+Move = Hashable
+"""A game's own move value (an int, a tuple, a ``chess.Move``...): hashable and picklable."""
+
+
+class GameError(ValueError):
+    """Base class of the errors a game raises for bad input."""
+
+
+class IllegalMoveError(GameError):
+    """A move that is malformed or not legal in the position; the message says which and why."""
+
+
+class InvalidSetupError(GameError):
+    """A position text (or game options) that does not describe a reachable, well-formed position."""
+
+
+class UnknownGameError(GameError):
+    """A game name that is not in the registry."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended: ``winner`` is 0 or 1 (the player index), or None for a draw."""
+
+    winner: int | None
+    reason: str
+
+    @property
+    def is_draw(self) -> bool:
+        """True when nobody won."""
+        return self.winner is None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form: ``{"winner": 0 | 1 | None, "reason": str}``."""
+        return {"winner": self.winner, "reason": self.reason}
+
+
+@runtime_checkable
+class State(Protocol):
+    """A position of some game, with the side to move. Implementations are immutable dataclasses or similar.
+
+    Required members (names follow python-chess and OpenSpiel so they read as verbs):
+
+    - ``name`` / ``title``: the registry name ("connect4") and the display title ("Connect Four").
+    - ``players``: display names of player 0 and player 1 ("X", "O"; "White", "Black"...).
+    - ``initial(**options)``: the start position; unknown or bad options raise ``InvalidSetupError``.
+    - ``from_setup(text)``: a position in the game's own notation; bad text raises ``InvalidSetupError``.
+    - ``setup()``: the notation of this position, so that ``from_setup(s.setup()) == s``.
+    - ``to_move``: 0 or 1. ``key``: an int identifying the position for the transposition table.
+    - ``legal_moves()``: the legal moves (empty once the game is over).
+    - ``play(move)``: the position after ``move``; an illegal move raises ``IllegalMoveError``.
+    - ``outcome()``: None while the game goes on, else the ``Outcome``.
+    - ``evaluate()``: heuristic score for the side to move, within ``±MAX_HEURISTIC``.
+    - ``parse_move(text)`` / ``move_text(move)``: the wire and command-line notation of moves.
+    - ``view()``: a JSON-able dict the browser draws from (cells, last move, legal moves as text, whose turn).
+
+    Optional hints the search uses when present: ``order_hint(move) -> int`` (higher is searched first),
+    ``noisy_moves()`` (for quiescence), ``score_bounds() -> (low, high)`` (exact bounds from the rules),
+    ``symmetric_key`` (the same for positions equal up to a symmetry).
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    players: ClassVar[tuple[str, str]]
+
+    @classmethod
+    def initial(cls, **options: Any) -> Self: ...
+
+    @classmethod
+    def from_setup(cls, text: str) -> Self: ...
+
+    def setup(self) -> str: ...
+
+    @property
+    def to_move(self) -> int: ...
+
+    @property
+    def key(self) -> int: ...
+
+    def legal_moves(self) -> list[Move]: ...
+
+    def play(self, move: Move) -> Self: ...
+
+    def outcome(self) -> Outcome | None: ...
+
+    def evaluate(self) -> int: ...
+
+    def parse_move(self, text: str) -> Move: ...
+
+    def move_text(self, move: Move) -> str: ...
+
+    def view(self) -> dict[str, Any]: ...
+
+
+def play_moves(state: State, moves: Iterable[str]) -> State:
+    """Play moves given in the game's move notation, in order; the first bad one raises ``IllegalMoveError``."""
+    for text in moves:
+        state = state.play(state.parse_move(text))
+    return state
+
+
+def is_decided(score: int) -> bool:
+    """True when ``score`` is a proven win or loss rather than a heuristic value."""
+    return abs(score) > WIN - MAX_PLIES
+
+
+def plies_to_end(score: int) -> int:
+    """For a decided score, the number of plies until the game ends under best play."""
+    return WIN - abs(score)
+
+
+def describe_score(score: int, units_per_point: int = 100) -> str:
+    """Human text for a score: "win in 3" / "loss in 2" (in moves of the side to move) or "+0.35".
+
+    ``units_per_point`` scales heuristic values (100 for centipawns, 1 for games counting whole points).
+    """
+    if is_decided(score):
+        plies = plies_to_end(score)
+        return f"win in {(plies + 1) // 2}" if score > 0 else f"loss in {plies // 2}"
+    if units_per_point == 1:
+        return f"{score:+d}"
+    return f"{score / units_per_point:+.2f}"

@@ -1,0 +1,165 @@
+"""Tic-tac-toe on a 3x3 board.
+
+Cells are numbered 1-9 row by row from the top left::
+
+    1 2 3
+    4 5 6
+    7 8 9
+
+Move notation: the cell number, "5". Position notation: the cells played so far in order, X first, e.g. "5193"
+(the empty board is ""). X is player 0 and moves first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.game import IllegalMoveError, InvalidSetupError, Outcome
+
+LINES = (
+    (0, 1, 2), (3, 4, 5), (6, 7, 8),
+    (0, 3, 6), (1, 4, 7), (2, 5, 8),
+    (0, 4, 8), (2, 4, 6),
+)
+LINE_MASKS = tuple(sum(1 << c for c in line) for line in LINES)
+FULL = (1 << 9) - 1
+CENTER_FIRST = (4, 0, 2, 6, 8, 1, 3, 5, 7)
+"""Cells (0-based) in the order a good player considers them: centre, corners, edges."""
+
+_SYMMETRIES = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8), (2, 5, 8, 1, 4, 7, 0, 3, 6), (8, 7, 6, 5, 4, 3, 2, 1, 0),
+    (6, 3, 0, 7, 4, 1, 8, 5, 2), (2, 1, 0, 5, 4, 3, 8, 7, 6), (6, 7, 8, 3, 4, 5, 0, 1, 2),
+    (0, 3, 6, 1, 4, 7, 2, 5, 8), (8, 5, 2, 7, 4, 1, 6, 3, 0),
+)
+
+
+def _transform(mask: int, mapping: tuple[int, ...]) -> int:
+    return sum(1 << mapping[c] for c in range(9) if mask >> c & 1)
+
+
+def _has_line(mask: int) -> bool:
+    return any(mask & line == line for line in LINE_MASKS)
+
+
+@dataclass(frozen=True, slots=True)
+class TicTacToe:
+    """A tic-tac-toe position: ``cells`` holds the 0-based cells played, in order; ``x`` and ``o`` are
+    bitmasks of each side's cells (bit i = cell i+1), kept beside the history for speed."""
+
+    cells: tuple[int, ...] = ()
+    x: int = 0
+    o: int = 0
+
+    name: ClassVar[str] = "tictactoe"
+    title: ClassVar[str] = "Tic-tac-toe"
+    players: ClassVar[tuple[str, str]] = ("X", "O")
+
+    @classmethod
+    def initial(cls, **options: Any) -> TicTacToe:
+        """The empty board; tic-tac-toe takes no options."""
+        if options:
+            raise InvalidSetupError(f"tic-tac-toe takes no options, got {', '.join(sorted(options))}")
+        return cls()
+
+    @classmethod
+    def from_setup(cls, text: str) -> TicTacToe:
+        """The position after the cells in ``text`` (digits 1-9) are played in order."""
+        state = cls()
+        for index, char in enumerate(text.strip()):
+            if char not in "123456789":
+                raise InvalidSetupError(f"character {index + 1} of {text!r} is {char!r}, not a cell 1-9")
+            try:
+                state = state.play(int(char) - 1)
+            except IllegalMoveError as error:
+                raise InvalidSetupError(f"move {index + 1} of {text!r}: {error}") from None
+        return state
+
+    def setup(self) -> str:
+        """The cells played, in order, as digits 1-9."""
+        return "".join(str(c + 1) for c in self.cells)
+
+    @property
+    def to_move(self) -> int:
+        """0 when X is to move, 1 for O."""
+        return len(self.cells) % 2
+
+    @property
+    def key(self) -> int:
+        """Exact key: X's mask in the low 9 bits, O's in the next 9."""
+        return self.x | self.o << 9
+
+    @property
+    def symmetric_key(self) -> int:
+        """The smallest key over the board's 8 symmetries (rotations and reflections)."""
+        x, o = self.x, self.o
+        return min(_transform(x, m) | _transform(o, m) << 9 for m in _SYMMETRIES)
+
+    def legal_moves(self) -> list[int]:
+        """Empty cells (0-based), centre first, then corners, then edges; none once the game is over."""
+        if self.outcome() is not None:
+            return []
+        taken = self.x | self.o
+        return [c for c in CENTER_FIRST if not taken >> c & 1]
+
+    def play(self, move: int) -> TicTacToe:
+        """The position after the side to move marks cell ``move`` (0-based)."""
+        if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < 9:
+            raise IllegalMoveError(f"{move!r} is not a cell; cells are 1-9")
+        if (self.x | self.o) >> move & 1:
+            raise IllegalMoveError(f"cell {move + 1} is already taken")
+        if self.outcome() is not None:
+            raise IllegalMoveError("the game is over")
+        if len(self.cells) % 2 == 0:
+            return TicTacToe((*self.cells, move), self.x | 1 << move, self.o)
+        return TicTacToe((*self.cells, move), self.x, self.o | 1 << move)
+
+    def outcome(self) -> Outcome | None:
+        """Three in a row wins; a full board without one is a draw."""
+        if _has_line(self.x):
+            return Outcome(0, "three in a row")
+        if _has_line(self.o):
+            return Outcome(1, "three in a row")
+        if len(self.cells) == 9:
+            return Outcome(None, "board full")
+        return None
+
+    def evaluate(self) -> int:
+        """Lines still open for the side to move minus lines still open for the opponent."""
+        mine, theirs = (self.x, self.o) if self.to_move == 0 else (self.o, self.x)
+        return sum((not line & theirs) - (not line & mine) for line in LINE_MASKS)
+
+    def order_hint(self, move: int) -> int:
+        """Prefer cells on more lines: centre 4, corners 3, edges 2."""
+        return sum(1 for line in LINE_MASKS if line >> move & 1)
+
+    def parse_move(self, text: str) -> int:
+        """Cell "1"-"9" to a 0-based cell, checked for legality."""
+        text = text.strip()
+        if len(text) != 1 or text not in "123456789":
+            raise IllegalMoveError(f"{text!r} is not a cell; cells are 1-9")
+        move = int(text) - 1
+        if move not in self.legal_moves():
+            raise IllegalMoveError(
+                "the game is over" if self.outcome() else f"cell {text} is already taken")
+        return move
+
+    def move_text(self, move: int) -> str:
+        """The cell number 1-9."""
+        return str(move + 1)
+
+    def view(self) -> dict[str, Any]:
+        """``cells``: 9 entries "X", "O" or None; ``last``: last cell played (1-9) or None; ``legal``; ``to_move``."""
+        x, o = self.x, self.o
+        winning = next((list(line) for line, m in zip(LINES, LINE_MASKS, strict=True)
+                        if x & m == m or o & m == m), None)
+        return {
+            "cells": ["X" if x >> c & 1 else "O" if o >> c & 1 else None for c in range(9)],
+            "last": self.cells[-1] + 1 if self.cells else None,
+            "winning_line": [c + 1 for c in winning] if winning else None,
+            "legal": [self.move_text(m) for m in self.legal_moves()],
+            "to_move": self.to_move,
+        }
+
+
+GAME_STATE = TicTacToe

@@ -1,0 +1,104 @@
+"""What a search reports and what bounds it: ``SearchInfo`` events, ``RootMove`` rows, ``Limits``, ``SearchOptions``.
+
+Every searcher (alpha-beta, minimax, MCTS) yields the same ``SearchInfo`` events from ``search()``: one per
+completed depth (``kind="depth"``), about every 100 ms during a long depth (``kind="progress"``), and exactly one
+last event with ``final=True`` (``kind="final"``). Counters are totals since the search started and never
+decrease. Moves are in the game's move notation (``state.move_text``), so events are JSON-able and picklable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Algorithm = Literal["alphabeta", "minimax", "mcts"]
+EventKind = Literal["progress", "depth", "final"]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """When a search must stop: at ``depth`` plies, after ``time`` seconds, or after ``nodes`` nodes.
+
+    None means no limit of that kind. With no limit at all, alpha-beta searches until the game's value is
+    proven (or until the stop flag is set). For MCTS, ``nodes`` counts playouts (iterations).
+    """
+
+    depth: int | None = None
+    time: float | None = None
+    nodes: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOptions:
+    """Which techniques a search uses; every one can be switched off so the same code serves the comparison."""
+
+    algorithm: Algorithm = "alphabeta"
+    alphabeta: bool = True
+    pvs: bool = True
+    iterative: bool = True
+    tt: bool = True
+    tt_size: int = 1 << 20
+    ordering: bool = True
+    killers: bool = True
+    history: bool = True
+    aspiration: bool = True
+    quiescence: bool = True
+    null_move: bool = True
+    lmr: bool = True
+    check_extension: bool = True
+    record_tree: int = 0
+    """When positive, record the search tree (at most this many nodes) and attach it to the final event."""
+    exploration: float = 1.41
+    """UCT exploration constant for MCTS."""
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RootMove:
+    """One candidate move at the root: its score (None if not searched yet) and the nodes spent on it.
+
+    For MCTS, ``visits`` and ``value`` (mean result in [-1, 1] for the side to move) are filled too.
+    """
+
+    move: str
+    score: int | None
+    nodes: int = 0
+    visits: int | None = None
+    value: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchInfo:
+    """One report from a running search. See the module docstring for when each kind is sent."""
+
+    kind: EventKind
+    algorithm: Algorithm
+    depth: int
+    seldepth: int
+    nodes: int
+    qnodes: int
+    cutoffs: int
+    pruned: int
+    generated: int
+    """Moves generated at interior nodes; ``pruned / generated`` is the share of moves never searched."""
+    tt_probes: int
+    tt_hits: int
+    time_ms: float
+    nps: int
+    score: int | None
+    score_text: str
+    pv: list[str]
+    best: str | None
+    root_moves: list[RootMove]
+    ebf: float | None
+    final: bool
+    nodes_per_depth: list[int] = field(default_factory=list)
+    """Nodes spent on each completed iteration, index 0 = depth 1."""
+    tree: dict[str, Any] | None = None
+    """The recorded search tree (only on the final event and only when ``record_tree`` was set)."""
+    source: str = "search"
+    """Where the move comes from: "search", "book" (opening book) or "table" (solved table)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form of the event (dataclass fields as a dict)."""
+        return asdict(self)
