@@ -3,7 +3,7 @@
 Squares are written algebraically, "a1" to "h8"; only the dark squares are used (those where file and rank are
 both odd or both even: a1, c1, ..., b8, d8, f8, h8). Rank 8 is the wolves' top row, where they start on b8, d8,
 f8 and h8; the rabbit starts on a dark square of rank 1 (option ``rabbit``: "a1", "c1", "e1" or "g1"; default
-"e1").
+"c1").
 
 Rules: the rabbit moves first, one square diagonally in any direction; a wolf moves one square diagonally
 downward (towards rank 1). No captures, no jumps, one piece moves per turn. The rabbit wins on reaching rank 8;
@@ -14,7 +14,7 @@ Player 0 is the rabbit, player 1 the wolves.
 
 Move notation: "FROM-TO", e.g. "e1-d2" (the hyphen may be left out: "e1d2").
 Position notation: ``R:<square> W:<square>,<square>,<square>,<square> <side>`` where side is ``r`` (rabbit to
-move) or ``w`` (wolves to move), e.g. the start "R:e1 W:b8,d8,f8,h8 r".
+move) or ``w`` (wolves to move), e.g. the start "R:c1 W:b8,d8,f8,h8 r".
 
 Squares are numbered 0-31 inside: ``index = 4 * rank + file // 2`` with rank and file counted from 0, so a1 = 0,
 c1 = 1, ..., b8 = 29, h8 = 31. The wolves are a 32-bit mask of those indices.
@@ -33,7 +33,7 @@ TOP_RANK = 7
 FILES = "abcdefgh"
 START_WOLVES = (28, 29, 30, 31)
 START_RABBIT_SQUARES = ("a1", "c1", "e1", "g1")
-DEFAULT_RABBIT = "e1"
+DEFAULT_RABBIT = "c1"
 
 RABBIT, WOLVES = 0, 1
 
