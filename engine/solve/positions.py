@@ -82,9 +82,12 @@ class TicTacToeSpace:
         return TicTacToe(tuple(cells), x, o)
 
 
+_BINOMIALS = tuple(tuple(comb(square, k) for square in range(SQUARE_COUNT)) for k in range(WOLF_COUNT + 1))
+
+
 def wolves_rank(mask: int) -> int:
     """The combinatorial-number-system rank (0-35959) of four wolves' squares given as a mask."""
-    return sum(comb(square, k) for k, square in enumerate(squares_of(mask), start=1))
+    return sum(_BINOMIALS[k][square] for k, square in enumerate(squares_of(mask), start=1))
 
 
 class WolvesSpace:
@@ -115,7 +118,6 @@ class WolvesSpace:
                         unmoves.append((rank_of[mask ^ (1 << wolf | 1 << source)] * 64 + 1, source))
             self._wolf_moves.append(tuple(moves))
             self._wolf_unmoves.append(tuple(unmoves))
-        self._rank_of = rank_of
 
     def status(self, index: int) -> int:
         """INVALID when the rabbit shares a wolf's square; over as ``Wolves.outcome`` says."""
@@ -150,9 +152,10 @@ class WolvesSpace:
             return [base + 2 * s for s in ALL_STEPS[rabbit] if not mask >> s & 1]
         return [base + 2 * rabbit for base, source in self._wolf_unmoves[placement] if source != rabbit]
 
-    def index_of(self, state: Wolves) -> int:
+    @staticmethod
+    def index_of(state: Wolves) -> int:
         """The index of a Wolves & Rabbit position."""
-        return (self._rank_of[state.wolves] * 32 + state.rabbit) * 2 + state.player
+        return (wolves_rank(state.wolves) * 32 + state.rabbit) * 2 + state.player
 
     def state_of(self, index: int) -> Wolves:
         """The position with this index (it may have the rabbit on a wolf: check ``status`` first)."""

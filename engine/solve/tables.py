@@ -1,0 +1,154 @@
+"""The solved tables of small games: where they live, building them on first use, and asking them about a position.
+
+Tables are files ``<cache>/tables/<game>.tbl`` where ``<cache>`` is the environment variable ``ARENA_CACHE`` or
+``~/.cache/alphabeta-arena``. ``table(game)`` loads one (building and saving it first if it is missing) and keeps
+it for the life of the process. ``verdict(state)`` gives the exact value of a position and of each of its moves;
+``table_search(state, level)`` answers like a search would, for the strongest level.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from engine.game import MAX_PLIES, State
+from engine.search.info import RootMove, SearchInfo
+from engine.solve.positions import TicTacToeSpace, WolvesSpace
+from engine.solve.tablebase import Entry, Table, TableError, solve
+
+SPACES: dict[str, type[TicTacToeSpace] | type[WolvesSpace]] = {"tictactoe": TicTacToeSpace, "wolves": WolvesSpace}
+"""Games with a solved table, and the class numbering their positions (``index_of`` is a static method, so
+probing needs no instance; building makes one)."""
+
+TABLE_LEVEL = 8
+"""The lowest difficulty level that plays from the table."""
+
+_tables: dict[tuple[str, Path], Table] = {}
+
+
+def cache_dir() -> Path:
+    """The folder holding the tables: ``$ARENA_CACHE/tables`` or ``~/.cache/alphabeta-arena/tables``."""
+    root = os.environ.get("ARENA_CACHE") or Path.home() / ".cache" / "alphabeta-arena"
+    return Path(root) / "tables"
+
+
+def space(game: str) -> type[TicTacToeSpace] | type[WolvesSpace]:
+    """The position-space class of ``game``; ``KeyError`` names the games with tables."""
+    if game not in SPACES:
+        raise KeyError(f"no solved table for {game!r}; tables exist for {', '.join(SPACES)}")
+    return SPACES[game]
+
+
+def table_path(game: str, directory: Path | None = None) -> Path:
+    """Where the table of ``game`` is stored."""
+    return (directory or cache_dir()) / f"{game}.tbl"
+
+
+def build(game: str, directory: Path | None = None) -> Table:
+    """Solve ``game`` by retrograde analysis, save the table, and keep it for this process."""
+    positions = space(game)()
+    solved = Table(game, positions.version, bytes(solve(positions)))
+    path = table_path(game, directory)
+    solved.save(path)
+    _tables[game, path] = solved
+    return solved
+
+
+def table(game: str, directory: Path | None = None, *, build_missing: bool = True) -> Table | None:
+    """The table of ``game``, loaded once per process; built and saved first when missing (or damaged) and
+    ``build_missing`` is true, else None. ``KeyError`` for a game without a table."""
+    positions = space(game)
+    path = table_path(game, directory)
+    if (game, path) in _tables:
+        return _tables[game, path]
+    try:
+        loaded = Table.load(path, game, positions.version, positions.size)
+    except TableError:
+        return build(game, directory) if build_missing else None
+    _tables[game, path] = loaded
+    return loaded
+
+
+def probe(state: State, directory: Path | None = None) -> Entry | None:
+    """The exact value of ``state`` for the side to move, or None when its game has no table."""
+    if state.name not in SPACES:
+        return None
+    solved = table(state.name, directory)
+    return solved.entry(space(state.name).index_of(state)) if solved else None
+
+
+def _winner_text(state: State, entry: Entry) -> str:
+    if entry.plies is None:
+        return "solved: draw"
+    winner = state.to_move if entry.result == "win" else 1 - state.to_move
+    moves = (entry.plies + 1) // 2 if winner == state.to_move else entry.plies // 2
+    name = state.players[winner]
+    verb = "win" if name.endswith("s") else "wins"
+    return f"solved: {name} {verb} in {moves} move{'s' if moves != 1 else ''}"
+
+
+def verdict(state: State, directory: Path | None = None) -> dict[str, Any] | None:
+    """The table's verdict on ``state``, or None when its game has no table.
+
+    ``{"result": "win" | "loss" | "draw"`` (for the side to move), ``"plies"`` (to the end, None in a draw),
+    ``"winner"`` (player index or None), ``"score"`` (engine convention), ``"text"`` ("solved: Wolves win in
+    22 moves"), ``"moves": [{"move", "result", "plies", "score"}]}`` with each move's value for the side to move,
+    best first.
+    """
+    entry = probe(state, directory)
+    if entry is None:
+        return None
+    winner = None if entry.plies is None else state.to_move if entry.result == "win" else 1 - state.to_move
+    return {
+        "result": entry.result,
+        "plies": entry.plies,
+        "winner": winner,
+        "score": entry.score,
+        "text": _winner_text(state, entry),
+        "moves": [{"move": state.move_text(move), "result": value.result, "plies": value.plies, "score": value.score}
+                  for move, value in _move_values(state, directory)],
+    }
+
+
+def _move_values(state: State, directory: Path | None) -> list[tuple[Any, Entry]]:
+    """Every legal move with its exact value for the side to move, best first (stable for equal values)."""
+    values = []
+    for move in state.legal_moves():
+        after = probe(state.play(move), directory)
+        if after is None:
+            raise TableError(f"the table of {state.name} has no entry for the position after {state.move_text(move)}")
+        values.append((move, after.after_move()))
+    values.sort(key=lambda pair: -pair[1].score)
+    return values
+
+
+def table_search(state: State, level: int) -> SearchInfo | None:
+    """A final ``SearchInfo`` answering from the table at level ``TABLE_LEVEL`` and above, else None.
+
+    Its score is exact (engine convention), ``pv`` is a line of perfect play to the end, ``root_moves`` holds
+    the exact score of every legal move, and ``source`` is "table". None when the level is lower, the game has
+    no table, or the game is over.
+    """
+    if level < TABLE_LEVEL or state.name not in SPACES or state.outcome() is not None:
+        return None
+    started = time.perf_counter()
+    values = _move_values(state, None)
+    best_move, best = values[0]
+    pv = [state.move_text(best_move)]
+    line = state.play(best_move)
+    while line.outcome() is None and len(pv) < MAX_PLIES:
+        move, _ = _move_values(line, None)[0]
+        pv.append(line.move_text(move))
+        line = line.play(move)
+    probes = len(values) + len(pv)
+    elapsed = (time.perf_counter() - started) * 1000
+    return SearchInfo(
+        kind="final", algorithm="alphabeta", depth=best.plies or 0, seldepth=len(pv), nodes=probes, qnodes=0,
+        cutoffs=0, pruned=0, generated=len(values), tt_probes=probes, tt_hits=probes, time_ms=elapsed,
+        nps=int(probes / elapsed * 1000) if elapsed else 0, score=best.score,
+        score_text=_winner_text(state, best),
+        pv=pv, best=pv[0], root_moves=[RootMove(state.move_text(m), v.score) for m, v in values], ebf=None,
+        final=True, source="table",
+    )
