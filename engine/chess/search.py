@@ -1,0 +1,533 @@
+"""The chess searcher: PVS alpha-beta on the internal board, with the same interface as the generic searcher.
+
+Why a chess-specific searcher: the generic core works on immutable ``State`` objects through method calls
+(``legal_moves``, ``play``, ``evaluate``), which for chess means python-chess boards: copying one and generating its
+legal moves costs tens of microseconds per node, far below the speed a playable engine needs in CPython. Here a
+node is a 120-character string with an incremental score, and the hot loop is written out by hand. The numbers
+are in ``docs/chess.md`` (``bench/chess_speed.py``).
+
+Techniques (each switched by ``SearchOptions``): iterative deepening, aspiration windows, PVS, a transposition
+table, move ordering (TT move, captures by most valuable victim / least valuable attacker, killers, history),
+check extension, null-move pruning (off when the side to move has only pawns), late move reductions, reverse
+futility pruning near the leaves, quiescence search (captures and queen promotions; every evasion when in
+check), repetition and fifty-move draws inside the tree, mate-distance scores (``WIN - plies``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+import chess
+
+from engine.chess import board as cb
+from engine.chess.board import ALIGNED, Move, Position, gen_moves, gen_noisy, make_move, move_uci
+from engine.chess.evaluation import PERSONALITIES, build_tables, game_phase, lone_king_side, mopup_score
+from engine.game import MAX_PLIES, WIN, describe_score
+from engine.search.info import Limits, RootMove, SearchInfo, SearchOptions
+
+INF = WIN + 1
+MATE_BOUND = WIN - MAX_PLIES
+EXACT, LOWER, UPPER = 0, 1, 2
+MAX_DEPTH = 64
+VICTIM = {"p": 100, "n": 320, "b": 330, "r": 500, "q": 950, "k": 0, ".": 100}
+ATTACKER = {"P": 1, "N": 3, "B": 3, "R": 5, "Q": 9, "K": 10}
+TT_LIMIT = 1 << 20
+PROGRESS_SECONDS = 0.1
+POLL_MASK = 1023
+
+
+class StopFlag(Protocol):
+    """Anything with ``is_set()`` (a ``threading.Event``, a ``multiprocessing.Event``...)."""
+
+    def is_set(self) -> bool: ...
+
+
+class _Stopped(Exception):
+    """Raised inside the tree when time, nodes or the stop flag end the search."""
+
+
+def _tt_score(score: int, ply: int) -> int:
+    """A score as stored in the TT: mate distances counted from the stored node, not the root."""
+    if score > MATE_BOUND:
+        return score + ply
+    if score < -MATE_BOUND:
+        return score - ply
+    return score
+
+
+def _root_score(score: int, ply: int) -> int:
+    """A TT score read back at ``ply``: mate distances counted from the root again."""
+    if score > MATE_BOUND:
+        return score - ply
+    if score < -MATE_BOUND:
+        return score + ply
+    return score
+
+
+class ChessSearcher:
+    """Search a chess position (``state.board`` is a ``chess.Board``) and yield ``SearchInfo`` events.
+
+    ``search()`` yields one event per completed depth, progress events about every 100 ms (between root
+    moves), and one final event. Scores are for the side to move at the root: exact when the best move's
+    search returned inside the aspiration window, ``WIN - plies`` for a forced mate.
+
+    ``personality`` names an entry of ``engine.chess.evaluation.PERSONALITIES``. ``margin`` (centipawns) makes
+    the final choice random among root moves scoring within ``margin`` of the best, and ``noise`` adds a random
+    amount up to that many centipawns to each root move's score before choosing (weak levels); with either set,
+    every root move gets an exact score.
+    """
+
+    def __init__(self, state: Any, limits: Limits | None = None, options: SearchOptions | None = None,
+                 stop: StopFlag | None = None, *, personality: str = "balanced", margin: int = 0,
+                 noise: int = 0) -> None:
+        self.board: chess.Board = state.board
+        self.limits = limits or Limits()
+        self.options = options or SearchOptions()
+        self.stop = stop
+        self.personality = PERSONALITIES[personality]
+        self.margin = margin
+        self.noise = noise
+        self.rng = random.Random(self.options.seed)
+        self.tables = build_tables(game_phase(self.board), self.personality)
+        self.white = self.board.turn == chess.WHITE
+        self.root = cb.from_board(self.board, self.tables)
+        strong = lone_king_side(self.board)
+        self.mopup = strong is not None
+        self.strong_at_root = strong == self.board.turn
+        self.contempt = self.personality.contempt
+        self.tt: dict[Position, tuple[int, int, int, Move | None]] = {}
+        self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_DEPTH * 4)]
+        self.history: dict[Move, int] = {}
+        self.seen = self._game_history()
+        self._reset_counters()
+
+    # ----------------------------------------------------------------------------------------------- setup
+
+    def _game_history(self) -> set[Position]:
+        """Positions of the game since the last capture or pawn move, excluding the root (for repetitions)."""
+        board = self.board.copy()
+        seen = set()
+        for _ in range(min(board.halfmove_clock, len(board.move_stack))):
+            board.pop()
+            seen.add(cb.from_board(board, self.tables))
+        return seen
+
+    def _reset_counters(self) -> None:
+        self.nodes = self.qnodes = self.cutoffs = self.pruned = self.generated = 0
+        self.tt_probes = self.tt_hits = 0
+        self.seldepth = 0
+        self.started = time.perf_counter()
+        self.deadline = None if self.limits.time is None else self.started + self.limits.time
+        self.node_limit = self.limits.nodes
+
+    def _poll(self) -> None:
+        """Raise ``_Stopped`` when the stop flag is set or a time or node limit is reached."""
+        if self.stop is not None and self.stop.is_set():
+            raise _Stopped
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise _Stopped
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise _Stopped
+
+    # ------------------------------------------------------------------------------------------ evaluation
+
+    def _evaluate(self, pos: Position, ply: int) -> int:
+        """Static score of ``pos`` for the side to move (incremental material+PST, plus mop-up when it applies)."""
+        if self.mopup:
+            return pos.score + mopup_score(pos.board, self.strong_at_root == (ply % 2 == 0))
+        return pos.score
+
+    def _draw(self, ply: int) -> int:
+        """A draw's score for the side to move at ``ply``: ``-contempt`` for the engine's side."""
+        return -self.contempt if ply % 2 == 0 else self.contempt
+
+    # ---------------------------------------------------------------------------------------------- search
+
+    def _ordered(self, pos: Position, moves: list[Move], tt_move: Move | None, ply: int) -> list[Move]:
+        """``moves`` best-first: TT move, captures (MVV-LVA) and promotions, killers, then quiets by history."""
+        board = pos.board
+        options = self.options
+        killers = self.killers[ply] if options.killers else (None, None)
+        history = self.history if options.history else {}
+        k0, k1 = killers
+        ep = pos.ep
+
+        def key(move: Move) -> int:
+            if move == tt_move:
+                return 1 << 30
+            i, j, promo = move
+            victim = board[j]
+            if victim != "." or promo or (j == ep and board[i] == "P"):
+                return (1 << 20) + VICTIM[victim] * 16 - ATTACKER[board[i]] + (900 if promo == "Q" else 0)
+            if move == k0:
+                return 1 << 19
+            if move == k1:
+                return (1 << 19) - 1
+            return history.get(move, 0)
+
+        moves.sort(key=key, reverse=True)
+        return moves
+
+    def _negamax(self, pos: Position, alpha: int, beta: int, depth: int, ply: int, hm: int, check: bool,
+                 null_ok: bool) -> int:
+        """The score of ``pos`` for the side to move, searched ``depth`` plies (fail-soft).
+
+        A result ``<= alpha`` is an upper bound on the true score, ``>= beta`` a lower bound; strictly between
+        them it is exact (for this depth and evaluation).
+        """
+        self.nodes += 1
+        if not self.nodes & POLL_MASK:
+            self._poll()
+        if ply > self.seldepth:
+            self.seldepth = ply
+        options = self.options
+        if ply:
+            if hm >= 100 or pos in self.seen:
+                return self._draw(ply)
+            if alpha < -WIN + ply:
+                alpha = -WIN + ply
+            if beta > WIN - ply - 1:
+                beta = WIN - ply - 1
+            if alpha >= beta:
+                return alpha
+        if depth <= 0:
+            if options.quiescence:
+                self.nodes -= 1
+                return self._quiesce(pos, alpha, beta, ply, check)
+            return self._evaluate(pos, ply)
+        pv_node = beta - alpha > 1
+        tt_move = None
+        use_tt = options.tt
+        if use_tt:
+            self.tt_probes += 1
+            entry = self.tt.get(pos)
+            if entry is not None:
+                self.tt_hits += 1
+                e_depth, e_flag, e_score, tt_move = entry
+                if e_depth >= depth and not pv_node and ply:
+                    score = _root_score(e_score, ply)
+                    if e_flag == EXACT or (e_flag == LOWER and score >= beta) or (e_flag == UPPER and score <= alpha):
+                        return score
+        board = pos.board
+        if not pv_node and not check and ply:
+            static = self._evaluate(pos, ply)
+            if depth <= 3 and static - 120 * depth >= beta and abs(beta) < MATE_BOUND:
+                return static
+            if (options.null_move and null_ok and depth >= 3 and static >= beta
+                    and ("Q" in board or "R" in board or "B" in board or "N" in board)):
+                reduction = 3 if depth >= 6 else 2
+                score = -self._negamax(pos.rotate(), -beta, -beta + 1, depth - 1 - reduction, ply + 1, hm + 1,
+                                       False, False)
+                if score >= beta:
+                    return beta if score >= MATE_BOUND else score
+
+        moves = gen_moves(board, pos.castling, pos.ep)
+        self.generated += len(moves)
+        if options.ordering:
+            moves = self._ordered(pos, moves, tt_move, ply)
+        tables = self.tables
+        king = board.find("K")
+        aligned = ALIGNED[king]
+        ep = pos.ep
+        seen = self.seen
+        seen.add(pos)
+        best = -INF
+        best_move = None
+        original_alpha = alpha
+        legal = 0
+        lmr_ok = options.lmr and depth >= 3 and not check
+        pvs = options.pvs and options.alphabeta
+        extend = options.check_extension
+        killers = self.killers[ply]
+        try:
+            for index, move in enumerate(moves):
+                i, j, promo = move
+                child = make_move(pos, move, tables)
+                piece = board[i]
+                if (check or i == king or i in aligned or (j == ep and piece == "P")) and cb.left_in_check(child):
+                    continue
+                legal += 1
+                child_board = child.board
+                child_check = cb.attacked(child_board, child_board.find("K"))
+                noisy = board[j] != "." or promo or (j == ep and piece == "P")
+                new_depth = depth - 1 + (1 if child_check and extend and ply < 2 * depth + 8 else 0)
+                child_hm = 0 if noisy or piece == "P" else hm + 1
+                if legal == 1 or not pvs:
+                    window_alpha = alpha if options.alphabeta else -INF
+                    score = -self._negamax(child, -beta, -window_alpha, new_depth, ply + 1, child_hm, child_check,
+                                           True)
+                else:
+                    reduction = 0
+                    if (lmr_ok and legal > 3 and not noisy and not child_check and move != killers[0]
+                            and move != killers[1]):
+                        reduction = 1 if legal < 8 or depth < 5 else 2
+                    score = -self._negamax(child, -alpha - 1, -alpha, new_depth - reduction, ply + 1, child_hm,
+                                           child_check, True)
+                    if score > alpha and reduction:
+                        score = -self._negamax(child, -alpha - 1, -alpha, new_depth, ply + 1, child_hm, child_check,
+                                               True)
+                    if alpha < score < beta:
+                        score = -self._negamax(child, -beta, -alpha, new_depth, ply + 1, child_hm, child_check, True)
+                if score > best:
+                    best = score
+                    best_move = move
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta and options.alphabeta:
+                            self.cutoffs += 1
+                            self.pruned += len(moves) - index - 1
+                            if not noisy:
+                                if killers[0] != move:
+                                    killers[1] = killers[0]
+                                    killers[0] = move
+                                self.history[move] = self.history.get(move, 0) + depth * depth
+                            break
+        finally:
+            seen.discard(pos)
+        if legal == 0:
+            return -WIN + ply if check else self._draw(ply)
+        if use_tt:
+            if len(self.tt) >= TT_LIMIT:
+                self.tt.clear()
+            flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+            self.tt[pos] = (depth, flag, _tt_score(best, ply), best_move)
+        return best
+
+    def _quiesce(self, pos: Position, alpha: int, beta: int, ply: int, check: bool | None = None) -> int:
+        """Quiescence search: stand pat or resolve captures and queen promotions; every evasion when in check.
+
+        Same bound contract as ``_negamax`` (fail-soft).
+        """
+        self.nodes += 1
+        self.qnodes += 1
+        if not self.nodes & POLL_MASK:
+            self._poll()
+        if ply > self.seldepth:
+            self.seldepth = ply
+        board = pos.board
+        king = board.find("K")
+        if check is None:
+            check = cb.attacked(board, king)
+        tables = self.tables
+        ep = pos.ep
+        aligned = ALIGNED[king]
+        if check:
+            best = -WIN + ply
+            moves = gen_moves(board, pos.castling, ep)
+            moves = self._ordered(pos, moves, None, ply)
+            for move in moves:
+                child = make_move(pos, move, tables)
+                if cb.left_in_check(child):
+                    continue
+                score = -self._quiesce(child, -beta, -alpha, ply + 1)
+                if score > best:
+                    best = score
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            self.cutoffs += 1
+                            break
+            return best
+        best = self._evaluate(pos, ply)
+        if best >= beta:
+            return best
+        if best > alpha:
+            alpha = best
+        moves = gen_noisy(board, ep)
+        if not moves:
+            return best
+        moves.sort(key=lambda m: VICTIM[board[m[1]]] * 16 - ATTACKER[board[m[0]]] + (900 if m[2] else 0),
+                   reverse=True)
+        margin = alpha - best - 200
+        for index, move in enumerate(moves):
+            i, j, promo = move
+            if VICTIM[board[j]] < margin and not promo:
+                self.pruned += 1
+                continue
+            child = make_move(pos, move, tables)
+            if (i == king or i in aligned or (j == ep and board[i] == "P")) and cb.left_in_check(child):
+                continue
+            score = -self._quiesce(child, -beta, -alpha, ply + 1)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        self.cutoffs += 1
+                        self.pruned += len(moves) - index - 1
+                        break
+        return best
+
+    # ------------------------------------------------------------------------------------------------ root
+
+    def search(self) -> Iterator[SearchInfo]:
+        """Run the search, yielding ``SearchInfo`` events; the last one has ``final=True``.
+
+        The final ``best`` is ``None`` only when the root has no legal move (its score is then the result).
+        """
+        self._reset_counters()
+        options, limits = self.options, self.limits
+        root = self.root
+        check = cb.in_check(root.board)
+        entries: list[list[Any]] = []
+        for move, child in cb.legal_moves(root, self.tables):
+            child_check = cb.in_check(child.board)
+            board = root.board
+            noisy = board[move[1]] != "." or move[2] or (move[1] == root.ep and board[move[0]] == "P")
+            hm = 0 if noisy or board[move[0]] == "P" else self.board.halfmove_clock + 1
+            entries.append([move, child, child_check, hm])
+        self.entries = entries
+        self.root_scores: dict[Move, int | None] = {e[0]: None for e in entries}
+        self.root_nodes: dict[Move, int] = {e[0]: 0 for e in entries}
+        if not entries:
+            score = -WIN if check else 0
+            yield self._event("final", 0, score, [], [])
+            return
+        if options.ordering:
+            ordered = self._ordered(root, [e[0] for e in entries], None, 0)
+            rank = {move: n for n, move in enumerate(ordered)}
+            entries.sort(key=lambda e: rank[e[0]])
+        exact_all = bool(self.margin or self.noise)
+        max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
+        depths = range(1, max_depth + 1) if options.iterative or limits.depth is None else [max_depth]
+        score: int | None = None
+        completed = 0
+        nodes_per_depth: list[int] = []
+        self.last_event = time.perf_counter()
+        self.seen.add(root)
+        try:
+            for depth in depths:
+                nodes_before = self.nodes
+                delta = 35
+                use_window = (options.aspiration and not exact_all and depth >= 4 and score is not None
+                              and abs(score) < MATE_BOUND)
+                alpha, beta = (score - delta, score + delta) if use_window else (-INF, INF)
+                while True:
+                    result = yield from self._root_iteration(depth, alpha, beta, check, exact_all)
+                    if result <= alpha:
+                        alpha = max(-INF, alpha - delta * 4)
+                        delta *= 4
+                    elif result >= beta:
+                        beta = min(INF, beta + delta * 4)
+                        delta *= 4
+                    else:
+                        break
+                score = result
+                completed = depth
+                nodes_per_depth.append(self.nodes - nodes_before)
+                yield self._event("depth", depth, score, self._pv(entries[0]), nodes_per_depth)
+                if abs(score) > MATE_BOUND and depth >= WIN - abs(score) + 2:
+                    break
+                if limits.time is not None and time.perf_counter() - self.started > 0.45 * limits.time:
+                    break
+                if len(entries) == 1 and limits.depth is None and limits.time is not None:
+                    break
+        except _Stopped:
+            pass
+        finally:
+            self.seen.discard(root)
+        chosen = entries[0]
+        if exact_all and completed:
+            chosen, score = self._choose_varied(score)
+        yield self._event("final", completed, score, self._pv(chosen), nodes_per_depth)
+
+    def _root_iteration(self, depth: int, alpha: int, beta: int, check: bool,
+                        exact_all: bool) -> Iterator[SearchInfo]:
+        """Search every root move to ``depth`` (a generator of progress events); returns the best score.
+
+        The best move found so far is kept first in ``self.entries``.
+        """
+        options = self.options
+        pvs = options.pvs and options.alphabeta and not exact_all
+        extend = options.check_extension
+        entries = self.entries
+        best = -INF
+        for index, entry in enumerate(list(entries)):
+            move, child, child_check, hm = entry
+            nodes_before = self.nodes
+            new_depth = depth - 1 + (1 if child_check and extend else 0)
+            if exact_all or not options.alphabeta:
+                score = -self._negamax(child, -INF, INF, new_depth, 1, hm, child_check, True)
+            elif index == 0 or not pvs:
+                score = -self._negamax(child, -beta, -alpha, new_depth, 1, hm, child_check, True)
+            else:
+                score = -self._negamax(child, -alpha - 1, -alpha, new_depth, 1, hm, child_check, True)
+                if alpha < score < beta:
+                    score = -self._negamax(child, -beta, -alpha, new_depth, 1, hm, child_check, True)
+            self.root_nodes[move] += self.nodes - nodes_before
+            self.root_scores[move] = score
+            if score > best:
+                best = score
+                if index:
+                    entries.remove(entry)
+                    entries.insert(0, entry)
+                if score > alpha and not exact_all and options.alphabeta:
+                    alpha = score
+                    if alpha >= beta:
+                        self.cutoffs += 1
+                        self.pruned += len(entries) - index - 1
+                        break
+            now = time.perf_counter()
+            if now - self.last_event >= PROGRESS_SECONDS:
+                self.last_event = now
+                yield self._event("progress", depth - 1, None, self._pv(entries[0]), [])
+        return best
+
+    def _choose_varied(self, best_score: int) -> tuple[list[Any], int]:
+        """A root entry chosen at random among those within ``margin`` of the best (after ``noise``)."""
+        noisy = []
+        for entry in self.entries:
+            score = self.root_scores[entry[0]]
+            if score is None:
+                continue
+            jitter = self.rng.randint(-self.noise, self.noise) if self.noise and abs(score) < MATE_BOUND else 0
+            noisy.append((score + jitter, score, entry))
+        top = max(s for s, _, _ in noisy)
+        candidates = [(score, entry) for s, score, entry in noisy if s >= top - self.margin]
+        score, entry = self.rng.choice(candidates)
+        return entry, score
+
+    def _pv(self, entry: list[Any]) -> list[str]:
+        """The principal variation starting with ``entry``'s move, continued from the TT while legal."""
+        move, pos = entry[0], entry[1]
+        white = self.white
+        pv = [move_uci(move, white)]
+        seen = {self.root, pos}
+        for _ in range(MAX_DEPTH):
+            white = not white
+            stored = self.tt.get(pos)
+            if stored is None or stored[3] is None:
+                break
+            children = dict(cb.legal_moves(pos, self.tables))
+            next_move = stored[3]
+            if next_move not in children:
+                break
+            pv.append(move_uci(next_move, white))
+            pos = children[next_move]
+            if pos in seen:
+                break
+            seen.add(pos)
+        return pv
+
+    def _event(self, kind: str, depth: int, score: int | None, pv: list[str],
+               nodes_per_depth: list[int]) -> SearchInfo:
+        elapsed = time.perf_counter() - self.started
+        root_moves = [RootMove(move_uci(move, self.white), self.root_scores.get(move), self.root_nodes.get(move, 0))
+                      for move in (e[0] for e in getattr(self, "entries", []))]
+        ebf = None
+        if len(nodes_per_depth) >= 2 and nodes_per_depth[-2]:
+            ebf = round(nodes_per_depth[-1] / nodes_per_depth[-2], 2)
+        return SearchInfo(
+            kind=kind, algorithm="alphabeta", depth=depth, seldepth=self.seldepth, nodes=self.nodes,
+            qnodes=self.qnodes, cutoffs=self.cutoffs, pruned=self.pruned, generated=self.generated,
+            tt_probes=self.tt_probes, tt_hits=self.tt_hits, time_ms=round(elapsed * 1000, 1),
+            nps=int(self.nodes / elapsed) if elapsed > 0 else 0, score=score,
+            score_text=describe_score(score) if score is not None else "", pv=pv, best=pv[0] if pv else None,
+            root_moves=root_moves, ebf=ebf, final=kind == "final", nodes_per_depth=list(nodes_per_depth),
+        )
+
+
+Searcher = ChessSearcher
