@@ -104,8 +104,9 @@ def squares_of(mask: int) -> list[int]:
 def escape_distance(rabbit: int, wolves: int) -> tuple[int | None, int]:
     """Breadth-first search from the rabbit with the wolves frozen.
 
-    Returns ``(distance, area)``: the fewest rabbit moves to reach rank 8 (None when the wolves' squares cut it
-    off) and the number of squares the rabbit can reach (counting its own).
+    Returns ``(distance, area)``: the fewest rabbit moves to reach rank 8, and the squares explored before it
+    was found; or, when the wolves' squares cut the rabbit off, ``None`` and the number of squares it can reach
+    (counting its own).
     """
     if square_rank(rabbit) == TOP_RANK:
         return 0, 1
