@@ -1,0 +1,61 @@
+"""Alpha-Beta Arena's web app: ``create_app()`` builds the Flask app; ``socketio`` is its Socket.IO server.
+
+Serve with ``gunicorn -w 1 --threads 64 -b HOST:PORT "webapp:create_app()"`` or ``python -m webapp``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib.util
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask_socketio import SocketIO
+
+socketio = SocketIO()
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """The app, configured from the environment (see docs/protocol.md, "Configuration") and ``test_config``.
+
+    Opens the database, sets up the engine pool (its processes start with the first search) and restarts the
+    search of every unfinished game whose turn is the engine's.
+    """
+    from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
+    from webapp.api import bp as api_bp
+    from webapp.arena import Arena
+    from webapp.config import MAX_BODY_BYTES, load_config
+    from webapp.store import Store
+
+    instance = os.environ.get("ARENA_INSTANCE")
+    app = Flask(__name__, instance_path=str(Path(instance).resolve()) if instance else None)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(load_config(Path(app.instance_path)))
+    if test_config:
+        app.config.from_mapping(test_config)
+
+    app.register_blueprint(api_bp)
+    if importlib.util.find_spec("webapp.pages") is not None:
+        from webapp.pages import bp as pages_bp
+
+        app.register_blueprint(pages_bp)
+
+    socketio.init_app(
+        app,
+        async_mode="threading",
+        max_http_buffer_size=MAX_BODY_BYTES,
+        message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
+    )
+    arena = Arena(
+        Store(app.config["DATABASE_URL"]),
+        app.config["SECRET_KEY"],
+        socketio.emit,
+        workers=app.config["ARENA_WORKERS"],
+        pace=app.config["ARENA_PACE"],
+    )
+    app.extensions["arena"] = arena
+    atexit.register(arena.close)
+    arena.resume()
+    return app

@@ -1,0 +1,160 @@
+"""The JSON API (blueprint ``api``, under ``/api``): create, list and read games, play moves, take seats,
+resign, take back, rematch. Errors answer ``{error, message}`` with the status of docs/protocol.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from webapp.arena import Arena
+from webapp.errors import ArenaError
+from webapp.seats import BadTokenError, read_token, seat_from_cookie, set_seat_cookie
+from webapp.validation import GAME_ID, check_fields, check_move_text, check_new_game
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _arena() -> Arena:
+    return current_app.extensions["arena"]
+
+
+def _body() -> dict[str, Any]:
+    """The request's JSON object body (an empty body counts as ``{}``)."""
+    if not request.get_data(cache=True):
+        return {}
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ArenaError("bad_request", "the body must be a JSON object (Content-Type: application/json)")
+    return data
+
+
+def _checked_id(game_id: str) -> str:
+    if not GAME_ID.fullmatch(game_id):
+        raise ArenaError("not_found", f"there is no game {game_id!r}")
+    return game_id
+
+
+def _seat(game_id: str, token: object) -> int:
+    """The caller's seat in ``game_id`` from the body's token, else from the seat cookie."""
+    if token is None:
+        found = seat_from_cookie(request, game_id)
+        if found is None:
+            raise ArenaError("bad_token", "send the seat token of this game (field 'token' or the seat cookie)")
+        return found[1]
+    try:
+        claim = read_token(current_app.config["SECRET_KEY"], token)
+    except BadTokenError as error:
+        raise ArenaError("bad_token", str(error)) from None
+    if claim.game_id != game_id:
+        raise ArenaError("bad_token", "that token belongs to another game")
+    return claim.seat
+
+
+def _you(game_id: str) -> int | None:
+    found = seat_from_cookie(request, game_id)
+    return found[1] if found else None
+
+
+def _seat_answer(game_id: str, seat: int, token: str, status: int = 200, **extra: Any) -> tuple[Response, int]:
+    response = jsonify({**extra, "seat": seat, "token": token})
+    set_seat_cookie(response, game_id, token)
+    return response, status
+
+
+@bp.errorhandler(ArenaError)
+def arena_error(error: ArenaError) -> tuple[Response, int]:
+    return jsonify(error.to_dict()), error.status
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def too_large(_error: RequestEntityTooLarge) -> tuple[Response, int]:
+    return arena_error(ArenaError("too_large", "the body is larger than 16 KB"))
+
+
+@bp.errorhandler(HTTPException)
+def http_error(error: HTTPException) -> tuple[Response, int]:
+    codes = {404: "not_found", 405: "bad_request", 400: "bad_request"}
+    code = codes.get(error.code or 400, "bad_request")
+    return jsonify({"error": code, "message": error.description or error.name}), error.code or 400
+
+
+@bp.post("/games")
+def create_game() -> tuple[Response, int]:
+    """Create a game: 201 ``{id, url, seat, token}`` and the seat cookie."""
+    game_id, seat, token = _arena().create(check_new_game(_body()))
+    if seat is None or token is None:
+        return jsonify({"id": game_id, "url": f"/g/{game_id}", "seat": None, "token": None}), 201
+    return _seat_answer(game_id, seat, token, 201, id=game_id, url=f"/g/{game_id}")
+
+
+@bp.get("/games")
+def list_games() -> Response:
+    """The unfinished games, most recently active first."""
+    return jsonify({"games": _arena().live_games()})
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str) -> Response:
+    """One game's state, with ``you`` when the seat cookie names a seat of it."""
+    arena = _arena()
+    live = arena.get(_checked_id(game_id))
+    with live.lock:
+        return jsonify(arena.state_payload(live, _you(game_id), include_you=True))
+
+
+@bp.get("/games/<game_id>/positions/<int:ply>")
+def get_position(game_id: str, ply: int) -> Response:
+    """The position after ``ply`` moves, read-only."""
+    return jsonify(_arena().position(_checked_id(game_id), ply))
+
+
+@bp.post("/games/<game_id>/moves")
+def post_move(game_id: str) -> Response:
+    """Play ``{move, token}``; answers the new state."""
+    _checked_id(game_id)
+    data = check_fields(_body(), ("move",), ("token",))
+    move = check_move_text(data["move"])
+    return jsonify(_arena().play(game_id, _seat(game_id, data.get("token")), move))
+
+
+@bp.post("/games/<game_id>/seats")
+def take_seat(game_id: str) -> tuple[Response, int]:
+    """Take the first free seat, restore a seat from ``{token}``, or return the seat the cookie already holds."""
+    arena = _arena()
+    live = arena.get(_checked_id(game_id))
+    data = check_fields(_body(), (), ("token",))
+    if data.get("token") is not None:
+        seat = _seat(game_id, data["token"])
+        return _seat_answer(game_id, seat, data["token"])
+    held = seat_from_cookie(request, game_id)
+    if held is not None and live.engine_of(held[1]) is None:
+        return _seat_answer(game_id, held[1], held[0])
+    seat, token = arena.take_seat(game_id)
+    return _seat_answer(game_id, seat, token)
+
+
+@bp.post("/games/<game_id>/resign")
+def resign(game_id: str) -> Response:
+    """Resign with the caller's seat; answers the final state."""
+    _checked_id(game_id)
+    data = check_fields(_body(), (), ("token",))
+    return jsonify(_arena().resign(game_id, _seat(game_id, data.get("token"))))
+
+
+@bp.post("/games/<game_id>/takeback")
+def takeback(game_id: str) -> Response:
+    """Take back the caller's last move (and the engine's reply); answers the new state."""
+    _checked_id(game_id)
+    data = check_fields(_body(), (), ("token",))
+    return jsonify(_arena().takeback(game_id, _seat(game_id, data.get("token"))))
+
+
+@bp.post("/games/<game_id>/rematch")
+def rematch(game_id: str) -> tuple[Response, int]:
+    """Create (once) the rematch; 201 ``{id, url, seat, token}`` for the caller, with the seat cookie."""
+    _checked_id(game_id)
+    data = check_fields(_body(), (), ("token",))
+    new_id, seat, token = _arena().rematch(game_id, _seat(game_id, data.get("token")))
+    return _seat_answer(new_id, seat, token, 201, id=new_id, url=f"/g/{new_id}")

@@ -1,0 +1,481 @@
+"""The games being played: creating them, moves from people and engines through one path, resignations,
+takebacks, rematches, and who is watching. HTTP routes and Socket.IO handlers are thin layers over ``Arena``.
+
+Every change to a game happens under that game's lock, is committed to the store, and only then is broadcast
+(``emit(event, payload, to=room)``; the room of a game is its id). Engine moves come back from the runner and go
+through the same ``_commit_move`` as a person's move.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.game import GameError, State, describe_score
+from engine.games import game_class, new_game
+from webapp.errors import ArenaError
+from webapp.runner import EngineRunner
+from webapp.seats import issue_token
+from webapp.store import PlyTakenError, Store, StoredGame, StoredMove, StoredSeat
+from webapp.validation import NewGameRequest
+from webapp.worker import SearchJob
+
+TREE_GAMES = {"tictactoe": 3000, "nim": 3000}
+"""Games whose searches record their tree for the browser, with the node cap."""
+LIVE_LIST_SIZE = 50
+
+Emit = Callable[..., None]
+
+
+@dataclass(slots=True)
+class LiveGame:
+    """A game in memory: what the store holds plus every position (``states[i]`` = after ``i`` moves)."""
+
+    stored: StoredGame
+    states: list[State]
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    job_id: int | None = None
+    last_search: dict[str, Any] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    @property
+    def ply(self) -> int:
+        return len(self.states) - 1
+
+    @property
+    def active(self) -> bool:
+        return self.stored.status == "active"
+
+    def engine_of(self, seat: int) -> dict[str, Any] | None:
+        return self.stored.seats[seat].engine
+
+    def engine_to_move(self) -> bool:
+        return self.active and self.engine_of(self.state.to_move) is not None
+
+
+class Rooms:
+    """Who is in which game's room: ``sid -> seat`` (None for a spectator) per game. Thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._members: dict[str, dict[str, int | None]] = {}
+
+    def join(self, game_id: str, sid: str, seat: int | None) -> int:
+        """Add ``sid``; returns the room's new size."""
+        with self._lock:
+            members = self._members.setdefault(game_id, {})
+            members[sid] = seat
+            return len(members)
+
+    def leave(self, game_id: str, sid: str) -> int | None:
+        """Remove ``sid``; returns the room's new size, or None if it was not there."""
+        with self._lock:
+            members = self._members.get(game_id)
+            if members is None or members.pop(sid, "absent") == "absent":
+                return None
+            if not members:
+                del self._members[game_id]
+            return len(members)
+
+    def rooms_of(self, sid: str) -> list[str]:
+        """The games whose room ``sid`` is in."""
+        with self._lock:
+            return [game_id for game_id, members in self._members.items() if sid in members]
+
+    def count(self, game_id: str) -> int:
+        with self._lock:
+            return len(self._members.get(game_id, {}))
+
+    def members(self, game_id: str) -> dict[str, int | None]:
+        with self._lock:
+            return dict(self._members.get(game_id, {}))
+
+
+def _seat0_text(score: int, by: int, text: str | None) -> str | None:
+    """The engine's score text re-said from seat 0's point of view."""
+    if text is None or by == 0:
+        return text
+    for mine, theirs in (("win in", "loss in"), ("loss in", "win in")):
+        if text.startswith(mine):
+            return theirs + text[len(mine):]
+    return describe_score(-score, 1) if "." not in text else f"{-score / 100:+.2f}"
+
+
+def _iso(value: dt.datetime) -> str:
+    return value.isoformat(timespec="seconds")
+
+
+class Arena:
+    """All games of this server. ``emit(event, payload, to=room_or_sid)`` sends Socket.IO messages."""
+
+    def __init__(self, store: Store, secret: str, emit: Emit, workers: int = 2, pace: float = 0.5) -> None:
+        self.store = store
+        self.secret = secret
+        self.emit = emit
+        self.pace = pace
+        self.rooms = Rooms()
+        self.runner = EngineRunner(workers, self._on_search_event)
+        self._games: dict[str, LiveGame] = {}
+        self._games_lock = threading.Lock()
+        self._job_ids = itertools.count(1)
+
+    def close(self) -> None:
+        """Stop the engine workers and close the database."""
+        self.runner.close()
+        self.store.close()
+
+    # --- loading ----------------------------------------------------------------------------------------------
+
+    def get(self, game_id: str) -> LiveGame:
+        """The live game ``game_id`` (loaded from the store on first use); unknown ids raise ``not_found``."""
+        with self._games_lock:
+            live = self._games.get(game_id)
+        if live is not None:
+            return live
+        stored = self.store.load_game(game_id)
+        if stored is None:
+            raise ArenaError("not_found", f"there is no game {game_id!r}")
+        state = game_class(stored.game).from_setup(stored.start_setup)
+        states = [state]
+        for move in stored.moves:
+            state = state.play(state.parse_move(move.move))
+            states.append(state)
+        with self._games_lock:
+            return self._games.setdefault(game_id, LiveGame(stored, states))
+
+    def resume(self) -> int:
+        """Restart the search of every unfinished game whose turn is the engine's; returns how many."""
+        game_ids = self.store.engine_turn_game_ids()
+        for game_id in game_ids:
+            live = self.get(game_id)
+            with live.lock:
+                self._start_engine_if_its_turn(live)
+        return len(game_ids)
+
+    # --- reading ----------------------------------------------------------------------------------------------
+
+    def state_payload(self, live: LiveGame, you: int | None = None, include_you: bool = False) -> dict[str, Any]:
+        """The game state of docs/protocol.md; ``you`` is added when ``include_you``."""
+        stored, state = live.stored, live.state
+        history = [{"ply": m.ply, "move": m.move, "by": m.by, "score": m.score, "score_text": m.score_text}
+                   for m in stored.moves]
+        evals = [{"ply": m.ply, "score": m.score if m.by == 0 else -m.score,
+                  "score_text": _seat0_text(m.score, m.by, m.score_text)}
+                 for m in stored.moves if m.score is not None]
+        result = None if stored.status == "active" else {"winner": stored.winner, "reason": stored.reason}
+        payload = {
+            "id": stored.id,
+            "url": f"/g/{stored.id}",
+            "game": stored.game,
+            "title": state.title,
+            "players": list(state.players),
+            "options": stored.options,
+            "game_options": stored.game_options,
+            "start_setup": stored.start_setup,
+            "setup": state.setup(),
+            "moves": [m.move for m in stored.moves],
+            "ply": live.ply,
+            "history": history,
+            "evals": evals,
+            "status": stored.status,
+            "result": result,
+            "to_move": state.to_move if live.active else None,
+            "seats": [self._seat_payload(live, seat) for seat in stored.seats],
+            "opponent": stored.opponent,
+            "legal_moves": [state.move_text(m) for m in state.legal_moves()] if live.active else [],
+            "view": state.view(),
+            "watchers": self.rooms.count(stored.id),
+            "search_state": self.runner.state_of(stored.id),
+            "rematch_id": stored.rematch_id,
+            "created_at": _iso(stored.created_at),
+            "updated_at": _iso(stored.updated_at),
+        }
+        if include_you:
+            payload["you"] = you
+        return payload
+
+    @staticmethod
+    def _seat_payload(live: LiveGame, seat: StoredSeat) -> dict[str, Any]:
+        engine = seat.engine
+        if engine is None:
+            label = live.state.players[seat.seat] + (" (player)" if seat.taken else " (free seat)")
+        elif "level" in engine:
+            label = f"Engine level {engine['level']}"
+        else:
+            limits = [f"depth {engine['depth']}" if engine.get("depth") else "",
+                      f"{engine['time']:g} s" if engine.get("time") else ""]
+            label = f"Engine {engine['algorithm']} " + ", ".join(x for x in limits if x)
+        return {"seat": seat.seat, "kind": "human" if engine is None else "engine", "taken": seat.taken or
+                engine is not None, "label": label}
+
+    def position(self, game_id: str, ply: int) -> dict[str, Any]:
+        """The position after ``ply`` moves (read-only view); a ply beyond the game raises ``not_found``."""
+        live = self.get(game_id)
+        with live.lock:
+            if not 0 <= ply <= live.ply:
+                raise ArenaError("not_found", f"game {game_id} has plies 0 to {live.ply}, not {ply}")
+            state = live.states[ply]
+            move = live.stored.moves[ply - 1] if ply else None
+            return {"id": game_id, "game": live.stored.game, "ply": ply, "setup": state.setup(), "view": state.view(),
+                    "move": move.move if move else None, "by": move.by if move else None}
+
+    def live_games(self) -> list[dict[str, Any]]:
+        """Summaries of the unfinished games, most recently active first."""
+        summaries = []
+        for game_id in self.store.live_game_ids(LIVE_LIST_SIZE):
+            live = self.get(game_id)
+            with live.lock:
+                stored = live.stored
+                seats = [self._seat_payload(live, seat) for seat in stored.seats]
+                summaries.append({
+                    "id": stored.id, "url": f"/g/{stored.id}", "game": stored.game, "title": live.state.title,
+                    "ply": live.ply, "to_move": live.state.to_move, "status": stored.status,
+                    "opponent": stored.opponent, "seats": seats, "watchers": self.rooms.count(stored.id),
+                    "free_seat": not all(seat["taken"] for seat in seats), "updated_at": _iso(stored.updated_at),
+                })
+        return summaries
+
+    # --- creating ---------------------------------------------------------------------------------------------
+
+    def create(self, request: NewGameRequest) -> tuple[str, int | None, str | None]:
+        """Create a game as the request says; returns ``(id, creator's seat, token)`` (None, None for engines)."""
+        try:
+            cls = game_class(request.game)
+            if request.setup is not None and request.game_options:
+                raise ArenaError("bad_game", "give either a setup or game options, not both")
+            state = new_game(request.game, request.setup, **request.game_options)
+        except GameError as error:
+            raise ArenaError("bad_game", str(error)) from None
+        except TypeError as error:
+            raise ArenaError("bad_game", f"bad options for {request.game}: {error}") from None
+        if state.outcome() is not None:
+            raise ArenaError("bad_game", "that position is already finished")
+        side = request.side
+        if side == "random":
+            side = secrets.randbelow(2)
+        engines = request.engines if side != 1 else (request.engines[1], request.engines[0])
+        return self._insert(cls.name, state, request.game_options, {"takeback": request.takeback},
+                            request.opponent, engines, side)
+
+    def _insert(self, game: str, state: State, game_options: dict[str, Any], options: dict[str, Any],
+                opponent: dict[str, Any], engines: tuple[dict[str, Any] | None, ...],
+                creator: int | None) -> tuple[str, int | None, str | None]:
+        now = dt.datetime.now(dt.UTC)
+        game_id = secrets.token_urlsafe(6)
+        seats = [StoredSeat(i, engines[i], engines[i] is None and i == creator) for i in (0, 1)]
+        stored = StoredGame(id=game_id, game=game, start_setup=state.setup(), game_options=game_options,
+                            options=options, opponent=opponent, status="active", winner=None, reason=None,
+                            rematch_id=None, created_at=now, updated_at=now, seats=seats)
+        self.store.create_game(stored, state.to_move)
+        live = LiveGame(stored, [state])
+        with self._games_lock:
+            self._games[game_id] = live
+        with live.lock:
+            self._start_engine_if_its_turn(live)
+        if creator is None:
+            return game_id, None, None
+        return game_id, creator, issue_token(self.secret, game_id, creator)
+
+    def take_seat(self, game_id: str) -> tuple[int, str]:
+        """Take the first free human seat of the game; returns ``(seat, token)``; ``no_free_seat`` if none."""
+        live = self.get(game_id)
+        with live.lock:
+            for seat in live.stored.seats:
+                if seat.engine is None and not seat.taken and self.store.take_seat(game_id, seat.seat):
+                    seat.taken = True
+                    self._broadcast_state(live)
+                    return seat.seat, issue_token(self.secret, game_id, seat.seat)
+        raise ArenaError("no_free_seat", "both seats of this game are taken; you can watch it")
+
+    # --- acting -----------------------------------------------------------------------------------------------
+
+    def _check_player(self, live: LiveGame, seat: int | None) -> int:
+        if seat is None:
+            raise ArenaError("forbidden", "spectators cannot act in a game; take a free seat first")
+        if live.engine_of(seat) is not None:
+            raise ArenaError("forbidden", "that seat is played by the engine")
+        return seat
+
+    def play(self, game_id: str, seat: int | None, move_text: str) -> dict[str, Any]:
+        """A person's move with ``seat``; returns the new state. Errors: forbidden, game_over, not_your_turn,
+        illegal_move."""
+        live = self.get(game_id)
+        with live.lock:
+            seat = self._check_player(live, seat)
+            if not live.active:
+                raise ArenaError("game_over", "the game is over")
+            if live.state.to_move != seat:
+                raise ArenaError("not_your_turn", "it is not your turn")
+            self._commit_move(live, move_text, seat)
+            return self.state_payload(live, seat, include_you=True)
+
+    def _commit_move(self, live: LiveGame, move_text: str, by: int, score: int | None = None,
+                     score_text: str | None = None) -> None:
+        """Validate, store, then broadcast ``moved``; start the engine if it is to move next. Lock held."""
+        state = live.state
+        try:
+            move = state.parse_move(move_text)
+            after = state.play(move)
+        except GameError as error:
+            raise ArenaError("illegal_move", str(error)) from None
+        text = state.move_text(move)
+        outcome = after.outcome()
+        stored_move = StoredMove(live.ply + 1, text, by, score, score_text)
+        try:
+            live.stored.updated_at = self.store.add_move(
+                live.id, stored_move, None if outcome else after.to_move, "finished" if outcome else "active",
+                outcome.winner if outcome else None, outcome.reason if outcome else None)
+        except PlyTakenError:
+            raise ArenaError("not_your_turn", "another move was played first") from None
+        live.states.append(after)
+        live.stored.moves.append(stored_move)
+        if outcome is not None:
+            live.stored.status, live.stored.winner, live.stored.reason = "finished", outcome.winner, outcome.reason
+        live.last_search = None
+        self.emit("moved", {"game_id": live.id, "move": text, "by": by, "ply": stored_move.ply,
+                            "state": self.state_payload(live)}, to=live.id)
+        self._start_engine_if_its_turn(live)
+
+    def resign(self, game_id: str, seat: int | None) -> dict[str, Any]:
+        """``seat`` resigns; returns the final state. Errors: forbidden, game_over."""
+        live = self.get(game_id)
+        with live.lock:
+            seat = self._check_player(live, seat)
+            if not live.active:
+                raise ArenaError("game_over", "the game is over")
+            self._cancel_search(live, "resigned")
+            live.stored.updated_at = self.store.finish_game(game_id, 1 - seat, "resigned")
+            live.stored.status, live.stored.winner, live.stored.reason = "finished", 1 - seat, "resigned"
+            return self._broadcast_state(live, seat)
+
+    def takeback(self, game_id: str, seat: int | None) -> dict[str, Any]:
+        """Undo back to ``seat``'s last turn (its move and the engine's reply). Errors: forbidden, not_allowed."""
+        live = self.get(game_id)
+        with live.lock:
+            seat = self._check_player(live, seat)
+            if live.stored.opponent.get("type") != "engine" or not live.stored.options.get("takeback"):
+                raise ArenaError("not_allowed", "takeback is not enabled in this game")
+            if live.stored.reason == "resigned":
+                raise ArenaError("not_allowed", "a resigned game cannot be taken back")
+            mine = [m.ply for m in live.stored.moves if m.by == seat]
+            if not mine:
+                raise ArenaError("not_allowed", "you have no move to take back")
+            keep = mine[-1] - 1
+            self._cancel_search(live, "takeback")
+            live.stored.updated_at = self.store.truncate_moves(game_id, keep, live.states[keep].to_move)
+            del live.states[keep + 1:]
+            del live.stored.moves[keep:]
+            live.stored.status, live.stored.winner, live.stored.reason = "active", None, None
+            return self._broadcast_state(live, seat)
+
+    def rematch(self, game_id: str, seat: int | None) -> tuple[str, int, str]:
+        """A new game with the same settings and the seats swapped (made once per game); returns the caller's
+        ``(new id, seat, token)`` and sends ``rematch`` to the room, with each player's token for players."""
+        live = self.get(game_id)
+        with live.lock:
+            seat = self._check_player(live, seat)
+            stored = live.stored
+            if stored.rematch_id is None:
+                start = game_class(stored.game).from_setup(stored.start_setup)
+                engines = (stored.seats[1].engine, stored.seats[0].engine)
+                new_id, _, _ = self._insert(stored.game, start, stored.game_options, stored.options, stored.opponent,
+                                            engines, None)
+                self.store.set_rematch(game_id, new_id)
+                stored.rematch_id = new_id
+                new_live = self.get(new_id)
+                with new_live.lock:
+                    for old_seat in (0, 1):
+                        if stored.seats[old_seat].engine is None and self.store.take_seat(new_id, 1 - old_seat):
+                            new_live.stored.seats[1 - old_seat].taken = True
+            new_id = stored.rematch_id
+            url = f"/g/{new_id}"
+            for sid, member_seat in self.rooms.members(game_id).items():
+                payload: dict[str, Any] = {"game_id": game_id, "new_id": new_id, "url": url}
+                if member_seat is not None and stored.seats[member_seat].engine is None:
+                    payload |= {"seat": 1 - member_seat, "token": issue_token(self.secret, new_id, 1 - member_seat)}
+                self.emit("rematch", payload, to=sid)
+            return new_id, 1 - seat, issue_token(self.secret, new_id, 1 - seat)
+
+    def _broadcast_state(self, live: LiveGame, you: int | None = None) -> dict[str, Any]:
+        self.emit("state", self.state_payload(live), to=live.id)
+        return self.state_payload(live, you, include_you=True)
+
+    # --- rooms ------------------------------------------------------------------------------------------------
+
+    def join(self, game_id: str, sid: str, seat: int | None) -> None:
+        """Put ``sid`` in the game's room: send it the state (and the running search's last event), and the new
+        watcher count to the room."""
+        live = self.get(game_id)
+        with live.lock:
+            count = self.rooms.join(game_id, sid, seat)
+            self.emit("state", self.state_payload(live, seat, include_you=True), to=sid)
+            job = self.runner.current_job(game_id)
+            if job is not None and live.last_search is not None:
+                self.emit("search", {"game_id": game_id, "ply": job.ply, "seat": job.seat, "info": live.last_search},
+                          to=sid)
+        self.emit("watchers", {"game_id": game_id, "count": count}, to=game_id)
+
+    def leave(self, game_id: str, sid: str) -> None:
+        """Take ``sid`` out of the game's room and tell the room the new watcher count."""
+        count = self.rooms.leave(game_id, sid)
+        if count is not None:
+            self.emit("watchers", {"game_id": game_id, "count": count}, to=game_id)
+
+    # --- engine -----------------------------------------------------------------------------------------------
+
+    def _start_engine_if_its_turn(self, live: LiveGame) -> None:
+        if not live.engine_to_move():
+            return
+        seat = live.state.to_move
+        both_engines = all(s.engine is not None for s in live.stored.seats)
+        job = SearchJob(
+            id=next(self._job_ids), game_id=live.id, ply=live.ply, seat=seat, state=live.state,
+            engine=live.engine_of(seat), record_tree=TREE_GAMES.get(live.stored.game, 0),
+            not_before=time.time() + self.pace if both_engines else 0.0, seed=secrets.randbits(32))
+        live.job_id = job.id
+        live.last_search = None
+        self.runner.submit(job)
+
+    def _cancel_search(self, live: LiveGame, reason: str) -> None:
+        live.job_id = None
+        live.last_search = None
+        self.runner.cancel(live.id, reason)
+
+    def _on_search_event(self, job: SearchJob, info: dict[str, Any]) -> None:
+        """Runner callback: relay the event to the room; play the final event's move."""
+        kind = info["kind"]
+        message = {"game_id": job.game_id, "ply": job.ply, "seat": job.seat, "info": info}
+        if kind in ("cancelled", "queued"):
+            self.emit("search", message, to=job.game_id)
+            return
+        live = self.get(job.game_id)
+        with live.lock:
+            if live.job_id != job.id:
+                return
+            self.emit("search", message, to=job.game_id)
+            if kind == "final":
+                live.job_id = None
+                try:
+                    self._commit_move(live, info["best"], job.seat, info.get("score"), info.get("score_text"))
+                except ArenaError as error:
+                    self.emit("error", {"code": error.code, "message": f"engine move refused: {error.message}",
+                                        "event": "search"}, to=job.game_id)
+            elif kind == "failed":
+                live.job_id = None
+                self.emit("error", {"code": "engine_failed", "message": f"the engine failed: {info['message']}",
+                                    "event": "search"}, to=job.game_id)
+            else:
+                live.last_search = info

@@ -1,0 +1,69 @@
+"""Settings of the web app, read from the environment with working defaults.
+
+``load_config(instance_path)`` returns the Flask config keys the app uses. Nothing here needs setting for a local
+run: the SQLite file and a generated secret key live in the instance folder.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+MAX_BODY_BYTES = 16 * 1024
+"""Largest HTTP body and Socket.IO message accepted."""
+
+
+class ConfigError(ValueError):
+    """An environment variable holds a value the app cannot use; the message names it."""
+
+
+def _number(env: Mapping[str, str], name: str, default: float, low: float, high: float) -> float:
+    text = env.get(name)
+    if text is None or text == "":
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise ConfigError(f"{name}={text!r} is not a number") from None
+    if not low <= value <= high:
+        raise ConfigError(f"{name}={text!r} must be between {low:g} and {high:g}")
+    return value
+
+
+def secret_key(instance_path: Path) -> str:
+    """The key in ``<instance>/secret_key``, created (random, 32 bytes, mode 0600) on first use."""
+    path = instance_path / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    instance_path.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as file:
+        file.write(key + "\n")
+    return key
+
+
+def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The app's settings from ``env`` (default ``os.environ``); a bad value raises ``ConfigError``.
+
+    Keys: ``SECRET_KEY``, ``DATABASE_URL``, ``ARENA_WORKERS``, ``ARENA_PACE``, ``ARENA_EVENT_RATE``,
+    ``ARENA_EVENT_BURST``, ``SOCKETIO_MESSAGE_QUEUE``, ``NODE_MODULES``, ``MAX_CONTENT_LENGTH``.
+    """
+    env = os.environ if env is None else env
+    database_url = env.get("DATABASE_URL") or f"sqlite:///{instance_path / 'arena.sqlite3'}"
+    config: dict[str, Any] = {
+        "SECRET_KEY": env.get("SECRET_KEY") or secret_key(instance_path),
+        "DATABASE_URL": database_url,
+        "ARENA_WORKERS": int(_number(env, "ARENA_WORKERS", 2, 1, 64)),
+        "ARENA_PACE": _number(env, "ARENA_PACE", 0.5, 0, 60),
+        "ARENA_EVENT_RATE": _number(env, "ARENA_EVENT_RATE", 10, 0.1, 10_000),
+        "ARENA_EVENT_BURST": _number(env, "ARENA_EVENT_BURST", 20, 1, 100_000),
+        "SOCKETIO_MESSAGE_QUEUE": env.get("SOCKETIO_MESSAGE_QUEUE") or None,
+        "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
+    }
+    if env.get("NODE_MODULES"):
+        config["NODE_MODULES"] = env["NODE_MODULES"]
+    return config

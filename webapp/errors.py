@@ -1,0 +1,40 @@
+"""The one error type the web app answers with: a code (see docs/protocol.md), an HTTP status and a message."""
+
+from __future__ import annotations
+
+STATUS_OF_CODE = {
+    "bad_request": 400,
+    "bad_game": 400,
+    "bad_opponent": 400,
+    "illegal_move": 400,
+    "bad_token": 403,
+    "forbidden": 403,
+    "not_found": 404,
+    "not_your_turn": 409,
+    "game_over": 409,
+    "no_free_seat": 409,
+    "not_allowed": 409,
+    "too_large": 413,
+    "rate_limited": 429,
+    "engine_failed": 500,
+}
+
+
+class ArenaError(Exception):
+    """A request the app refuses; nothing was changed. ``code`` is one of ``STATUS_OF_CODE``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        if code not in STATUS_OF_CODE:
+            raise ValueError(f"unknown error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    @property
+    def status(self) -> int:
+        """The HTTP status that goes with the code."""
+        return STATUS_OF_CODE[self.code]
+
+    def to_dict(self) -> dict[str, str]:
+        """``{"error": code, "message": message}``, the JSON body of an HTTP error."""
+        return {"error": self.code, "message": self.message}

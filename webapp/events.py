@@ -1,0 +1,142 @@
+"""Socket.IO handlers (default namespace): ``join``, ``leave``, ``move``, ``resign``, ``takeback``, ``rematch``.
+
+A connection's seat comes from the token in its connect ``auth``; it applies to the game the token names. Every
+event is rate-limited per connection and its payload checked; a refused event gets an ``error`` event back (to
+the sender only) and changes nothing. See docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any
+
+from flask import current_app, request
+from flask_socketio import ConnectionRefusedError, emit, join_room, leave_room
+
+from webapp import socketio
+from webapp.arena import Arena
+from webapp.errors import ArenaError
+from webapp.rate_limit import TokenBucket
+from webapp.seats import BadTokenError, SeatClaim, read_token
+from webapp.validation import check_event
+
+
+@dataclass(slots=True)
+class Connection:
+    """What the server knows of one Socket.IO connection: its seat claim (if any) and its rate limit."""
+
+    claim: SeatClaim | None
+    bucket: TokenBucket
+
+    def seat_in(self, game_id: str) -> int | None:
+        """The connection's seat in ``game_id``, or None for a spectator."""
+        return self.claim.seat if self.claim is not None and self.claim.game_id == game_id else None
+
+
+_connections: dict[str, Connection] = {}
+_connections_lock = threading.Lock()
+
+
+def _arena() -> Arena:
+    return current_app.extensions["arena"]
+
+
+def _sid() -> str:
+    return request.sid  # type: ignore[attr-defined]
+
+
+@socketio.on("connect")
+def on_connect(auth: object = None) -> None:
+    """Accept the connection; a token in ``auth`` gives it a seat. A bad ``auth`` refuses the connection."""
+    claim = None
+    if auth is not None:
+        if not isinstance(auth, dict) or set(auth) - {"token"}:
+            raise ConnectionRefusedError({"code": "bad_request", "message": "auth must be {token} or nothing"})
+        if auth.get("token") is not None:
+            try:
+                claim = read_token(current_app.config["SECRET_KEY"], auth["token"])
+            except BadTokenError as error:
+                raise ConnectionRefusedError({"code": "bad_token", "message": str(error)}) from None
+    config = current_app.config
+    with _connections_lock:
+        _connections[_sid()] = Connection(claim, TokenBucket(config["ARENA_EVENT_RATE"], config["ARENA_EVENT_BURST"]))
+
+
+@socketio.on("disconnect")
+def on_disconnect(reason: object = None) -> None:
+    """Forget the connection and leave every room it was in."""
+    sid = _sid()
+    with _connections_lock:
+        _connections.pop(sid, None)
+    arena = _arena()
+    for game_id in arena.rooms.rooms_of(sid):
+        arena.leave(game_id, sid)
+
+
+def game_event(name: str, fields: tuple[str, ...]) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Register a handler of event ``name`` taking ``(arena, connection, payload)``: rate limit, payload check
+    (exactly ``fields``), and ``ArenaError`` turned into an ``error`` event to the sender."""
+
+    def register(handler: Callable[..., None]) -> Callable[..., None]:
+        @wraps(handler)
+        def wrapper(data: object = None, *extra: object) -> None:
+            try:
+                with _connections_lock:
+                    connection = _connections.get(_sid())
+                if connection is None:
+                    raise ArenaError("bad_request", "the connection is not registered; reconnect")
+                if not connection.bucket.allow():
+                    raise ArenaError("rate_limited", "too many events; slow down")
+                if extra:
+                    raise ArenaError("bad_request", "send one payload object")
+                handler(_arena(), connection, check_event(data, fields))
+            except ArenaError as error:
+                emit("error", {"code": error.code, "message": error.message, "event": name})
+
+        socketio.on_event(name, wrapper)
+        return wrapper
+
+    return register
+
+
+@game_event("join", ("game_id",))
+def on_join(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
+    """Enter the game's room; the sender gets ``state``, the room ``watchers``."""
+    game_id = data["game_id"]
+    arena.get(game_id)
+    join_room(game_id)
+    arena.join(game_id, _sid(), connection.seat_in(game_id))
+
+
+@game_event("leave", ("game_id",))
+def on_leave(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
+    """Leave the game's room."""
+    leave_room(data["game_id"])
+    arena.leave(data["game_id"], _sid())
+
+
+@game_event("move", ("game_id", "move"))
+def on_move(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
+    """Play a move with the connection's seat; the room gets ``moved``."""
+    arena.play(data["game_id"], connection.seat_in(data["game_id"]), data["move"])
+
+
+@game_event("resign", ("game_id",))
+def on_resign(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
+    """Resign with the connection's seat; the room gets ``state``."""
+    arena.resign(data["game_id"], connection.seat_in(data["game_id"]))
+
+
+@game_event("takeback", ("game_id",))
+def on_takeback(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
+    """Undo back to the player's last turn; the room gets ``state``."""
+    arena.takeback(data["game_id"], connection.seat_in(data["game_id"]))
+
+
+@game_event("rematch", ("game_id",))
+def on_rematch(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
+    """Create (once) the rematch; the room gets ``rematch``."""
+    arena.rematch(data["game_id"], connection.seat_in(data["game_id"]))

@@ -1,0 +1,30 @@
+"""A token bucket: at most ``burst`` events at once and ``rate`` events per second on average."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+
+class TokenBucket:
+    """Allows an event when a token is left; tokens refill at ``rate`` per second up to ``burst``. Thread-safe."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self._tokens = burst
+        self._updated = clock()
+        self._lock = threading.Lock()
+
+    def allow(self) -> bool:
+        """Take one token and return True, or return False (and take nothing) when the bucket is empty."""
+        with self._lock:
+            now = self._clock()
+            self._tokens = min(self.burst, self._tokens + (now - self._updated) * self.rate)
+            self._updated = now
+            if self._tokens < 1:
+                return False
+            self._tokens -= 1
+            return True

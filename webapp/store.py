@@ -1,0 +1,249 @@
+"""Persistence of games, their seats and their moves with SQLAlchemy (SQLite by default, PostgreSQL through
+``DATABASE_URL``). Every write is its own committed transaction: when a method returns, the change is durable.
+
+A move is a row keyed by ``(game_id, ply)``, so two writers racing for the same ply cannot both succeed: the loser
+gets ``PlyTakenError`` and nothing is written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    delete,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+
+class PlyTakenError(Exception):
+    """Another move was stored for this ply first."""
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    start_setup: Mapped[str] = mapped_column(Text)
+    game_options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    opponent: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    ply: Mapped[int] = mapped_column(Integer, default=0)
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now, index=True)
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    engine: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    taken: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class MoveRow(Base):
+    __tablename__ = "moves"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    move: Mapped[str] = mapped_column(String(32))
+    by: Mapped[int] = mapped_column(Integer)
+    score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    score_text: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+@dataclass(slots=True)
+class StoredMove:
+    """One move as stored: ply (1-based), text, the seat that played it, and the engine's score if any."""
+
+    ply: int
+    move: str
+    by: int
+    score: int | None = None
+    score_text: str | None = None
+
+
+@dataclass(slots=True)
+class StoredSeat:
+    """A seat: ``engine`` settings (None for a human seat) and whether a human holds it."""
+
+    seat: int
+    engine: dict[str, Any] | None
+    taken: bool
+
+
+@dataclass(slots=True)
+class StoredGame:
+    """A game with its seats and moves, as loaded from the database."""
+
+    id: str
+    game: str
+    start_setup: str
+    game_options: dict[str, Any]
+    options: dict[str, Any]
+    opponent: dict[str, Any]
+    status: str
+    winner: int | None
+    reason: str | None
+    rematch_id: str | None
+    created_at: dt.datetime
+    updated_at: dt.datetime
+    seats: list[StoredSeat] = field(default_factory=list)
+    moves: list[StoredMove] = field(default_factory=list)
+
+
+def _aware(value: dt.datetime) -> dt.datetime:
+    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+
+
+def _tune_sqlite(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class Store:
+    """The database of games. Thread-safe: each method opens its own session."""
+
+    def __init__(self, url: str) -> None:
+        is_sqlite = url.startswith("sqlite")
+        self.engine = create_engine(
+            url, connect_args={"check_same_thread": False} if is_sqlite else {}, pool_pre_ping=not is_sqlite
+        )
+        if is_sqlite:
+            event.listen(self.engine, "connect", _tune_sqlite)
+        Base.metadata.create_all(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Session]:
+        with self._sessions() as session, session.begin():
+            yield session
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+    def create_game(self, game: StoredGame, to_move: int | None) -> None:
+        """Insert a new game with its seats (and no moves); ``to_move`` is the seat to move at the start."""
+        with self._transaction() as session:
+            session.add(GameRow(
+                id=game.id, game=game.game, start_setup=game.start_setup, game_options=game.game_options,
+                options=game.options, opponent=game.opponent, status=game.status, ply=0, to_move=to_move,
+                created_at=game.created_at, updated_at=game.updated_at,
+            ))
+            session.flush()
+            session.add_all(SeatRow(game_id=game.id, seat=s.seat, engine=s.engine, taken=s.taken) for s in game.seats)
+
+    def load_game(self, game_id: str) -> StoredGame | None:
+        """The game with its seats and moves in ply order, or None."""
+        with self._sessions() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                return None
+            seats = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat))
+            moves = session.scalars(select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.ply))
+            return StoredGame(
+                id=row.id, game=row.game, start_setup=row.start_setup, game_options=row.game_options,
+                options=row.options, opponent=row.opponent, status=row.status, winner=row.winner, reason=row.reason,
+                rematch_id=row.rematch_id, created_at=_aware(row.created_at), updated_at=_aware(row.updated_at),
+                seats=[StoredSeat(s.seat, s.engine, s.taken) for s in seats],
+                moves=[StoredMove(m.ply, m.move, m.by, m.score, m.score_text) for m in moves],
+            )
+
+    def add_move(self, game_id: str, move: StoredMove, to_move: int | None, status: str = "active",
+                 winner: int | None = None, reason: str | None = None) -> dt.datetime:
+        """Store ``move`` and the game's new turn/status in one transaction; returns the update time.
+
+        Raises ``PlyTakenError`` (and writes nothing) when ply ``move.ply`` already has a move.
+        """
+        now = _now()
+        try:
+            with self._transaction() as session:
+                session.add(MoveRow(game_id=game_id, ply=move.ply, move=move.move, by=move.by, score=move.score,
+                                    score_text=move.score_text, created_at=now))
+                session.flush()
+                session.execute(update(GameRow).where(GameRow.id == game_id).values(
+                    ply=move.ply, to_move=to_move, status=status, winner=winner, reason=reason, updated_at=now))
+        except IntegrityError:
+            raise PlyTakenError(f"ply {move.ply} of game {game_id} already has a move") from None
+        return now
+
+    def truncate_moves(self, game_id: str, ply: int, to_move: int | None) -> dt.datetime:
+        """Delete every move after ``ply`` and reopen the game (takeback); returns the update time."""
+        now = _now()
+        with self._transaction() as session:
+            session.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply > ply))
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(
+                ply=ply, to_move=to_move, status="active", winner=None, reason=None, updated_at=now))
+        return now
+
+    def finish_game(self, game_id: str, winner: int | None, reason: str) -> dt.datetime:
+        """Mark the game finished with its result (resignation); returns the update time."""
+        now = _now()
+        with self._transaction() as session:
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(
+                status="finished", to_move=None, winner=winner, reason=reason, updated_at=now))
+        return now
+
+    def take_seat(self, game_id: str, seat: int) -> bool:
+        """Mark a free human seat taken; False when it was already taken (or is the engine's)."""
+        with self._transaction() as session:
+            result = session.execute(update(SeatRow).where(
+                SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.taken.is_(False), SeatRow.engine.is_(None)
+            ).values(taken=True))
+            return result.rowcount == 1
+
+    def set_rematch(self, game_id: str, rematch_id: str) -> None:
+        """Remember the rematch of a game."""
+        with self._transaction() as session:
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(rematch_id=rematch_id))
+
+    def live_game_ids(self, limit: int = 50) -> list[str]:
+        """Ids of unfinished games, most recently updated first."""
+        with self._sessions() as session:
+            query = select(GameRow.id).where(GameRow.status == "active").order_by(GameRow.updated_at.desc())
+            return list(session.scalars(query.limit(limit)))
+
+    def engine_turn_game_ids(self) -> list[str]:
+        """Ids of unfinished games whose side to move is an engine seat (searches to restart after a restart)."""
+        with self._sessions() as session:
+            query = select(GameRow.id).join(SeatRow, (SeatRow.game_id == GameRow.id) & (
+                SeatRow.seat == func.coalesce(GameRow.to_move, -1))).where(
+                GameRow.status == "active", SeatRow.engine.is_not(None))
+            return list(session.scalars(query))

@@ -1,0 +1,95 @@
+"""What runs inside an engine worker process: take search jobs from a queue, run the engine, send every event
+back. No Flask here; the process only needs the engine.
+
+Messages sent on the results queue are ``(worker_index, job_id, info)`` where ``info`` is a dict with a ``kind``:
+"started", the engine's "progress" / "depth" / "final" events (``SearchInfo.to_dict()``), or "failed" (the search
+raised; ``message`` says what). Every job ends with exactly one "final" or "failed" message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import queue
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+WORKER_NICENESS = 10
+"""Searches run at a lower priority than the web server, so moves and events stay fast while engines think."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchJob:
+    """One engine move to find: the position, who plays, with which settings.
+
+    ``engine`` is ``{"level": n}`` or ``{"depth", "time", "algorithm"}``; ``record_tree`` asks for the search tree
+    (0 = no); ``not_before`` is a wall-clock time before which the final event is held back (pacing of engine
+    against engine games).
+    """
+
+    id: int
+    game_id: str
+    ply: int
+    seat: int
+    state: Any
+    engine: dict[str, Any]
+    record_tree: int = 0
+    not_before: float = 0.0
+    seed: int | None = field(default=None)
+
+
+def search_events(job: SearchJob, stop: Any) -> Iterator[Any]:
+    """The engine's ``SearchInfo`` events for ``job``; ``stop`` (an Event) ends the search with its best move."""
+    from engine.player import think
+
+    from engine.search.info import Limits, SearchOptions
+
+    rng = random.Random(job.seed)
+    options = SearchOptions(record_tree=job.record_tree) if "level" in job.engine else SearchOptions(
+        algorithm=job.engine["algorithm"], record_tree=job.record_tree)
+    if "level" in job.engine:
+        return think(job.state, Limits(), options, rng=rng, stop=stop, level=job.engine["level"])
+    limits = Limits(depth=job.engine.get("depth"), time=job.engine.get("time"))
+    return think(job.state, limits, options, rng=rng, stop=stop)
+
+
+def run_job(index: int, job: SearchJob, results: Any, stop: Any) -> None:
+    """Run one job, sending "started", its events, and one "final" (or "failed") to ``results``."""
+    results.put((index, job.id, {"kind": "started", "engine": job.engine}))
+    try:
+        final = None
+        for info in search_events(job, stop):
+            data = info.to_dict()
+            if info.final:
+                final = data
+                break
+            results.put((index, job.id, data))
+        if final is None or not final.get("best"):
+            raise RuntimeError("the search ended without a move")
+        remaining = job.not_before - time.time()
+        if remaining > 0:
+            stop.wait(remaining)
+        results.put((index, job.id, final))
+    except Exception as error:  # any engine failure is reported; the worker lives on
+        results.put((index, job.id, {"kind": "failed", "message": f"{type(error).__name__}: {error}"}))
+
+
+def worker_main(index: int, jobs: Any, results: Any, stop: Any) -> None:
+    """The worker process: run jobs from ``jobs`` until it receives None or the parent process has gone."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+    parent = multiprocessing.parent_process()
+    while True:
+        try:
+            job = jobs.get(timeout=1.0)
+        except queue.Empty:
+            if parent is not None and not parent.is_alive():
+                return
+            continue
+        if job is None:
+            return
+        run_job(index, job, results, stop)
