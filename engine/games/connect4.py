@@ -1,0 +1,288 @@
+"""Connect Four: 7 columns, 6 rows; stones drop to the lowest empty cell; four in a row (any direction) wins.
+
+Columns are numbered 1-7 from the left, rows 1-6 from the bottom. Player 0 ("Red") moves first.
+
+Move notation: the column digit, "4". Position notation: Pascal Pons' column sequence, the columns played from the
+empty board in order, e.g. "4453" (the empty board is ""). A sequence may end in a won game; no move may follow it.
+
+Bitboards use Pons' layout: bit ``7 * column + row`` (0-based, row 0 at the bottom), 7 bits per column of which the
+top one is an always-empty sentinel, so shifts by 1, 6, 7 and 8 walk the four directions without wrapping.
+``position`` holds the stones of the side to move and ``mask`` all stones; ``position + mask`` is an exact key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from engine.game import WIN, IllegalMoveError, InvalidSetupError, Outcome
+
+WIDTH = 7
+HEIGHT = 6
+CELLS = WIDTH * HEIGHT
+BOTTOM = sum(1 << (HEIGHT + 1) * c for c in range(WIDTH))
+"""The bottom cell of every column."""
+BOARD = BOTTOM * ((1 << HEIGHT) - 1)
+"""Every playable cell (the sentinel row excluded)."""
+COLUMN_MASKS = tuple(((1 << HEIGHT) - 1) << (HEIGHT + 1) * c for c in range(WIDTH))
+COLUMN_ORDER = (3, 2, 4, 1, 5, 0, 6)
+"""Columns (0-based) centre first, the order moves are listed and tried in."""
+ODD_ROWS = BOTTOM * 0b010101
+"""Cells on rows 1, 3 and 5 (counted from 1 at the bottom): the first player's good threat rows."""
+
+THREAT = 4
+"""Evaluation weight of a threat (an empty cell completing four) on its owner's good row parity."""
+WEAK_THREAT = 2
+"""Evaluation weight of a threat on the other row parity."""
+CENTRE = 1
+"""Evaluation weight of each stone in the centre column (the opponent's count subtracted)."""
+DECISIVE = 100
+"""Evaluation of a position the side to move wins at once (or loses to a double threat) without search."""
+
+
+def winning_cells(stones: int, mask: int) -> int:
+    """Empty cells (bitboard) where one more stone of ``stones``' owner would complete four in a row."""
+    r = (stones << 1) & (stones << 2) & (stones << 3)
+    for shift in (HEIGHT + 1, HEIGHT, HEIGHT + 2):
+        left = stones << shift
+        pair = stones & left
+        r |= (pair << shift) & ((stones << 3 * shift) | (stones >> shift))
+        r |= (pair >> 2 * shift) & (left | (stones >> 3 * shift))
+    return r & (BOARD ^ mask)
+
+
+def has_four(stones: int) -> bool:
+    """True when ``stones`` hold four in a row in some direction."""
+    for shift in (1, HEIGHT + 1, HEIGHT, HEIGHT + 2):
+        pairs = stones & (stones >> shift)
+        if pairs & (pairs >> 2 * shift):
+            return True
+    return False
+
+
+def four_cells(stones: int) -> int:
+    """Every cell of ``stones`` that belongs to some four in a row (a bitboard; 0 when there is none)."""
+    cells = 0
+    for shift in (1, HEIGHT + 1, HEIGHT, HEIGHT + 2):
+        pairs = stones & (stones >> shift)
+        starts = pairs & (pairs >> 2 * shift)
+        for step in range(4):
+            cells |= starts << step * shift
+    return cells
+
+
+def mirror(bits: int) -> int:
+    """A bitboard (or key) reflected left-right: column c's 7 bits move to column 6 - c."""
+    return sum(((bits >> 7 * c) & 0x7F) << 7 * (WIDTH - 1 - c) for c in range(WIDTH))
+
+
+def _cell(column: int, row: int) -> int:
+    return 1 << (HEIGHT + 1) * column + row
+
+
+@dataclass(frozen=True, slots=True)
+class Connect4:
+    """A Connect Four position: the columns played (0-based, in order) and Pons' bitboards.
+
+    ``position`` holds the stones of the side to move, ``mask`` every stone. Equality and hashing use the board
+    only, so two move orders reaching the same board give equal states.
+    """
+
+    history: tuple[int, ...] = field(default=(), compare=False)
+    position: int = 0
+    mask: int = 0
+
+    name: ClassVar[str] = "connect4"
+    title: ClassVar[str] = "Connect Four"
+    players: ClassVar[tuple[str, str]] = ("Red", "Yellow")
+    score_scale: ClassVar[int] = 1
+    """Evaluation units per displayed point: scores are small integers shown as they are ("+3")."""
+
+    @classmethod
+    def initial(cls, **options: Any) -> Connect4:
+        """The empty board; Connect Four takes no options."""
+        if options:
+            raise InvalidSetupError(f"Connect Four takes no options, got {', '.join(sorted(options))}")
+        return cls()
+
+    @classmethod
+    def from_setup(cls, text: str) -> Connect4:
+        """The position after the columns in ``text`` (Pons' sequence, digits 1-7) are played in order."""
+        if not isinstance(text, str):
+            raise InvalidSetupError(f"a Connect Four position is a string of columns 1-7, got {text!r}")
+        state = cls()
+        for index, char in enumerate(text.strip()):
+            if char not in "1234567":
+                raise InvalidSetupError(f"character {index + 1} of {text!r} is {char!r}, not a column 1-7")
+            try:
+                state = state.play(int(char) - 1)
+            except IllegalMoveError as error:
+                raise InvalidSetupError(f"move {index + 1} of {text!r}: {error}") from None
+        return state
+
+    def setup(self) -> str:
+        """The columns played, in order, as digits 1-7 (Pons' sequence)."""
+        return "".join(str(c + 1) for c in self.history)
+
+    @property
+    def moves(self) -> int:
+        """Stones on the board."""
+        return len(self.history)
+
+    @property
+    def to_move(self) -> int:
+        """0 when Red (the first player) is to move, 1 for Yellow."""
+        return len(self.history) & 1
+
+    @property
+    def key(self) -> int:
+        """Pons' exact key, ``position + mask`` (49 bits)."""
+        return self.position + self.mask
+
+    @property
+    def symmetric_key(self) -> int:
+        """The smaller of the keys of this board and of its mirror image."""
+        key = self.position + self.mask
+        return min(key, mirror(key))
+
+    def stones_of(self, player: int) -> int:
+        """Bitboard of ``player``'s stones (0 or 1)."""
+        return self.position if player == self.to_move else self.position ^ self.mask
+
+    def can_play(self, column: int) -> bool:
+        """True when ``column`` (0-based) has an empty cell."""
+        return not self.mask & _cell(column, HEIGHT - 1)
+
+    def legal_moves(self) -> list[int]:
+        """Columns (0-based) that are not full, centre first; none once the game is over."""
+        if self.outcome() is not None:
+            return []
+        mask = self.mask
+        return [c for c in COLUMN_ORDER if not mask & _cell(c, HEIGHT - 1)]
+
+    def play(self, move: int) -> Connect4:
+        """The position after the side to move drops a stone in column ``move`` (0-based)."""
+        if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < WIDTH:
+            raise IllegalMoveError(f"{move!r} is not a column; columns are 1-7")
+        if not self.can_play(move):
+            raise IllegalMoveError(f"column {move + 1} is full")
+        if self.outcome() is not None:
+            raise IllegalMoveError("the game is over")
+        mask = self.mask
+        stone = (mask + _cell(move, 0)) & COLUMN_MASKS[move]
+        return Connect4((*self.history, move), self.position ^ mask, mask | stone)
+
+    def outcome(self) -> Outcome | None:
+        """Four in a row wins (only the side that just moved can have one); a full board without one is a draw."""
+        if has_four(self.position ^ self.mask):
+            return Outcome(1 - self.to_move, "four in a row")
+        if len(self.history) == CELLS:
+            return Outcome(None, "board full")
+        return None
+
+    def evaluate(self) -> int:
+        """Heuristic score for the side to move, in small units.
+
+        Each threat (an empty cell where one stone would complete four) counts ``THREAT`` on its owner's good row
+        parity (rows 1, 3, 5 for the first player, 2, 4, 6 for the second) and ``WEAK_THREAT`` otherwise; each
+        stone in the centre column counts ``CENTRE``; the opponent's figures are subtracted. A position the side
+        to move wins at once scores ``DECISIVE``, one where the opponent has two playable threats ``-DECISIVE``.
+        """
+        mask = self.mask
+        mine = self.position
+        theirs = mine ^ mask
+        playable = (mask + BOTTOM) & BOARD
+        my_threats = winning_cells(mine, mask)
+        if my_threats & playable:
+            return DECISIVE
+        their_threats = winning_cells(theirs, mask)
+        urgent = their_threats & playable
+        if urgent & (urgent - 1):
+            return -DECISIVE
+        my_rows, their_rows = (ODD_ROWS, BOARD ^ ODD_ROWS) if self.to_move == 0 else (BOARD ^ ODD_ROWS, ODD_ROWS)
+        score = THREAT * ((my_threats & my_rows).bit_count() - (their_threats & their_rows).bit_count())
+        score += WEAK_THREAT * ((my_threats & their_rows).bit_count() - (their_threats & my_rows).bit_count())
+        centre = COLUMN_MASKS[WIDTH // 2]
+        return score + CENTRE * ((mine & centre).bit_count() - (theirs & centre).bit_count())
+
+    def order_hint(self, move: int) -> int:
+        """Higher for moves worth searching first: a win, then threats created, then nearness to the centre."""
+        mask = self.mask
+        stone = (mask + _cell(move, 0)) & COLUMN_MASKS[move]
+        mine = self.position
+        if winning_cells(mine, mask) & stone:
+            return 1000
+        return 8 * winning_cells(mine | stone, mask).bit_count() + 3 - abs(move - WIDTH // 2)
+
+    def score_bounds(self) -> tuple[int, int]:
+        """Exact bounds on the game value for the side to move, in the engine's ``WIN - plies`` convention.
+
+        A side needs four stones to win and can only play every other ply, so the side to move wins at the
+        earliest on its ``max(1, 4 - stones it has)``-th stone from now and loses at the earliest on the opponent's
+        ``max(1, 4 - stones the opponent has)``-th; a side with too few moves left to get there cannot win at all
+        (the bound is then a draw, 0). A finished game gets its exact value for both bounds.
+        """
+        outcome = self.outcome()
+        if outcome is not None:
+            value = 0 if outcome.winner is None else -WIN
+            return value, value
+        empty = CELLS - len(self.history)
+        mine = self.position.bit_count()
+        theirs = len(self.history) - mine
+        my_need = max(1, 4 - mine)
+        their_need = max(1, 4 - theirs)
+        high = WIN - (2 * my_need - 1) if my_need <= (empty + 1) // 2 else 0
+        low = -(WIN - 2 * their_need) if their_need <= empty // 2 else 0
+        return low, high
+
+    def parse_move(self, text: str) -> int:
+        """Column "1"-"7" to a 0-based column, checked for legality."""
+        text = text.strip() if isinstance(text, str) else text
+        if not isinstance(text, str) or len(text) != 1 or text not in "1234567":
+            raise IllegalMoveError(f"{text!r} is not a column; columns are 1-7")
+        move = int(text) - 1
+        if self.outcome() is not None:
+            raise IllegalMoveError("the game is over")
+        if not self.can_play(move):
+            raise IllegalMoveError(f"column {text} is full")
+        return move
+
+    def move_text(self, move: int) -> str:
+        """The column number 1-7."""
+        return str(move + 1)
+
+    def view(self) -> dict[str, Any]:
+        """What the browser draws.
+
+        ``cells``: 6 rows from the top row down, each 7 entries: 0 (Red), 1 (Yellow) or None (empty).
+        ``last``: ``{"column": 1-7, "row": 1-6}`` of the last stone (row 1 at the bottom), or None.
+        ``winning_cells``: ``[{"column", "row"}, ...]`` of every stone in a four in a row (empty while none).
+        ``legal``: legal moves as text; ``to_move``: 0 or 1; ``moves``: stones on the board.
+        """
+        red = self.stones_of(0)
+        cells = []
+        for row in range(HEIGHT - 1, -1, -1):
+            cells.append([
+                None if not self.mask & _cell(c, row) else 0 if red & _cell(c, row) else 1 for c in range(WIDTH)
+            ])
+        last = None
+        if self.history:
+            column = self.history[-1]
+            height = (self.mask & COLUMN_MASKS[column]).bit_count()
+            last = {"column": column + 1, "row": height}
+        winners = four_cells(self.position ^ self.mask)
+        winning = [
+            {"column": c + 1, "row": row + 1}
+            for c in range(WIDTH) for row in range(HEIGHT) if winners & _cell(c, row)
+        ]
+        return {
+            "cells": cells,
+            "last": last,
+            "winning_cells": winning,
+            "legal": [self.move_text(m) for m in self.legal_moves()],
+            "to_move": self.to_move,
+            "moves": len(self.history),
+        }
+
+
+GAME_STATE = Connect4
