@@ -15,7 +15,8 @@ check), repetition and fifty-move draws inside the tree, mate-distance scores (`
 
 from __future__ import annotations
 
-import random
+import queue
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any, Protocol
@@ -74,23 +75,20 @@ class ChessSearcher:
     moves), and one final event. Scores are for the side to move at the root: exact when the best move's
     search returned inside the aspiration window, ``WIN - plies`` for a forced mate.
 
-    ``personality`` names an entry of ``engine.chess.evaluation.PERSONALITIES``. ``margin`` (centipawns) makes
-    the final choice random among root moves scoring within ``margin`` of the best, and ``noise`` adds a random
-    amount up to that many centipawns to each root move's score before choosing (weak levels); with either set,
-    every root move gets an exact score.
+    ``personality`` names an entry of ``engine.chess.evaluation.PERSONALITIES``. With ``options.root_margin``
+    set, every root move gets a full-window search, so every ``RootMove`` score is exact and a level can choose
+    among near-equal moves. ``stop`` is any object with ``is_set()``; ``stop()`` has the same effect.
     """
 
     def __init__(self, state: Any, limits: Limits | None = None, options: SearchOptions | None = None,
-                 stop: StopFlag | None = None, *, personality: str = "balanced", margin: int = 0,
-                 noise: int = 0) -> None:
+                 stop: StopFlag | None = None, *, personality: str = "balanced") -> None:
         self.board: chess.Board = state.board
         self.limits = limits or Limits()
         self.options = options or SearchOptions()
-        self.stop = stop
+        self._external_stop = stop
         self.personality = PERSONALITIES[personality]
-        self.margin = margin
-        self.noise = noise
-        self.rng = random.Random(self.options.seed)
+        self._stop_requested = threading.Event()
+        self._closed = False
         self.tables = build_tables(game_phase(self.board), self.personality)
         self.white = self.board.turn == chess.WHITE
         self.root = cb.from_board(self.board, self.tables)
@@ -120,17 +118,23 @@ class ChessSearcher:
         self.tt_probes = self.tt_hits = 0
         self.seldepth = 0
         self.started = time.perf_counter()
+        self.last_event = self.started
         self.deadline = None if self.limits.time is None else self.started + self.limits.time
         self.node_limit = self.limits.nodes
 
     def _poll(self) -> None:
-        """Raise ``_Stopped`` when the stop flag is set or a time or node limit is reached."""
-        if self.stop is not None and self.stop.is_set():
+        """Raise ``_Stopped`` when a stop flag is set or a limit is reached; emit progress every ~100 ms."""
+        external = self._external_stop
+        if self._closed or self._stop_requested.is_set() or (external is not None and external.is_set()):
             raise _Stopped
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
+        now = time.perf_counter()
+        if self.deadline is not None and now >= self.deadline:
             raise _Stopped
         if self.node_limit is not None and self.nodes >= self.node_limit:
             raise _Stopped
+        if now - self.last_event >= PROGRESS_SECONDS and getattr(self, "entries", None):
+            self.last_event = now
+            self._emit("progress", self._pv(self.entries[0]))
 
     # ------------------------------------------------------------------------------------------ evaluation
 
@@ -363,11 +367,55 @@ class ChessSearcher:
 
     # ------------------------------------------------------------------------------------------------ root
 
+    def set_position(self, state: Any) -> None:
+        """Search ``state`` next time (a later position of the same game); killers and history are kept."""
+        self.board = state.board
+        self.tables = build_tables(game_phase(self.board), self.personality)
+        self.white = self.board.turn == chess.WHITE
+        self.root = cb.from_board(self.board, self.tables)
+        strong = lone_king_side(self.board)
+        self.mopup = strong is not None
+        self.strong_at_root = strong == self.board.turn
+        self.tt.clear()
+        self.seen = self._game_history()
+
+    def stop(self) -> None:
+        """Ask the running search to end now; it finishes with a final event holding the best move so far."""
+        self._stop_requested.set()
+
     def search(self) -> Iterator[SearchInfo]:
         """Run the search, yielding ``SearchInfo`` events; the last one has ``final=True``.
 
-        The final ``best`` is ``None`` only when the root has no legal move (its score is then the result).
+        The search runs in a worker thread (so progress events come about every 100 ms even inside a long
+        iteration); closing the generator early stops it. The final ``best`` is ``None`` only when the root has
+        no legal move (its score is then the result: 0 for stalemate, ``-WIN`` when mated).
         """
+        self._stop_requested.clear()
+        self._closed = False
+        events: queue.SimpleQueue[SearchInfo | BaseException] = queue.SimpleQueue()
+        self._events = events
+        worker = threading.Thread(target=self._work, name="chess-search", daemon=True)
+        worker.start()
+        try:
+            while True:
+                event = events.get()
+                if isinstance(event, BaseException):
+                    raise event
+                yield event
+                if event.final:
+                    return
+        finally:
+            self._closed = True
+            worker.join()
+
+    def _work(self) -> None:
+        try:
+            self._run()
+        except BaseException as error:  # handed to the consumer, which re-raises it
+            self._events.put(error)
+
+    def _run(self) -> None:
+        """Iterative deepening with aspiration windows; emits depth, progress and final events."""
         self._reset_counters()
         options, limits = self.options, self.limits
         root = self.root
@@ -381,32 +429,33 @@ class ChessSearcher:
             entries.append([move, child, child_check, hm])
         self.entries = entries
         self.root_scores: dict[Move, int | None] = {e[0]: None for e in entries}
+        self.root_bounds: dict[Move, str | None] = {e[0]: None for e in entries}
         self.root_nodes: dict[Move, int] = {e[0]: 0 for e in entries}
+        self.score: int | None = None
+        self.depth = 0
+        self.nodes_per_depth: list[int] = []
         if not entries:
-            score = -WIN if check else 0
-            yield self._event("final", 0, score, [], [])
+            self.score = -WIN if check else 0
+            self._emit("final", [])
             return
         if options.ordering:
             ordered = self._ordered(root, [e[0] for e in entries], None, 0)
             rank = {move: n for n, move in enumerate(ordered)}
             entries.sort(key=lambda e: rank[e[0]])
-        exact_all = bool(self.margin or self.noise)
+        exact_all = options.root_margin > 0 or not options.alphabeta
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         depths = range(1, max_depth + 1) if options.iterative or limits.depth is None else [max_depth]
-        score: int | None = None
-        completed = 0
-        nodes_per_depth: list[int] = []
-        self.last_event = time.perf_counter()
         self.seen.add(root)
         try:
             for depth in depths:
                 nodes_before = self.nodes
+                score = self.score
                 delta = 35
                 use_window = (options.aspiration and not exact_all and depth >= 4 and score is not None
                               and abs(score) < MATE_BOUND)
                 alpha, beta = (score - delta, score + delta) if use_window else (-INF, INF)
                 while True:
-                    result = yield from self._root_iteration(depth, alpha, beta, check, exact_all)
+                    result = self._root_iteration(depth, alpha, beta, exact_all)
                     if result <= alpha:
                         alpha = max(-INF, alpha - delta * 4)
                         delta *= 4
@@ -415,11 +464,11 @@ class ChessSearcher:
                         delta *= 4
                     else:
                         break
-                score = result
-                completed = depth
-                nodes_per_depth.append(self.nodes - nodes_before)
-                yield self._event("depth", depth, score, self._pv(entries[0]), nodes_per_depth)
-                if abs(score) > MATE_BOUND and depth >= WIN - abs(score) + 2:
+                self.score = result
+                self.depth = depth
+                self.nodes_per_depth.append(self.nodes - nodes_before)
+                self._emit("depth", self._pv(entries[0]))
+                if abs(result) > MATE_BOUND and depth >= WIN - abs(result) + 2:
                     break
                 if limits.time is not None and time.perf_counter() - self.started > 0.45 * limits.time:
                     break
@@ -429,16 +478,13 @@ class ChessSearcher:
             pass
         finally:
             self.seen.discard(root)
-        chosen = entries[0]
-        if exact_all and completed:
-            chosen, score = self._choose_varied(score)
-        yield self._event("final", completed, score, self._pv(chosen), nodes_per_depth)
+        self._emit("final", self._pv(entries[0]))
 
-    def _root_iteration(self, depth: int, alpha: int, beta: int, check: bool,
-                        exact_all: bool) -> Iterator[SearchInfo]:
-        """Search every root move to ``depth`` (a generator of progress events); returns the best score.
+    def _root_iteration(self, depth: int, alpha: int, beta: int, exact_all: bool) -> int:
+        """Search every root move to ``depth`` within ``(alpha, beta)``; returns the best score (fail-soft).
 
-        The best move found so far is kept first in ``self.entries``.
+        The best move found so far is kept first in ``self.entries``. With ``exact_all`` every root move gets a
+        full-window search, so every score is exact (weak levels choose among near-equal moves).
         """
         options = self.options
         pvs = options.pvs and options.alphabeta and not exact_all
@@ -449,7 +495,8 @@ class ChessSearcher:
             move, child, child_check, hm = entry
             nodes_before = self.nodes
             new_depth = depth - 1 + (1 if child_check and extend else 0)
-            if exact_all or not options.alphabeta:
+            bound = "exact"
+            if exact_all:
                 score = -self._negamax(child, -INF, INF, new_depth, 1, hm, child_check, True)
             elif index == 0 or not pvs:
                 score = -self._negamax(child, -beta, -alpha, new_depth, 1, hm, child_check, True)
@@ -457,38 +504,23 @@ class ChessSearcher:
                 score = -self._negamax(child, -alpha - 1, -alpha, new_depth, 1, hm, child_check, True)
                 if alpha < score < beta:
                     score = -self._negamax(child, -beta, -alpha, new_depth, 1, hm, child_check, True)
+            if not exact_all:
+                bound = "upper" if score <= alpha else "lower" if score >= beta else "exact"
             self.root_nodes[move] += self.nodes - nodes_before
             self.root_scores[move] = score
+            self.root_bounds[move] = bound
             if score > best:
                 best = score
                 if index:
                     entries.remove(entry)
                     entries.insert(0, entry)
-                if score > alpha and not exact_all and options.alphabeta:
+                if score > alpha and not exact_all:
                     alpha = score
                     if alpha >= beta:
                         self.cutoffs += 1
                         self.pruned += len(entries) - index - 1
                         break
-            now = time.perf_counter()
-            if now - self.last_event >= PROGRESS_SECONDS:
-                self.last_event = now
-                yield self._event("progress", depth - 1, None, self._pv(entries[0]), [])
         return best
-
-    def _choose_varied(self, best_score: int) -> tuple[list[Any], int]:
-        """A root entry chosen at random among those within ``margin`` of the best (after ``noise``)."""
-        noisy = []
-        for entry in self.entries:
-            score = self.root_scores[entry[0]]
-            if score is None:
-                continue
-            jitter = self.rng.randint(-self.noise, self.noise) if self.noise and abs(score) < MATE_BOUND else 0
-            noisy.append((score + jitter, score, entry))
-        top = max(s for s, _, _ in noisy)
-        candidates = [(score, entry) for s, score, entry in noisy if s >= top - self.margin]
-        score, entry = self.rng.choice(candidates)
-        return entry, score
 
     def _pv(self, entry: list[Any]) -> list[str]:
         """The principal variation starting with ``entry``'s move, continued from the TT while legal."""
@@ -512,22 +544,25 @@ class ChessSearcher:
             seen.add(pos)
         return pv
 
-    def _event(self, kind: str, depth: int, score: int | None, pv: list[str],
-               nodes_per_depth: list[int]) -> SearchInfo:
+    def _emit(self, kind: str, pv: list[str]) -> None:
+        """Queue a ``SearchInfo`` of ``kind`` with the current counters, score and ``pv``."""
         elapsed = time.perf_counter() - self.started
-        root_moves = [RootMove(move_uci(move, self.white), self.root_scores.get(move), self.root_nodes.get(move, 0))
+        root_moves = [RootMove(move_uci(move, self.white), self.root_scores.get(move), self.root_nodes.get(move, 0),
+                               bound=self.root_bounds.get(move))
                       for move in (e[0] for e in getattr(self, "entries", []))]
+        nodes_per_depth = self.nodes_per_depth
         ebf = None
         if len(nodes_per_depth) >= 2 and nodes_per_depth[-2]:
             ebf = round(nodes_per_depth[-1] / nodes_per_depth[-2], 2)
-        return SearchInfo(
-            kind=kind, algorithm="alphabeta", depth=depth, seldepth=self.seldepth, nodes=self.nodes,
+        score = self.score
+        self._events.put(SearchInfo(
+            kind=kind, algorithm="alphabeta", depth=self.depth, seldepth=self.seldepth, nodes=self.nodes,
             qnodes=self.qnodes, cutoffs=self.cutoffs, pruned=self.pruned, generated=self.generated,
             tt_probes=self.tt_probes, tt_hits=self.tt_hits, time_ms=round(elapsed * 1000, 1),
             nps=int(self.nodes / elapsed) if elapsed > 0 else 0, score=score,
             score_text=describe_score(score) if score is not None else "", pv=pv, best=pv[0] if pv else None,
             root_moves=root_moves, ebf=ebf, final=kind == "final", nodes_per_depth=list(nodes_per_depth),
-        )
+        ))
 
 
 Searcher = ChessSearcher

@@ -1,0 +1,287 @@
+"""Chess, with python-chess as the rules authority.
+
+Position notation (``from_setup``/``setup``): a FEN, optionally followed by ``moves`` and UCI moves
+(``"<fen> moves e2e4 e7e5"``); ``"startpos"`` stands for the standard start. Moves travel as UCI (``e2e4``,
+``e7e8q``); ``parse_move`` also accepts SAN (``Nf3``, ``O-O``). White is player 0.
+
+The game ends by checkmate, stalemate, insufficient material, threefold repetition or the fifty-move rule (both
+applied automatically, as if claimed), or the fivefold / seventy-five-move rules.
+
+Search uses the fast internal board of ``engine.chess`` (see ``searcher_class``); this class is the value the web
+app stores and shows.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, ClassVar
+
+import chess
+import chess.pgn
+import chess.polyglot
+
+from engine.chess import board as internal
+from engine.chess.evaluation import PERSONALITIES, build_tables, game_phase
+from engine.game import IllegalMoveError, InvalidSetupError, Outcome
+
+REASONS = {
+    chess.Termination.CHECKMATE: "checkmate",
+    chess.Termination.STALEMATE: "stalemate",
+    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient material",
+    chess.Termination.SEVENTYFIVE_MOVES: "seventy-five-move rule",
+    chess.Termination.FIVEFOLD_REPETITION: "fivefold repetition",
+    chess.Termination.FIFTY_MOVES: "fifty-move rule",
+    chess.Termination.THREEFOLD_REPETITION: "threefold repetition",
+}
+PIECE_ORDER = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 0}
+
+
+@lru_cache(maxsize=32)
+def _tables(phase: int) -> dict[str, tuple[int, ...]]:
+    return build_tables(phase, PERSONALITIES["balanced"])
+
+
+class ChessState:
+    """A chess position with the game's move history (for repetitions and the move list).
+
+    Immutable: ``play`` copies the board. Equality and hashing follow the position (pieces, side to move,
+    castling, en passant, move counters), as python-chess's ``Board.__eq__`` does.
+    """
+
+    __slots__ = ("_board", "_outcome")
+
+    name: ClassVar[str] = "chess"
+    title: ClassVar[str] = "Chess"
+    players: ClassVar[tuple[str, str]] = ("White", "Black")
+    score_scale: ClassVar[int] = 100
+    searcher_class: ClassVar[str] = "engine.chess.search:ChessSearcher"
+
+    def __init__(self, board: chess.Board) -> None:
+        self._board = board
+        self._outcome: Outcome | bool | None = False
+
+    @property
+    def board(self) -> chess.Board:
+        """The python-chess board (with its move stack). Do not modify it: copy it first."""
+        return self._board
+
+    # -- setup -----------------------------------------------------------------------------------------------
+
+    @classmethod
+    def initial(cls, **options: Any) -> ChessState:
+        """The standard start position; chess takes no options."""
+        if options:
+            raise InvalidSetupError(f"chess takes no options, got {', '.join(sorted(options))}")
+        return cls(chess.Board())
+
+    @classmethod
+    def from_setup(cls, text: str) -> ChessState:
+        """A FEN (or ``startpos``), optionally followed by ``moves`` and UCI moves; bad text raises
+        ``InvalidSetupError`` naming the problem."""
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidSetupError("a chess position is a FEN, optionally followed by 'moves' and UCI moves")
+        fen, _, moves = text.strip().partition(" moves")
+        fen = fen.strip()
+        if fen == "startpos":
+            fen = chess.STARTING_FEN
+        try:
+            board = chess.Board(fen)
+        except ValueError as error:
+            raise InvalidSetupError(f"bad FEN {fen!r}: {error}") from None
+        status = board.status()
+        if status != chess.STATUS_VALID:
+            problems = [flag.name.lower().replace("_", " ") for flag in chess.Status if flag and flag in status]
+            raise InvalidSetupError(f"impossible position {fen!r}: {', '.join(problems)}")
+        state = cls(board)
+        for number, move_text in enumerate(moves.split(), 1):
+            try:
+                state = state.play(state.parse_move(move_text))
+            except IllegalMoveError as error:
+                raise InvalidSetupError(f"move {number} of the setup: {error}") from None
+        return state
+
+    def setup(self) -> str:
+        """The starting FEN of the game followed by ``moves`` and the moves played (or just the FEN)."""
+        board = self._board
+        if not board.move_stack:
+            return board.fen()
+        return f"{board.root().fen()} moves {' '.join(move.uci() for move in board.move_stack)}"
+
+    # -- rules -----------------------------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int:
+        """0 when White is to move, 1 for Black."""
+        return 0 if self._board.turn == chess.WHITE else 1
+
+    @property
+    def key(self) -> int:
+        """The Polyglot Zobrist hash of the position."""
+        return chess.polyglot.zobrist_hash(self._board)
+
+    def legal_moves(self) -> list[chess.Move]:
+        """The legal moves; none once the game is over (including automatic draws)."""
+        if self.outcome() is not None:
+            return []
+        return list(self._board.legal_moves)
+
+    def play(self, move: chess.Move) -> ChessState:
+        """The position after ``move``; an illegal move or a finished game raises ``IllegalMoveError``."""
+        if not isinstance(move, chess.Move):
+            raise IllegalMoveError(f"{move!r} is not a chess move")
+        outcome = self.outcome()
+        if outcome is not None:
+            raise IllegalMoveError(f"the game is over ({outcome.reason})")
+        if not self._board.is_legal(move):
+            raise IllegalMoveError(f"{move.uci()} is not legal in {self._board.fen()}")
+        board = self._board.copy()
+        board.push(move)
+        return ChessState(board)
+
+    def play_null(self) -> ChessState:
+        """The same position with the other side to move (for null-move pruning in generic searches)."""
+        board = self._board.copy(stack=False)
+        board.push(chess.Move.null())
+        return ChessState(board)
+
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on, else the winner (0 White, 1 Black, None draw) and the reason."""
+        if self._outcome is False:
+            result = self._board.outcome(claim_draw=True)
+            if result is None:
+                self._outcome = None
+            else:
+                winner = None if result.winner is None else (0 if result.winner == chess.WHITE else 1)
+                self._outcome = Outcome(winner, REASONS[result.termination])
+        return self._outcome  # type: ignore[return-value]
+
+    def evaluate(self) -> int:
+        """Material and tapered piece-square score in centipawns for the side to move."""
+        tables = _tables(game_phase(self._board))
+        return internal.from_board(self._board, tables).score
+
+    def order_hint(self, move: chess.Move) -> int:
+        """Captures and promotions first (most valuable victim, least valuable attacker), then the rest."""
+        board = self._board
+        hint = 0
+        if move.promotion:
+            hint += 10 * PIECE_ORDER[move.promotion]
+        victim = board.piece_type_at(move.to_square)
+        if victim is not None:
+            attacker = board.piece_type_at(move.from_square) or chess.PAWN
+            hint += 10 * PIECE_ORDER[victim] - PIECE_ORDER[attacker] + 10
+        elif board.is_en_passant(move):
+            hint += 10
+        return hint
+
+    def noisy_moves(self) -> list[chess.Move]:
+        """Captures and promotions (for quiescence search)."""
+        if self.outcome() is not None:
+            return []
+        board = self._board
+        return [move for move in board.legal_moves if move.promotion or board.is_capture(move)]
+
+    # -- notation --------------------------------------------------------------------------------------------
+
+    def parse_move(self, text: str) -> chess.Move:
+        """A move in UCI (``e2e4``, ``e7e8q``) or SAN (``Nf3``, ``O-O``), checked for legality."""
+        if not isinstance(text, str) or not text.strip():
+            raise IllegalMoveError("a move is UCI text like e2e4 or SAN like Nf3")
+        text = text.strip()
+        outcome = self.outcome()
+        if outcome is not None:
+            raise IllegalMoveError(f"the game is over ({outcome.reason})")
+        board = self._board
+        try:
+            move = chess.Move.from_uci(text)
+        except chess.InvalidMoveError:
+            move = None
+        if move is not None:
+            if not board.is_legal(move):
+                raise IllegalMoveError(f"{text} is not legal here ({'White' if board.turn else 'Black'} to move)")
+            return move
+        try:
+            return board.parse_san(text)
+        except chess.IllegalMoveError:
+            raise IllegalMoveError(f"{text} is not legal here ({'White' if board.turn else 'Black'} to move)") from None
+        except chess.AmbiguousMoveError:
+            raise IllegalMoveError(f"{text} is ambiguous: name the starting file or rank") from None
+        except chess.InvalidMoveError:
+            raise IllegalMoveError(f"{text!r} is not a move: use UCI like e2e4 or SAN like Nf3") from None
+
+    def move_text(self, move: chess.Move) -> str:
+        """UCI text of ``move``."""
+        return move.uci()
+
+    def san(self, move: chess.Move) -> str:
+        """SAN text of ``move`` in this position (for display)."""
+        return self._board.san(move)
+
+    def san_moves(self) -> list[str]:
+        """The game's moves so far in SAN."""
+        board = self._board.root()
+        result = []
+        for move in self._board.move_stack:
+            result.append(board.san(move))
+            board.push(move)
+        return result
+
+    def pgn(self) -> str:
+        """The game so far as PGN text."""
+        game = chess.pgn.Game.from_board(self._board)
+        outcome = self.outcome()
+        if outcome is not None:
+            game.headers["Result"] = {0: "1-0", 1: "0-1", None: "1/2-1/2"}[outcome.winner]
+        return str(game)
+
+    def view(self) -> dict[str, Any]:
+        """What the browser draws: ``fen``; ``pieces`` {square name: FEN letter}; ``last_move`` (UCI) or None;
+        ``check``: the square of a king in check or None; ``legal`` (UCI); ``san`` (the move list); ``moves``
+        (the same in UCI); ``to_move``; ``turn`` ("white"/"black"); ``opening`` {eco, name} or None;
+        ``outcome``; ``start_fen``; ``pgn``."""
+        from engine.chess.openings import opening_of
+
+        board = self._board
+        king = board.king(board.turn) if board.is_check() else None
+        outcome = self.outcome()
+        opening = opening_of(board)
+        return {
+            "fen": board.fen(),
+            "start_fen": board.root().fen(),
+            "pieces": {chess.SQUARE_NAMES[sq]: piece.symbol() for sq, piece in board.piece_map().items()},
+            "last_move": board.move_stack[-1].uci() if board.move_stack else None,
+            "check": chess.SQUARE_NAMES[king] if king is not None else None,
+            "legal": [move.uci() for move in self.legal_moves()],
+            "san": self.san_moves(),
+            "moves": [move.uci() for move in board.move_stack],
+            "to_move": self.to_move,
+            "turn": "white" if board.turn == chess.WHITE else "black",
+            "opening": None if opening is None else {"eco": opening.eco, "name": opening.name},
+            "outcome": None if outcome is None else outcome.to_dict(),
+            "pgn": self.pgn(),
+        }
+
+    # -- value semantics -----------------------------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ChessState) and self._board == other._board
+
+    def __hash__(self) -> int:
+        return hash((self.key, self._board.halfmove_clock, self._board.fullmove_number))
+
+    def __repr__(self) -> str:
+        return f"ChessState({self._board.fen()!r})"
+
+    def __getstate__(self) -> tuple[str, list[str]]:
+        return self._board.root().fen(), [move.uci() for move in self._board.move_stack]
+
+    def __setstate__(self, data: tuple[str, list[str]]) -> None:
+        fen, moves = data
+        board = chess.Board(fen)
+        for move in moves:
+            board.push_uci(move)
+        self._board = board
+        self._outcome = False
+
+
+GAME_STATE = ChessState
