@@ -13,3 +13,34 @@ DATA = Path(__file__).parent / "data"
 def data_dir() -> Path:
     """The folder of test data copied from ``../shared/data`` (see its README for sources)."""
     return DATA
+
+
+@pytest.fixture
+def live_server(tmp_path: Path):
+    """A real gunicorn serving the app on a free loopback port, with SQLite in ``tmp_path``; stopped afterwards.
+    Attributes: ``url``, ``port``, ``start()``, ``stop()``, ``kill()``, ``get(path)``, ``post(path, body)``."""
+    from servers import LiveServer
+
+    server = LiveServer(tmp_path / "instance").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The Flask app with its instance folder (SQLite file, secret key) in ``tmp_path``, one engine worker;
+    its worker processes are stopped afterwards."""
+    from webapp import create_app
+
+    monkeypatch.setenv("ARENA_INSTANCE", str(tmp_path / "instance"))
+    for name in ("DATABASE_URL", "SECRET_KEY", "ARENA_WORKERS", "SOCKETIO_MESSAGE_QUEUE"):
+        monkeypatch.delenv(name, raising=False)
+    application = create_app({"TESTING": True, "ARENA_WORKERS": 1})
+    yield application
+    application.extensions["arena"].close()
+
+
+@pytest.fixture
+def client(app):
+    """A Flask test client of ``app``."""
+    return app.test_client()

@@ -31,8 +31,10 @@ def _body() -> dict[str, Any]:
 
 
 def _checked_id(game_id: str) -> str:
+    """``game_id`` if such a game exists, else ``not_found``."""
     if not GAME_ID.fullmatch(game_id):
         raise ArenaError("not_found", f"there is no game {game_id!r}")
+    _arena().get(game_id)
     return game_id
 
 

@@ -1,0 +1,133 @@
+"""Real servers for tests: gunicorn on a free loopback port (``LiveServer``) and Socket.IO clients that record
+what they receive and wait for it with timeouts (``EventClient``)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import requests
+import socketio
+
+ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT = 30.0
+
+
+def free_port() -> int:
+    """A TCP port that was free on 127.0.0.1 a moment ago."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LiveServer:
+    """``gunicorn -w 1 --threads 64 "webapp:create_app()"`` on 127.0.0.1, with its instance folder (SQLite file
+    and secret key) in ``instance``. ``start`` waits until the API answers; ``stop`` sends SIGTERM, ``kill``
+    SIGKILL to the whole process group (gunicorn and the engine workers)."""
+
+    def __init__(self, instance: Path, env: dict[str, str] | None = None, port: int | None = None) -> None:
+        self.instance = instance
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "ARENA_INSTANCE": str(instance), "ARENA_WORKERS": "1", **(env or {})}
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = instance / "gunicorn.log"
+
+    def start(self) -> LiveServer:
+        """Start gunicorn and wait (at most 30 s) for ``GET /api/games`` to answer 200."""
+        self.instance.mkdir(parents=True, exist_ok=True)
+        command = [sys.executable, "-m", "gunicorn", "-w", "1", "--threads", "64", "--graceful-timeout", "5", "--no-control-socket",
+                   "-b", f"127.0.0.1:{self.port}", "webapp:create_app()"]
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log,
+                                            start_new_session=True)
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited with {self.process.returncode}:\n{self.log.read_text()}")
+            try:
+                if requests.get(self.url + "/api/games", timeout=1).status_code == 200:
+                    return self
+            except requests.ConnectionError:
+                pass
+            time.sleep(0.05)
+        self.kill()
+        raise RuntimeError(f"gunicorn did not answer within {START_TIMEOUT} s:\n{self.log.read_text()}")
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it has not exited within 15 s."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def kill(self) -> None:
+        """SIGKILL gunicorn's whole process group, as a crash or power cut would."""
+        if self.process is None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait(timeout=10)
+
+    def post(self, path: str, body: dict[str, Any] | None = None, **kwargs: Any) -> requests.Response:
+        return requests.post(self.url + path, json=body if body is not None else {}, timeout=10, **kwargs)
+
+    def get(self, path: str, **kwargs: Any) -> requests.Response:
+        return requests.get(self.url + path, timeout=10, **kwargs)
+
+
+class EventClient:
+    """A python-socketio client (WebSocket transport) that keeps every event it receives, in order."""
+
+    def __init__(self, url: str, token: str | None = None) -> None:
+        self.events: list[tuple[str, Any]] = []
+        self._changed = threading.Condition()
+        self.sio = socketio.Client(reconnection=False)
+        self.sio.on("*", self._record)
+        self.sio.connect(url, auth={"token": token} if token else None, transports=["websocket"], wait_timeout=10)
+
+    def _record(self, event: str, data: Any = None) -> None:
+        with self._changed:
+            self.events.append((event, data))
+            self._changed.notify_all()
+
+    def emit(self, event: str, data: Any) -> None:
+        self.sio.emit(event, data)
+
+    def received(self, event: str) -> list[Any]:
+        """Payloads of every ``event`` received so far."""
+        with self._changed:
+            return [data for name, data in self.events if name == event]
+
+    def wait_for(self, event: str, predicate: Callable[[Any], bool] = lambda _: True, timeout: float = 20) -> Any:
+        """The first ``event`` payload (received before or after the call) matching ``predicate``; raises
+        ``TimeoutError`` after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                for name, data in self.events:
+                    if name == event and predicate(data):
+                        return data
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError(f"no {event!r} event matched within {timeout} s; got {self.summary()}")
+                self._changed.wait(remaining)
+
+    def summary(self) -> list[str]:
+        return [name for name, _ in self.events][-30:]
+
+    def close(self) -> None:
+        self.sio.disconnect()

@@ -1,0 +1,178 @@
+"""The JSON API through Flask's test client: creating, reading and playing games, seats, and every error status."""
+
+from __future__ import annotations
+
+import pytest
+
+FRIEND = {"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0}
+
+
+def create(client, body=FRIEND) -> dict:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def friend_game(app) -> tuple[str, str, str]:
+    """A friend game with both seats taken: ``(id, token of seat 0, token of seat 1)``."""
+    first, second = app.test_client(), app.test_client()
+    created = create(first)
+    taken = second.post(f"/api/games/{created['id']}/seats")
+    assert taken.status_code == 200 and taken.json["seat"] == 1
+    return created["id"], created["token"], taken.json["token"]
+
+
+def assert_error(response, status: int, code: str) -> None:
+    assert response.status_code == status, response.json
+    assert response.json["error"] == code
+    assert response.json["message"]
+
+
+def test_create_answers_id_url_seat_token_and_sets_the_seat_cookie(client):
+    response = client.post("/api/games", json={**FRIEND, "side": 1})
+    assert response.status_code == 201
+    body = response.json
+    assert set(body) == {"id", "url", "seat", "token"}
+    assert body["url"] == f"/g/{body['id']}" and body["seat"] == 1
+    assert f"arena_seat_{body['id']}={body['token']}" in response.headers["Set-Cookie"]
+    assert "HttpOnly" in response.headers["Set-Cookie"]
+
+
+def test_state_has_the_documented_fields_and_never_shows_tokens(client):
+    created = create(client, {"game": "nim", "options": {"piles": [2, 3]}, "opponent": {"type": "friend"}})
+    state = client.get(f"/api/games/{created['id']}").json
+    for key in ("id", "game", "setup", "moves", "status", "result", "to_move", "seats", "legal_moves", "view",
+                "evals", "history", "watchers", "opponent", "options", "search_state", "you"):
+        assert key in state
+    assert state["game"] == "nim" and state["setup"] == "2,3" and state["moves"] == []
+    assert state["you"] == 0 and state["status"] == "active" and state["to_move"] == 0
+    assert state["seats"][0]["taken"] and not state["seats"][1]["taken"]
+    assert created["token"] not in str(state)
+    assert "2:3" in state["legal_moves"]
+
+
+def test_moves_over_http_then_positions_and_the_live_list(app, client):
+    game_id, first, second = friend_game(app)
+    assert client.post(f"/api/games/{game_id}/moves", json={"move": "5", "token": first}).json["moves"] == ["5"]
+    state = client.post(f"/api/games/{game_id}/moves", json={"move": "1", "token": second}).json
+    assert state["moves"] == ["5", "1"] and state["to_move"] == 0 and state["you"] == 1
+    position = client.get(f"/api/games/{game_id}/positions/1").json
+    assert position["setup"] == "5" and position["move"] == "5" and position["by"] == 0
+    assert client.get(f"/api/games/{game_id}/positions/0").json["move"] is None
+    listed = client.get("/api/games").json["games"]
+    assert [g["id"] for g in listed] == [game_id] and listed[0]["ply"] == 2 and not listed[0]["free_seat"]
+
+
+def test_the_seat_cookie_is_enough_to_move(client):
+    created = create(client)
+    assert client.post(f"/api/games/{created['id']}/moves", json={"move": "5"}).status_code == 200
+
+
+def test_taking_a_seat_is_idempotent_for_its_holder_and_the_last_seat_goes_once(app, client):
+    created = create(client)
+    visitor = app.test_client()
+    first = visitor.post(f"/api/games/{created['id']}/seats").json
+    assert visitor.post(f"/api/games/{created['id']}/seats").json == first
+    assert_error(app.test_client().post(f"/api/games/{created['id']}/seats"), 409, "no_free_seat")
+    restored = app.test_client().post(f"/api/games/{created['id']}/seats", json={"token": first["token"]})
+    assert restored.json["seat"] == 1
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ({"game": "go", "opponent": {"type": "friend"}}, "bad_game"),
+    ({"game": 5, "opponent": {"type": "friend"}}, "bad_game"),
+    ({"game": "nim", "options": {"piles": "many"}, "opponent": {"type": "friend"}}, "bad_game"),
+    ({"game": "nim", "options": {"colour": 3}, "opponent": {"type": "friend"}}, "bad_game"),
+    ({"game": "nim", "options": {"piles": [1] * 40}, "opponent": {"type": "friend"}}, "bad_game"),
+    ({"game": "tictactoe", "setup": "55", "opponent": {"type": "friend"}}, "bad_game"),
+    ({"game": "tictactoe", "setup": "14253", "opponent": {"type": "friend"}}, "bad_game"),
+    ({"game": "tictactoe", "options": {"takeback": "yes"}, "opponent": {"type": "friend"}}, "bad_game"),
+    ({"game": "tictactoe", "opponent": {"type": "god"}}, "bad_opponent"),
+    ({"game": "tictactoe", "opponent": {"type": "engine"}}, "bad_opponent"),
+    ({"game": "tictactoe", "opponent": {"type": "engine", "level": 9}}, "bad_opponent"),
+    ({"game": "tictactoe", "opponent": {"type": "engine", "level": True}}, "bad_opponent"),
+    ({"game": "tictactoe", "opponent": {"type": "engine", "depth": 0}}, "bad_opponent"),
+    ({"game": "tictactoe", "opponent": {"type": "engine", "time": 3600}}, "bad_opponent"),
+    ({"game": "tictactoe", "opponent": {"type": "engine", "depth": 3, "algorithm": "magic"}}, "bad_opponent"),
+    ({"game": "tictactoe", "opponent": {"type": "engines", "levels": [1]}}, "bad_opponent"),
+    ({"game": "tictactoe", "opponent": {"type": "friend"}, "side": 2}, "bad_opponent"),
+    ({"game": "tictactoe", "opponent": {"type": "friend"}, "side": True}, "bad_opponent"),
+    ({"game": "tictactoe"}, "bad_request"),
+    ({"game": "tictactoe", "opponent": {"type": "friend"}, "colour": "red"}, "bad_request"),
+    ([1, 2], "bad_request"),
+])
+def test_bad_create_bodies_are_400_and_create_nothing(client, body, code):
+    assert_error(client.post("/api/games", json=body), 400, code)
+    assert client.get("/api/games").json["games"] == []
+
+
+def test_a_body_that_is_not_json_is_400(client):
+    response = client.post("/api/games", data="game=nim", content_type="application/x-www-form-urlencoded")
+    assert_error(response, 400, "bad_request")
+
+
+def test_a_body_over_16_kb_is_413(client):
+    body = {"game": "tictactoe", "opponent": {"type": "friend"}, "setup": "x" * 20_000}
+    assert_error(client.post("/api/games", json=body), 413, "too_large")
+
+
+def test_unknown_games_and_plies_are_404(app, client):
+    assert_error(client.get("/api/games/nope1234"), 404, "not_found")
+    assert_error(client.get("/api/games/bad!id"), 404, "not_found")
+    assert_error(client.post("/api/games/nope1234/moves", json={"move": "5", "token": "x"}), 404, "not_found")
+    assert_error(client.post("/api/games/nope1234/seats"), 404, "not_found")
+    game_id, _, _ = friend_game(app)
+    assert_error(client.get(f"/api/games/{game_id}/positions/1"), 404, "not_found")
+
+
+def test_move_errors_change_nothing(app, client):
+    game_id, first, second = friend_game(app)
+    other = create(app.test_client())
+    cases = [
+        ({"move": "5"}, 403, "bad_token"),  # no token, no cookie
+        ({"move": "5", "token": "forged.token"}, 403, "bad_token"),
+        ({"move": "5", "token": other["token"]}, 403, "bad_token"),  # a token of another game
+        ({"move": "5", "token": second}, 409, "not_your_turn"),
+        ({"move": "0", "token": first}, 400, "illegal_move"),
+        ({"move": "x" * 17, "token": first}, 400, "bad_request"),
+        ({"move": 5, "token": first}, 400, "bad_request"),
+        ({"token": first}, 400, "bad_request"),
+    ]
+    for body, status, code in cases:
+        assert_error(client.post(f"/api/games/{game_id}/moves", json=body), status, code)
+    assert client.get(f"/api/games/{game_id}").json["moves"] == []
+
+
+def test_a_finished_game_refuses_moves_with_409(app, client):
+    game_id, first, second = friend_game(app)
+    for move, token in zip("14253", [first, second] * 3, strict=False):
+        client.post(f"/api/games/{game_id}/moves", json={"move": move, "token": token})
+    state = client.get(f"/api/games/{game_id}").json
+    assert state["status"] == "finished" and state["result"] == {"winner": 0, "reason": "three in a row"}
+    assert_error(client.post(f"/api/games/{game_id}/moves", json={"move": "9", "token": second}), 409, "game_over")
+    assert client.get("/api/games").json["games"] == []
+
+
+def test_resign_and_its_errors(app, client):
+    game_id, first, second = friend_game(app)
+    state = client.post(f"/api/games/{game_id}/resign", json={"token": second}).json
+    assert state["result"] == {"winner": 0, "reason": "resigned"}
+    assert_error(client.post(f"/api/games/{game_id}/resign", json={"token": first}), 409, "game_over")
+    assert_error(client.post(f"/api/games/{game_id}/resign", json={"token": "bad"}), 403, "bad_token")
+
+
+def test_takeback_is_refused_between_friends(app, client):
+    game_id, first, _ = friend_game(app)
+    client.post(f"/api/games/{game_id}/moves", json={"move": "5", "token": first})
+    assert_error(client.post(f"/api/games/{game_id}/takeback", json={"token": first}), 409, "not_allowed")
+
+
+def test_rematch_swaps_seats_and_is_made_once(app, client):
+    game_id, first, second = friend_game(app)
+    made = client.post(f"/api/games/{game_id}/rematch", json={"token": first})
+    assert made.status_code == 201 and made.json["seat"] == 1
+    again = client.post(f"/api/games/{game_id}/rematch", json={"token": second}).json
+    assert again["id"] == made.json["id"] and again["seat"] == 0
+    new_state = client.get(f"/api/games/{made.json['id']}").json
+    assert all(seat["taken"] for seat in new_state["seats"])
+    assert client.get(f"/api/games/{game_id}").json["rematch_id"] == made.json["id"]
