@@ -1,0 +1,128 @@
+"""The HTML pages, the browser code they load, and the whitelisted route to npm's files (Flask test client)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from engine.games import game_class, game_names
+from webapp import create_app
+from webapp.pages import VENDOR_FILES
+
+STATIC = Path(__file__).resolve().parent.parent / "webapp" / "static"
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
+    monkeypatch.setenv("ARENA_INSTANCE", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    app = create_app({"TESTING": True})
+    yield app
+    app.extensions["arena"].close()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def test_home_page_offers_every_game_with_a_drawing(client: FlaskClient) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    for name in game_names():
+        card = re.search(rf'<button type="button" class="card game-card" data-game="{name}".*?</button>', html, re.S)
+        assert card, f"no card for {name}"
+        assert game_class(name).title.replace("&", "&amp;") in card.group(0)
+        assert "<svg" in card.group(0)
+    assert 'id="play"' in html
+    for opponent in ("engine", "custom", "friend", "engines"):
+        assert f'name="opponent" value="{opponent}"' in html
+    assert "/assets/js/home.js" in html
+
+
+def test_game_page_names_the_game_and_has_no_token_for_a_visitor(client: FlaskClient) -> None:
+    response = client.get("/g/Ab3_x-9")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert 'data-game-id="Ab3_x-9"' in html
+    assert 'data-token=""' in html
+    assert "/assets/js/game.js" in html
+    assert "/vendor/socket.io-client/dist/socket.io.esm.min.js" in html
+
+
+def test_game_page_embeds_the_seat_token_from_the_cookie(client: FlaskClient) -> None:
+    created = client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0})
+    assert created.status_code == 201
+    body = created.get_json()
+    html = client.get(body["url"]).get_data(as_text=True)
+    assert f'data-token="{body["token"]}"' in html
+
+
+def test_game_page_refuses_malformed_ids(client: FlaskClient) -> None:
+    assert client.get("/g/" + "a" * 33).status_code == 404
+    assert client.get("/g/bad.id").status_code == 404
+    assert client.get("/g/bad%20id").status_code == 404
+
+
+@pytest.mark.parametrize("path", sorted(VENDOR_FILES))
+def test_vendor_serves_whitelisted_files(client: FlaskClient, path: str) -> None:
+    response = client.get(f"/vendor/{path}")
+    assert response.status_code == 200
+    expected = "text/javascript" if path.endswith(".js") else "application/json"
+    assert response.mimetype == expected
+    assert len(response.get_data()) > 1000
+    response.close()
+
+
+@pytest.mark.parametrize("path", [
+    "socket.io-client/package.json",
+    "socket.io-client/dist/socket.io.js",
+    "ws/index.js",
+    "../package.json",
+    "socket.io-client/dist/../package.json",
+    ".package-lock.json",
+    "",
+])
+def test_vendor_refuses_every_other_path(client: FlaskClient, path: str) -> None:
+    assert client.get(f"/vendor/{path}").status_code == 404
+
+
+def _module_graph(entry: str) -> set[str]:
+    """Every module reachable from ``entry`` (a path under static/js) through relative static imports."""
+    seen: set[str] = set()
+    todo = [entry]
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        source = (STATIC / "js" / module).read_text()
+        for target in re.findall(r'^import [^;]*? from "(\./[^"]+)";', source, re.M):
+            todo.append(str((Path(module).parent / target).as_posix()).removeprefix("./"))
+    return seen
+
+
+def test_every_script_a_page_loads_is_served(client: FlaskClient) -> None:
+    modules = _module_graph("game.js") | _module_graph("home.js") | {"theme.js"}
+    modules |= {f"boards/{name}.js" for name in ("tictactoe", "nim", "connect4", "generic")}
+    for module in sorted(modules):
+        for imported in _module_graph(module):
+            response = client.get(f"/assets/js/{imported}")
+            assert response.status_code == 200, imported
+            response.close()
+    css = client.get("/assets/css/arena.css")
+    assert css.status_code == 200 and css.mimetype == "text/css"
+    css.close()
+
+
+def test_board_modules_export_the_documented_interface() -> None:
+    for path in (STATIC / "js" / "boards").glob("*.js"):
+        if path.name == "svg.js":
+            continue
+        assert "export function createBoard(container, {" in path.read_text(), path.name

@@ -1,0 +1,95 @@
+"""HTML pages: the home page (choose a game and an opponent, watch games in progress), the game page, and the
+whitelisted route that serves browser libraries installed by npm.
+
+The page templates live in ``webapp/templates`` and the browser code in ``webapp/static`` (served under
+``/assets/``), so a non-editable ``pip install .`` carries them. Everything dynamic on a page comes from the JSON
+API and Socket.IO (see ``docs/protocol.md``); the pages themselves only name the game id and the games on offer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
+
+from engine.games import game_class, game_names
+from webapp.seats import seat_from_cookie
+
+bp = Blueprint(
+    "pages",
+    __name__,
+    template_folder="templates",
+    static_folder="static",
+    static_url_path="/assets",
+)
+
+VENDOR_FILES = frozenset({
+    "socket.io-client/dist/socket.io.esm.min.js",
+    "socket.io-client/dist/socket.io.esm.min.js.map",
+})
+"""The only files under ``node_modules`` that ``/vendor/<path>`` serves; any other path is a 404."""
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a game id looks like (docs/protocol.md); anything else is a 404 without asking the store."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameCard:
+    """What the home page shows of one game: its registry name, its title and its players' names."""
+
+    name: str
+    title: str
+    players: tuple[str, str]
+
+
+def game_cards() -> list[GameCard]:
+    """A card for every game this installation has, in the registry's display order."""
+    cards = []
+    for name in game_names():
+        cls = game_class(name)
+        cards.append(GameCard(name, cls.title, tuple(cls.players)))
+    return cards
+
+
+def node_modules_dir() -> Path:
+    """Where npm installed the browser libraries: the ``NODE_MODULES`` setting (from the environment variable of
+    that name), else ``node_modules`` beside the project's source tree, else ``node_modules`` in the working
+    directory."""
+    configured = current_app.config.get("NODE_MODULES")
+    if configured:
+        return Path(configured)
+    beside_source = Path(__file__).resolve().parent.parent / "node_modules"
+    return beside_source if beside_source.is_dir() else Path.cwd() / "node_modules"
+
+
+@bp.get("/")
+def index() -> str:
+    """The home page: a card per game with its options, the opponent and side, and the games being played now."""
+    return render_template("index.html", cards=game_cards())
+
+
+@bp.get("/g/<game_id>")
+def game(game_id: str) -> str:
+    """The page of one game, with the visitor's seat token when their cookie holds one (so the browser can hand it
+    to Socket.IO; the cookie itself is HttpOnly). The game is loaded by the browser; an unknown id shows
+    "not found" there."""
+    if not GAME_ID.fullmatch(game_id):
+        abort(404)
+    held = seat_from_cookie(request, game_id)
+    token, seat = held if held else ("", None)
+    return render_template("game.html", game_id=game_id, token=token, seat=seat)
+
+
+@bp.get("/vendor/<path:path>")
+def vendor(path: str) -> Response:
+    """A browser library file from ``node_modules``, only if ``path`` is in ``VENDOR_FILES``; else 404."""
+    if path not in VENDOR_FILES:
+        abort(404)
+    response = send_from_directory(node_modules_dir(), path, max_age=3600)
+    if path.endswith(".js"):
+        response.mimetype = "text/javascript"
+    elif path.endswith(".map"):
+        response.mimetype = "application/json"
+    return response

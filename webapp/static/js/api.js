@@ -1,0 +1,70 @@
+// The client side of docs/protocol.md: JSON API calls and the Socket.IO connection to one game's room.
+import { io } from "socket.io-client";
+
+/** An error answered by the server: `code` is the protocol's error code, `message` a human sentence. */
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function request(method, url, body) {
+  const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch {
+    throw new ApiError("network", "The server cannot be reached. Check your connection and try again.", 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    throw new ApiError(data?.error ?? "http", data?.message ?? `The server answered ${response.status}.`, response.status);
+  }
+  return data;
+}
+
+/** POST /api/games: creates a game; resolves to {id, url, seat, token}. */
+export const createGame = (payload) => request("POST", "/api/games", payload);
+/** GET /api/games: resolves to {games: [summary, ...]}. */
+export const listGames = () => request("GET", "/api/games");
+/** GET /api/games/<id>: resolves to the game state. */
+export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(id)}`);
+/** GET /api/games/<id>/positions/<ply>: resolves to {ply, setup, view, move, by}. */
+export const getPosition = (id, ply) => request("GET", `/api/games/${encodeURIComponent(id)}/positions/${ply}`);
+/** POST /api/games/<id>/seats: takes the free seat (no token) or restores the seat of `token`; {seat, token}. */
+export const takeSeat = (id, token) =>
+  request("POST", `/api/games/${encodeURIComponent(id)}/seats`, token ? { token } : {});
+
+/**
+ * Connects to the server and joins the room of game `gameId`, re-joining after every reconnect.
+ * `handlers` maps server event names (state, moved, search, watchers, rematch, error) to callbacks.
+ * Returns {socket, emit(event, extra)}, where emit adds the game id to the payload.
+ */
+export function connectGame(gameId, token, handlers) {
+  const socket = io({ auth: token ? { token } : {}, transports: ["websocket", "polling"] });
+  socket.on("connect", () => socket.emit("join", { game_id: gameId }));
+  for (const [event, handler] of Object.entries(handlers)) {
+    if (event === "connect_error" || event === "disconnect") socket.on(event, handler);
+    else socket.on(event, (payload) => {
+      if (payload && payload.game_id !== undefined && payload.game_id !== gameId && event !== "error") return;
+      handler(payload);
+    });
+  }
+  return {
+    socket,
+    emit(event, extra = {}) {
+      socket.emit(event, { game_id: gameId, ...extra });
+    },
+  };
+}

@@ -1,0 +1,103 @@
+// Connect Four board: 7 columns by 6 rows, discs fall to the lowest free cell; click a column to drop a disc.
+// The move text is the column number, "1" (left) to "7". Interface: see README.md in this folder.
+import { el, makeButton, rootSvg } from "./svg.js";
+
+const CELL = 60;
+const PAD = 10;
+const HEAD = 56;
+
+/** Seat (0 = Red, 1 = Yellow) of a cell value from the view, or null for an empty cell. */
+function seatOf(value) {
+  return value === 0 || value === 1 ? value : null;
+}
+
+/** [row, col] (row 0 at the top) of a cell given as {column, row} with column 1-7 and row 1 at the bottom. */
+function cellIndex(cell, rows) {
+  return cell ? [rows - cell.row, cell.column - 1] : null;
+}
+
+export function createBoard(container, { onMove }) {
+  let svg = null;
+  let previous = null;
+
+  function render(view, { interactive = false, flipped = false } = {}) {
+    const cells = view.cells;
+    const rows = cells.length;
+    const cols = cells[0].length;
+    const width = cols * CELL + 2 * PAD;
+    const height = HEAD + rows * CELL + 2 * PAD;
+    svg?.remove();
+    svg = rootSvg(width, height, "Connect Four board");
+    container.append(svg);
+    const legal = new Set(interactive ? view.legal : []);
+    const x = (col) => PAD + (flipped ? cols - 1 - col : col) * CELL + CELL / 2;
+    const y = (row) => HEAD + PAD + row * CELL + CELL / 2;
+    const winning = new Set((view.winning_cells ?? []).map((cell) => cellIndex(cell, rows).join(",")));
+    const last = cellIndex(view.last, rows);
+    const toMove = view.to_move ?? 0;
+
+    svg.append(el("rect", { class: "c4-back", x: 4, y: HEAD + 4, width: width - 8, height: height - HEAD - 8, rx: 12 }));
+    const discs = el("g");
+    cells.forEach((row, r) => row.forEach((value, c) => {
+      const seat = seatOf(value);
+      if (seat === null) return;
+      const disc = el("circle", {
+        class: `c4-disc p${seat}${winning.has(`${r},${c}`) ? " win" : ""}`, cx: x(c), cy: y(r), r: CELL * 0.4,
+      });
+      if (previous && seatOf(previous[r]?.[c]) === null) {
+        disc.classList.add("c4-drop");
+        disc.style.setProperty("--drop-from", `${-(y(r) - HEAD / 2)}px`);
+      }
+      discs.append(disc);
+    }));
+    svg.append(discs);
+
+    const frame = el("path", { class: "c4-frame", "fill-rule": "evenodd", d: framePath(rows, cols, x, y) });
+    svg.append(frame);
+    if (last) svg.append(el("circle", { class: "c4-last", cx: x(last[1]), cy: y(last[0]), r: CELL * 0.16 }));
+
+    for (let c = 0; c < cols; c += 1) {
+      const text = String(c + 1);
+      const ghost = el("circle", { class: `c4-ghost c4-disc p${toMove}`, cx: x(c), cy: HEAD / 2, r: CELL * 0.36 });
+      svg.append(ghost);
+      if (!legal.has(text)) continue;
+      svg.append(el("path", {
+        class: "c4-arrow", d: `M${x(c) - 6} ${HEAD - 14}h12l-6 8z`, "pointer-events": "none",
+      }));
+      const hit = el("rect", { class: "c4-col legal", x: x(c) - CELL / 2, y: 0, width: CELL, height, rx: 8 });
+      hit.addEventListener("pointerenter", () => ghost.classList.add("show"));
+      hit.addEventListener("pointerleave", () => ghost.classList.remove("show"));
+      hit.addEventListener("focus", () => ghost.classList.add("show"));
+      hit.addEventListener("blur", () => ghost.classList.remove("show"));
+      makeButton(hit, `Drop a disc in column ${text}`, () => onMove(text));
+      svg.append(hit);
+    }
+    previous = cells.map((row) => row.slice());
+  }
+
+  return {
+    render,
+    destroy() {
+      svg?.remove();
+    },
+  };
+}
+
+/** The blue frame: a rounded rectangle with a hole at every cell (even-odd fill), so discs show through. */
+function framePath(rows, cols, x, y) {
+  const w = cols * CELL + 2 * PAD;
+  const h = rows * CELL + 2 * PAD;
+  const r = 14;
+  const top = HEAD;
+  let d = `M${r} ${top}H${w - r}Q${w} ${top} ${w} ${top + r}V${top + h - r}Q${w} ${top + h} ${w - r} ${top + h}`
+    + `H${r}Q0 ${top + h} 0 ${top + h - r}V${top + r}Q0 ${top} ${r} ${top}Z`;
+  const hole = CELL * 0.41;
+  for (let row = 0; row < rows; row += 1) {
+    for (let col = 0; col < cols; col += 1) {
+      const cx = x(col);
+      const cy = y(row);
+      d += `M${cx - hole} ${cy}a${hole} ${hole} 0 1 0 ${2 * hole} 0a${hole} ${hole} 0 1 0 ${-2 * hole} 0Z`;
+    }
+  }
+  return d;
+}

@@ -1,0 +1,62 @@
+// Tic-tac-toe board: 3x3 cells numbered 1-9 from the top left; the move text is the cell number.
+// Interface: see README.md in this folder.
+import { el, makeButton, rootSvg } from "./svg.js";
+
+const SIZE = 300;
+const CELL = 100;
+
+function cellOrigin(index, flipped) {
+  const shown = flipped ? 8 - index : index;
+  return [(shown % 3) * CELL, Math.floor(shown / 3) * CELL];
+}
+
+function drawMark(mark, x, y, fresh) {
+  const cls = fresh ? "piece-in" : null;
+  if (mark === "X") {
+    return el("path", { class: `ttt-x ${cls ?? ""}`, d: `M${x + 27} ${y + 27}L${x + 73} ${y + 73}M${x + 73} ${y + 27}L${x + 27} ${y + 73}` });
+  }
+  return el("circle", { class: `ttt-o ${cls ?? ""}`, cx: x + 50, cy: y + 50, r: 25 });
+}
+
+export function createBoard(container, { onMove }) {
+  const svg = rootSvg(SIZE, SIZE, "Tic-tac-toe board");
+  container.append(svg);
+  let previous = null;
+
+  function render(view, { interactive = false, flipped = false } = {}) {
+    svg.replaceChildren();
+    const legal = new Set(interactive ? view.legal : []);
+    const last = view.last ?? null;
+    for (let index = 0; index < 9; index += 1) {
+      const [x, y] = cellOrigin(index, flipped);
+      if (last === index + 1) svg.append(el("rect", { class: "ttt-last", x: x + 6, y: y + 6, width: 88, height: 88, rx: 10 }));
+    }
+    svg.append(el("path", { class: "ttt-grid", d: "M100 12V288M200 12V288M12 100H288M12 200H288" }));
+    view.cells.forEach((mark, index) => {
+      const [x, y] = cellOrigin(index, flipped);
+      const text = String(index + 1);
+      if (mark) {
+        svg.append(drawMark(mark, x, y, previous !== null && !previous[index]));
+        return;
+      }
+      const target = el("rect", { class: `ttt-cell${legal.has(text) ? " legal" : ""}`, x: x + 4, y: y + 4, width: 92, height: 92, rx: 10 });
+      svg.append(target);
+      if (legal.has(text)) {
+        svg.append(el("circle", { class: "ttt-hint", cx: x + 50, cy: y + 50, r: 6, "pointer-events": "none" }));
+        makeButton(target, `Cell ${text}`, () => onMove(text));
+      }
+    });
+    if (view.winning_line) {
+      const [a, , c] = view.winning_line.map((cell) => cellOrigin(cell - 1, flipped));
+      svg.append(el("line", { class: "win-line piece-in", x1: a[0] + 50, y1: a[1] + 50, x2: c[0] + 50, y2: c[1] + 50 }));
+    }
+    previous = view.cells.slice();
+  }
+
+  return {
+    render,
+    destroy() {
+      svg.remove();
+    },
+  };
+}

@@ -1,0 +1,334 @@
+// The game page: draws the game's state, sends the person's moves, and shows the engine thinking.
+// Everything comes from the server (docs/protocol.md); the browser holds no rules.
+import { ApiError, connectGame, getGame, getPosition, takeSeat } from "./api.js";
+import { MoveList } from "./movelist.js";
+import { EnginePanel } from "./panel.js";
+import { SearchTree } from "./tree.js";
+import { showToast } from "./toast.js";
+
+const root = document.getElementById("game-root");
+const gameId = root.dataset.gameId;
+const $ = (id) => document.getElementById(id);
+const TREE_GAMES = new Set(["tictactoe", "nim"]);
+const FLIP_BY_DEFAULT = new Set(["chess", "wolves"]);
+const PANEL_KEY = "arena.panel.hidden";
+
+const page = {
+  token: root.dataset.token || null,
+  state: null,
+  you: null,
+  board: null,
+  boardGame: null,
+  flipped: null,
+  reviewPly: null,
+  reviewView: null,
+  reviewLast: null,
+  pending: false,
+  connection: null,
+  panel: null,
+  tree: new SearchTree($("tree"), $("tree-summary")),
+  moves: new MoveList($("moves"), (ply) => review(ply)),
+};
+
+async function loadBoardModule(game) {
+  try {
+    return await import(`./boards/${game}.js`);
+  } catch (error) {
+    console.warn(`no board module for ${game}, using the generic one`, error);
+    return import("./boards/generic.js");
+  }
+}
+
+async function ensureBoard(state) {
+  if (page.boardGame === state.game) return;
+  page.boardGame = state.game;
+  const module = await loadBoardModule(state.game);
+  page.board?.destroy();
+  page.board = module.createBoard($("board"), { onMove: sendMove, players: state.players });
+}
+
+const names = () => page.state?.players ?? ["First", "Second"];
+const hasEngine = (state) => state.seats.some((seat) => seat.kind === "engine");
+const isLive = () => page.reviewPly === null;
+
+function canMove(state) {
+  return isLive() && !page.pending && state.status === "active" && page.you !== null && page.you !== undefined
+    && state.to_move === page.you && state.seats[page.you]?.kind === "human";
+}
+
+function sendMove(move) {
+  const state = page.state;
+  if (!state || !canMove(state)) return;
+  page.pending = true;
+  page.connection.emit("move", { move });
+  drawBoard();
+}
+
+// ---- drawing ----
+
+function drawStatus(state) {
+  const main = $("status-main");
+  const sub = $("status-sub");
+  const dot = $("turn-dot");
+  const [first, second] = state.players;
+  const playerNames = [first, second];
+  $("status").classList.toggle("over", state.status === "finished");
+  if (state.status === "finished") {
+    const result = state.result ?? { winner: null, reason: "" };
+    dot.className = `turn-dot${result.winner === null ? "" : ` p${result.winner}`}`;
+    if (result.winner === null) main.textContent = "Draw";
+    else if (page.you === result.winner) main.textContent = `You win! (${playerNames[result.winner]})`;
+    else if (page.you !== null && page.you !== undefined) main.textContent = `${playerNames[result.winner]} wins — you lose`;
+    else main.textContent = `${playerNames[result.winner]} wins`;
+    sub.textContent = result.reason ? `${result.reason[0].toUpperCase()}${result.reason.slice(1)} · ${state.ply} moves` : "";
+  } else {
+    const mover = state.to_move;
+    const seat = state.seats[mover];
+    dot.className = `turn-dot p${mover}`;
+    if (page.you === mover && seat.kind === "human") main.textContent = `Your move (${playerNames[mover]})`;
+    else if (seat.kind === "engine") {
+      main.textContent = state.search_state === "queued"
+        ? `${playerNames[mover]}: the engine waits for a free worker`
+        : `${playerNames[mover]}: the engine is thinking…`;
+    } else if (!seat.taken) main.textContent = `${playerNames[mover]} to move — waiting for a second player`;
+    else main.textContent = `${playerNames[mover]} to move`;
+    sub.textContent = `${state.title} · move ${state.ply + 1}`;
+  }
+  $("watchers").hidden = false;
+  $("watchers-count").textContent = String(state.watchers ?? 0);
+  document.title = `${main.textContent} · ${state.title} · Alpha-Beta Arena`;
+}
+
+function drawPlayers(state) {
+  for (const el of document.querySelectorAll(".player")) {
+    const seatIndex = Number(el.dataset.player);
+    const seat = state.seats[seatIndex];
+    el.querySelector(".who").textContent = `${state.players[seatIndex]} · ${seat.label ?? seat.kind}`;
+    el.querySelector(".you").hidden = page.you !== seatIndex;
+    el.classList.toggle("to-move", state.status === "active" && state.to_move === seatIndex);
+  }
+}
+
+function drawSeatBanner(state) {
+  const free = state.seats.find((seat) => seat.kind === "human" && !seat.taken);
+  const show = Boolean(free) && (page.you === null || page.you === undefined) && state.status === "active";
+  $("seat-banner").hidden = !show;
+  if (show) $("seat-text").textContent = `The ${state.players[free.seat]} seat is free. Take it to play, or just watch.`;
+}
+
+function drawControls(state) {
+  const player = page.you !== null && page.you !== undefined;
+  const resigned = state.result?.reason === "resigned";
+  $("resign").hidden = !(player && state.status === "active");
+  $("rematch").hidden = !(player && state.status === "finished");
+  $("takeback").hidden = !(player && state.options?.takeback && hasEngine(state) && state.ply > 0 && !resigned);
+  $("back-live").hidden = isLive();
+  $("board-wrap").classList.toggle("review", !isLive());
+}
+
+function drawBoard() {
+  const state = page.state;
+  if (!state || !page.board) return;
+  const live = isLive();
+  const view = live ? state.view : page.reviewView;
+  const lastMove = live ? (state.history?.at(-1)?.move ?? null) : page.reviewLast;
+  page.board.render(view, { interactive: canMove(state), flipped: Boolean(page.flipped), lastMove });
+}
+
+function drawAll() {
+  const state = page.state;
+  drawStatus(state);
+  drawPlayers(state);
+  drawSeatBanner(state);
+  drawControls(state);
+  drawBoard();
+  page.moves.render(state.history ?? [], isLive() ? state.ply : page.reviewPly, state.players);
+  const engine = hasEngine(state);
+  $("panel").hidden = !engine;
+  if (!engine || !TREE_GAMES.has(state.game)) $("tree-card").hidden = true;
+  page.panel?.onState(state);
+}
+
+async function applyState(state) {
+  if (state.you !== undefined) page.you = state.you;
+  page.state = state;
+  page.pending = false;
+  if (page.flipped === null) page.flipped = FLIP_BY_DEFAULT.has(state.game) && page.you === 1;
+  $("flip").setAttribute("aria-pressed", String(page.flipped));
+  if (!page.panel) page.panel = new EnginePanel($("panel"), state.players);
+  await ensureBoard(state);
+  drawAll();
+}
+
+// ---- looking at past positions ----
+
+async function review(ply) {
+  const state = page.state;
+  if (!state) return;
+  if (ply === state.ply) {
+    backToLive();
+    return;
+  }
+  try {
+    const position = await getPosition(gameId, ply);
+    page.reviewPly = ply;
+    page.reviewView = position.view;
+    page.reviewLast = position.move;
+    drawAll();
+  } catch (error) {
+    showToast(error.message, true);
+  }
+}
+
+function backToLive() {
+  page.reviewPly = null;
+  page.reviewView = null;
+  page.reviewLast = null;
+  drawAll();
+}
+
+// ---- the connection ----
+
+function connect() {
+  page.connection?.socket.disconnect();
+  page.connection = connectGame(gameId, page.token, {
+    state: (state) => applyState(state),
+    moved: (payload) => applyState({ ...payload.state, you: page.you }),
+    search: (payload) => {
+      page.panel?.onSearch(payload);
+      const info = payload.info;
+      if (info.final && info.tree && TREE_GAMES.has(page.state?.game)) {
+        $("tree-card").hidden = false;
+        page.tree.show(info.tree);
+      }
+      if (page.state && (info.kind === "queued" || info.kind === "started")) {
+        page.state.search_state = info.kind === "queued" ? "queued" : "thinking";
+        drawStatus(page.state);
+      }
+    },
+    watchers: ({ count }) => {
+      $("watchers-count").textContent = String(count);
+      if (page.state) page.state.watchers = count;
+    },
+    rematch: (payload) => onRematch(payload),
+    error: ({ code, message }) => {
+      page.pending = false;
+      if (page.state) drawBoard();
+      showToast(message ?? code, true);
+    },
+    connect_error: (error) => {
+      const code = error?.data?.code;
+      if (code === "bad_token") {
+        page.token = null;
+        showToast("Your seat token was not accepted; you are watching.", true);
+        connect();
+      }
+    },
+    disconnect: () => showToast("Connection lost; reconnecting…", true),
+  });
+}
+
+async function onRematch(payload) {
+  if (payload.token) {
+    try {
+      await takeSeat(payload.new_id, payload.token);
+    } catch (error) {
+      showToast(error.message, true);
+      return;
+    }
+    window.location.assign(payload.url);
+    return;
+  }
+  showToast(`A rematch has started: ${window.location.origin}${payload.url}`);
+}
+
+// ---- controls ----
+
+async function copyLink() {
+  const url = `${window.location.origin}/g/${gameId}`;
+  try {
+    await navigator.clipboard.writeText(url);
+    showToast("Link copied. Send it to a friend or to anyone who wants to watch.");
+  } catch {
+    window.prompt("Copy this link:", url);
+  }
+}
+
+async function claimSeat() {
+  try {
+    const { token, seat } = await takeSeat(gameId);
+    page.token = token;
+    page.you = seat;
+    showToast(`You play ${names()[seat]}.`);
+    connect();
+  } catch (error) {
+    showToast(error instanceof ApiError ? error.message : String(error), true);
+  }
+}
+
+let resignTimer = 0;
+function resign() {
+  const button = $("resign");
+  if (button.dataset.confirm !== "yes") {
+    button.dataset.confirm = "yes";
+    button.textContent = "Click again to resign";
+    resignTimer = window.setTimeout(() => {
+      button.dataset.confirm = "";
+      button.textContent = "Resign";
+    }, 3000);
+    return;
+  }
+  window.clearTimeout(resignTimer);
+  button.dataset.confirm = "";
+  button.textContent = "Resign";
+  page.connection.emit("resign");
+}
+
+function togglePanel(hidden) {
+  $("panel").classList.toggle("collapsed", hidden);
+  $("panel-toggle").setAttribute("aria-expanded", String(!hidden));
+  $("panel-toggle").textContent = hidden ? "Show" : "Hide";
+  try {
+    localStorage.setItem(PANEL_KEY, hidden ? "1" : "");
+  } catch { /* storage refused: the choice lasts for this page only */ }
+}
+
+function wireControls() {
+  $("copy-link").addEventListener("click", copyLink);
+  $("take-seat").addEventListener("click", claimSeat);
+  $("resign").addEventListener("click", resign);
+  $("takeback").addEventListener("click", () => page.connection.emit("takeback"));
+  $("rematch").addEventListener("click", () => page.connection.emit("rematch"));
+  $("back-live").addEventListener("click", backToLive);
+  $("flip").addEventListener("click", () => {
+    page.flipped = !page.flipped;
+    $("flip").setAttribute("aria-pressed", String(page.flipped));
+    drawBoard();
+  });
+  $("panel-toggle").addEventListener("click", () => togglePanel(!$("panel").classList.contains("collapsed")));
+  $("tree-expand").addEventListener("click", () => page.tree.expandAll());
+  $("tree-collapse").addEventListener("click", () => page.tree.collapseAll());
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !isLive()) backToLive();
+  });
+  let stored = "";
+  try {
+    stored = localStorage.getItem(PANEL_KEY) ?? "";
+  } catch { /* no storage: the panel starts open */ }
+  if (stored) togglePanel(true);
+}
+
+async function start() {
+  wireControls();
+  try {
+    const state = await getGame(gameId);
+    await applyState(state);
+  } catch (error) {
+    $("status-main").textContent = error.code === "not_found" ? "No such game" : "The game could not be loaded";
+    $("status-sub").innerHTML = 'It may have been mistyped. <a href="/">Start a new game</a>.';
+    return;
+  }
+  connect();
+}
+
+start();

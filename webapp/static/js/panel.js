@@ -1,0 +1,189 @@
+// The engine panel: what the engine is doing right now, for everyone in the game's room.
+// Events may arrive faster than the screen refreshes; they are folded into one redraw per animation frame.
+import { drawEvaluation, drawNodesPerDepth } from "./charts.js";
+import { escapeHtml, formatCount, formatMillis, formatPercent, isDecided, scoreClass, WIN } from "./format.js";
+
+const STATE_TEXT = {
+  idle: "idle", queued: "queued", thinking: "thinking", book: "book move", done: "done", cancelled: "cancelled",
+};
+
+/** Text of a root move's score in the same units as the search's own score text. */
+function rootScoreText(score, unitsPerPoint) {
+  if (score === null || score === undefined) return "…";
+  if (isDecided(score)) {
+    const plies = WIN - Math.abs(score);
+    return score > 0 ? `win in ${Math.floor((plies + 1) / 2)}` : `loss in ${Math.floor(plies / 2)}`;
+  }
+  if (unitsPerPoint === 1) return `${score >= 0 ? "+" : ""}${score}`;
+  return `${score >= 0 ? "+" : ""}${(score / unitsPerPoint).toFixed(2)}`;
+}
+
+/** 100 when the search reports its score in hundredths ("+0.35"), else 1 (whole points, "+2"). */
+function unitsOf(info) {
+  return /^[+-]?\d+\.\d+$/.test(info.score_text ?? "") ? 100 : 1;
+}
+
+/** Width (0-100) of each candidate's bar: decided wins full, losses nearly empty, heuristics spread between. */
+function barWidths(rows, useVisits) {
+  if (useVisits) {
+    const most = Math.max(1, ...rows.map((r) => r.visits ?? 0));
+    return rows.map((r) => (100 * (r.visits ?? 0)) / most);
+  }
+  const heuristic = rows.filter((r) => Number.isFinite(r.score) && !isDecided(r.score)).map((r) => r.score);
+  const low = Math.min(0, ...heuristic);
+  const high = Math.max(0, ...heuristic);
+  return rows.map((r) => {
+    if (!Number.isFinite(r.score)) return 2;
+    if (isDecided(r.score)) return r.score > 0 ? 100 : 4;
+    return high === low ? 55 : 15 + (80 * (r.score - low)) / (high - low);
+  });
+}
+
+export class EnginePanel {
+  /** `root` holds the panel's elements (ids p-*); `names` are the display names of seat 0 and seat 1. */
+  constructor(root, names) {
+    this.root = root;
+    this.names = names;
+    this.$ = (id) => root.querySelector(`#${id}`);
+    this.info = null;
+    this.seat = null;
+    this.state = "idle";
+    this.queuePosition = null;
+    this.evals = [];
+    this.totalPlies = 0;
+    this.frame = 0;
+    this.dirty = { info: false, evals: false };
+  }
+
+  /** A `search` event from the server: {ply, seat, info}. */
+  onSearch({ seat, info }) {
+    this.seat = seat;
+    if (info.kind === "queued") {
+      this.state = "queued";
+      this.queuePosition = info.position ?? null;
+    } else if (info.kind === "started") {
+      this.state = "thinking";
+      this.info = null;
+    } else if (info.kind === "cancelled") {
+      this.state = "cancelled";
+    } else {
+      this.info = info;
+      this.state = info.final ? (info.source === "search" ? "done" : "book") : "thinking";
+      if (info.source && info.source !== "search") this.state = "book";
+    }
+    this.dirty.info = true;
+    this.schedule();
+  }
+
+  /** The game's state: its seat-0 evaluation points, its length, and whether the engine is queued or thinking. */
+  onState(state) {
+    this.evals = state.evals ?? [];
+    this.totalPlies = state.ply ?? 0;
+    if (state.search_state === "queued" || state.search_state === "thinking") {
+      if (this.state !== "thinking" && this.state !== "queued") this.state = state.search_state;
+    } else if (this.state === "thinking" || this.state === "queued") {
+      this.state = this.info?.final ? "done" : "idle";
+    }
+    this.dirty.evals = true;
+    this.dirty.info = true;
+    this.schedule();
+  }
+
+  schedule() {
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.draw());
+  }
+
+  draw() {
+    this.frame = 0;
+    if (this.dirty.info) this.drawInfo();
+    if (this.dirty.evals || this.dirty.info) this.drawEvals();
+    this.dirty = { info: false, evals: false };
+  }
+
+  drawEvals() {
+    const points = this.evals.map((p) => ({ ply: p.ply, score: p.score, score_text: p.score_text }));
+    const live = this.info;
+    if (live && !live.final && Number.isFinite(live.score) && this.seat !== null) {
+      const score = this.seat === 0 ? live.score : -live.score;
+      points.push({ ply: this.totalPlies + 1, score, score_text: `${live.score_text} (thinking)` });
+    }
+    drawEvaluation(this.$("p-eval-chart"), points, this.totalPlies + 1);
+  }
+
+  drawInfo() {
+    const pill = this.$("panel-state");
+    let stateText = STATE_TEXT[this.state] ?? this.state;
+    if (this.state === "queued" && this.queuePosition) stateText = `queued · #${this.queuePosition}`;
+    pill.dataset.state = this.state;
+    pill.textContent = stateText;
+
+    const info = this.info;
+    const score = this.$("p-score");
+    score.textContent = info?.score_text || "–";
+    score.className = `score-big ${scoreClass(info?.score_text)}`;
+    this.$("p-score-who").textContent = info && this.seat !== null
+      ? `for ${this.names[this.seat]}, the engine's side${info.source === "book" ? " · from the opening book" : ""}`
+        + `${info.source === "table" ? " · from the solved table" : ""}`
+      : "";
+
+    const pv = info?.pv ?? [];
+    this.$("p-pv").innerHTML = pv.length
+      ? pv.map((move, i) => `<span class="p${(this.seat + i) % 2}">${escapeHtml(move)}</span>`).join("")
+      : `<span class="muted" style="background:none">${this.state === "queued" ? "waiting for a free worker…" : "–"}</span>`;
+
+    this.$("p-depth").innerHTML = info ? `${info.depth}<small>/${info.seldepth}</small>` : "–";
+    this.$("p-nodes").textContent = info ? formatCount(info.nodes) : "–";
+    this.$("p-pruned").innerHTML = info
+      ? `${formatCount(info.pruned)} <small>${formatPercent(info.pruned, info.generated)}</small>` : "–";
+    this.$("p-cutoffs").textContent = info ? formatCount(info.cutoffs) : "–";
+    this.$("p-tt").innerHTML = info
+      ? `${formatPercent(info.tt_hits, info.tt_probes)} <small>${formatCount(info.tt_hits)}</small>` : "–";
+    this.$("p-nps").textContent = info ? formatCount(info.nps) : "–";
+    this.$("p-time").textContent = info ? formatMillis(info.time_ms) : "–";
+    this.$("p-ebf").textContent = info && Number.isFinite(info.ebf) ? info.ebf.toFixed(2) : "–";
+
+    this.drawRootMoves(info);
+    drawNodesPerDepth(this.$("p-depth-chart"), info?.nodes_per_depth ?? []);
+  }
+
+  drawRootMoves(info) {
+    const host = this.$("p-root-moves");
+    const rows = (info?.root_moves ?? []).slice();
+    if (rows.length === 0) {
+      host.innerHTML = '<span class="muted">–</span>';
+      return;
+    }
+    const useVisits = info.algorithm === "mcts";
+    rows.sort((a, b) => (useVisits ? (b.visits ?? 0) - (a.visits ?? 0) : (b.score ?? -Infinity) - (a.score ?? -Infinity)));
+    const shown = rows.slice(0, 8);
+    const widths = barWidths(shown, useVisits);
+    const units = unitsOf(info);
+    const existing = new Map([...host.querySelectorAll(".rm-row")].map((row) => [row.dataset.move, row]));
+    const ordered = shown.map((rm, i) => {
+      let row = existing.get(rm.move);
+      if (!row) {
+        row = document.createElement("div");
+        row.className = "rm-row";
+        row.dataset.move = rm.move;
+        row.innerHTML = '<span class="rm-move"></span><span class="rm-bar"><i></i></span><span class="rm-score"></span>';
+      }
+      row.querySelector(".rm-move").textContent = rm.move;
+      row.querySelector(".rm-bar i").style.width = `${widths[i].toFixed(1)}%`;
+      row.querySelector(".rm-score").textContent = useVisits
+        ? `${formatCount(rm.visits ?? 0)} · ${Number.isFinite(rm.value) ? rm.value.toFixed(2) : "…"}`
+        : rootScoreText(rm.score, units);
+      row.classList.toggle("best", rm.move === info.best);
+      row.classList.toggle("pos", !useVisits && rm.move !== info.best && rm.score > 0);
+      row.classList.toggle("neg", !useVisits && rm.move !== info.best && rm.score < 0);
+      row.title = `${rm.move}: ${formatCount(rm.nodes)} nodes`;
+      return row;
+    });
+    host.replaceChildren(...ordered);
+    if (rows.length > shown.length) {
+      const more = document.createElement("div");
+      more.className = "hint";
+      more.textContent = `and ${rows.length - shown.length} more`;
+      host.append(more);
+    }
+  }
+}

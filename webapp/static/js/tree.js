@@ -1,0 +1,183 @@
+// The tree of the last search (tic-tac-toe and Nim), drawn left to right as SVG. Each recorded node is
+// {move, alpha, beta, score, depth, children: [...], pruned: [move texts]}; pruned moves (never searched because
+// of a cutoff) are drawn as cut branches. Click a node to open or close it; hover, focus or tap it for its window.
+import { el } from "./boards/svg.js";
+import { formatCount, isDecided, WIN } from "./format.js";
+
+const COL = 96;
+const ROW = 26;
+const MARGIN = 24;
+const RADIUS = 6;
+const VISIBLE_AT_START = 48;
+
+/** A bound or score as text: ±∞ beyond any result, "win in N" / "loss in N" for decided ones, else the number. */
+export function boundText(value) {
+  if (value === null || value === undefined) return "?";
+  if (value >= WIN) return "+∞";
+  if (value <= -WIN) return "−∞";
+  if (isDecided(value)) {
+    const plies = WIN - Math.abs(value);
+    return value > 0 ? `win in ${Math.ceil(plies / 2)}` : `loss in ${Math.floor(plies / 2)}`;
+  }
+  return value > 0 ? `+${value}` : String(value);
+}
+
+function walk(node, visit, depth = 0) {
+  visit(node, depth);
+  for (const child of node.children ?? []) walk(child, visit, depth + 1);
+}
+
+export class SearchTree {
+  /** `host` is the scrolling box the SVG goes in; `summary` an element for the node counts. */
+  constructor(host, summary) {
+    this.host = host;
+    this.summary = summary;
+    this.tree = null;
+    this.collapsed = new Set();
+    this.tip = document.createElement("div");
+    this.tip.className = "tree-tip";
+    this.tip.hidden = true;
+  }
+
+  /** Shows a new tree, opened breadth-first as far as a screenful of rows allows. */
+  show(tree) {
+    this.tree = tree;
+    this.collapsed = new Set();
+    let nodes = 0;
+    let cut = 0;
+    walk(tree, (node) => {
+      nodes += 1;
+      cut += node.pruned?.length ?? 0;
+      if (node.children?.length) this.collapsed.add(node);
+    });
+    this.summary.textContent = `${formatCount(nodes)} nodes recorded${tree.truncated ? " (capped)" : ""}`
+      + ` · ${formatCount(cut)} moves pruned`;
+    let frontier = [tree];
+    let rows = 1;
+    while (frontier.length) {
+      const next = [];
+      for (const node of frontier) {
+        const extra = (node.children?.length ?? 0) + (node.pruned?.length ?? 0) - 1;
+        if (!node.children?.length || rows + extra > VISIBLE_AT_START) continue;
+        this.collapsed.delete(node);
+        rows += Math.max(0, extra);
+        next.push(...node.children);
+      }
+      frontier = next;
+    }
+    this.draw();
+  }
+
+  expandAll() {
+    this.collapsed.clear();
+    this.draw();
+  }
+
+  collapseAll() {
+    if (!this.tree) return;
+    walk(this.tree, (node) => {
+      if (node.children?.length && node !== this.tree) this.collapsed.add(node);
+    });
+    this.collapsed.delete(this.tree);
+    this.draw();
+  }
+
+  draw() {
+    if (!this.tree) return;
+    let row = 0;
+    let deepest = 0;
+    const placed = [];
+    const place = (node, depth) => {
+      deepest = Math.max(deepest, depth);
+      const open = !this.collapsed.has(node);
+      const kids = [];
+      if (open) {
+        for (const child of node.children ?? []) kids.push(place(child, depth + 1));
+        for (const move of node.pruned ?? []) {
+          kids.push({ cut: move, x: MARGIN + (depth + 1) * COL, y: MARGIN + row * ROW });
+          deepest = Math.max(deepest, depth + 1);
+          row += 1;
+        }
+      }
+      let y;
+      if (kids.length) y = (kids[0].y + kids[kids.length - 1].y) / 2;
+      else {
+        y = MARGIN + row * ROW;
+        row += 1;
+      }
+      const item = { node, x: MARGIN + depth * COL, y, kids, open };
+      placed.push(item);
+      return item;
+    };
+    place(this.tree, 0);
+    const width = MARGIN * 2 + deepest * COL + 80;
+    const height = MARGIN + row * ROW;
+    const svg = el("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "tree", "aria-label": "Search tree" });
+    const edges = el("g");
+    const nodes = el("g");
+    svg.append(edges, nodes);
+    for (const item of placed) {
+      const { node } = item;
+      const bestChild = (node.children ?? []).find((c) => Number.isFinite(c.score) && c.score === -node.score);
+      for (const kid of item.kids) {
+        const mx = (item.x + kid.x) / 2;
+        const d = `M${item.x + RADIUS} ${item.y}C${mx} ${item.y} ${mx} ${kid.y} ${kid.x - RADIUS} ${kid.y}`;
+        if (kid.cut !== undefined) {
+          edges.append(el("path", { class: "tedge cut", d }));
+          const label = el("g", { class: "tcut" });
+          label.append(el("text", { x: kid.x - 2, y: kid.y + 4 }, [document.createTextNode(`✂ ${kid.cut}`)]));
+          label.append(el("title", {}, [document.createTextNode(`${kid.cut}: pruned, never searched (a cutoff made it unnecessary)`)]));
+          nodes.append(label);
+        } else {
+          edges.append(el("path", { class: `tedge${kid.node === bestChild ? " best" : ""}`, d }));
+          if (kid.node === bestChild) kid.best = true;
+        }
+      }
+    }
+    for (const item of placed) nodes.append(this.drawNode(item));
+    this.host.replaceChildren(svg, this.tip);
+  }
+
+  drawNode(item) {
+    const { node } = item;
+    const hasKids = (node.children?.length ?? 0) > 0 || (node.pruned?.length ?? 0) > 0;
+    const g = el("g", {
+      class: `tnode${item.best || node === this.tree ? " best" : ""}${hasKids && !item.open ? " collapsed" : ""}`,
+      tabindex: 0, role: "treeitem", "aria-expanded": hasKids ? String(item.open) : null,
+      "aria-label": `${node.move ?? "root"}, score ${boundText(node.score)}, window ${boundText(node.alpha)} to ${boundText(node.beta)}`,
+    });
+    g.append(el("circle", { cx: item.x, cy: item.y, r: RADIUS }));
+    g.append(el("text", { x: item.x, y: item.y - 9, "text-anchor": "middle" }, [document.createTextNode(node.move ?? "root")]));
+    g.append(el("text", { class: "score", x: item.x + 10, y: item.y + 4 }, [document.createTextNode(boundText(node.score))]));
+    if (hasKids && !item.open) {
+      const hidden = (node.children?.length ?? 0) + (node.pruned?.length ?? 0);
+      g.append(el("text", { class: "toggle", x: item.x + 10, y: item.y + 15 }, [document.createTextNode(`+${hidden}`)]));
+    }
+    const showTip = () => {
+      this.tip.textContent = `${node.move ?? "root"} · depth left ${node.depth ?? "?"} · window [${boundText(node.alpha)}, ${boundText(node.beta)}]`
+        + ` · score ${boundText(node.score)}`;
+      this.tip.style.left = `${item.x + 14}px`;
+      this.tip.style.top = `${item.y + 10}px`;
+      this.tip.hidden = false;
+    };
+    const hideTip = () => { this.tip.hidden = true; };
+    const toggle = () => {
+      if (!hasKids) return;
+      if (this.collapsed.has(node)) this.collapsed.delete(node);
+      else this.collapsed.add(node);
+      this.draw();
+    };
+    g.addEventListener("pointerenter", showTip);
+    g.addEventListener("pointerleave", hideTip);
+    g.addEventListener("focus", showTip);
+    g.addEventListener("blur", hideTip);
+    g.addEventListener("click", () => { toggle(); showTip(); });
+    g.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        toggle();
+      }
+    });
+    return g;
+  }
+}
