@@ -1,0 +1,173 @@
+"""Socket.IO handlers through Flask-SocketIO's test client: every event, and malformed, oversized, out-of-turn and
+spectator payloads, each answered by an ``error`` that changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from webapp import socketio
+
+
+@pytest.fixture
+def friends(app):
+    """A friend tic-tac-toe game with both seats taken: ``(id, token of seat 0, token of seat 1)``."""
+    client = app.test_client()
+    created = client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}}).json
+    second = app.test_client().post(f"/api/games/{created['id']}/seats").json
+    return created["id"], created["token"], second["token"]
+
+
+def connect(app, token=None, join=None):
+    """A connected Socket.IO test client (with the seat ``token``), having joined ``join`` if given."""
+    client = socketio.test_client(app, auth={"token": token} if token else None)
+    assert client.is_connected()
+    if join:
+        client.emit("join", {"game_id": join})
+        client.get_received()
+    return client
+
+
+def named(client, name):
+    return [m["args"][0] for m in client.get_received() if m["name"] == name]
+
+
+def moves_of(app, game_id):
+    return app.test_client().get(f"/api/games/{game_id}").json["moves"]
+
+
+def test_join_sends_the_state_with_your_seat_and_the_watcher_count(app, friends):
+    game_id, first, _ = friends
+    watcher = connect(app)
+    watcher.emit("join", {"game_id": game_id})
+    received = watcher.get_received()
+    assert [m["name"] for m in received] == ["state", "watchers"]
+    assert received[0]["args"][0]["you"] is None and received[1]["args"][0] == {"game_id": game_id, "count": 1}
+    player = connect(app, first)
+    player.emit("join", {"game_id": game_id})
+    assert named(player, "state")[0]["you"] == 0
+    assert named(watcher, "watchers") == [{"game_id": game_id, "count": 2}]
+    player.disconnect()
+    assert named(watcher, "watchers") == [{"game_id": game_id, "count": 1}]
+
+
+def test_a_move_is_broadcast_to_the_room_as_moved(app, friends):
+    game_id, first, second = friends
+    player, opponent, watcher = connect(app, first, game_id), connect(app, second, game_id), connect(app, None, game_id)
+    player.emit("move", {"game_id": game_id, "move": "5"})
+    for client in (player, opponent, watcher):
+        [moved] = named(client, "moved")
+        assert moved["move"] == "5" and moved["by"] == 0 and moved["ply"] == 1 and moved["game_id"] == game_id
+        assert moved["state"]["moves"] == ["5"] and moved["state"]["to_move"] == 1
+    opponent.emit("move", {"game_id": game_id, "move": "1"})
+    assert named(watcher, "moved")[0]["state"]["view"]["cells"][0] == "O"
+
+
+@pytest.mark.parametrize("payload", [
+    None, "5", 5, [1, 2], {"game_id": None, "move": "5"}, {"move": "5"}, {"game_id": "g"},
+    {"game_id": "x" * 33, "move": "5"}, {"game_id": "bad id!", "move": "5"}, {"game_id": "GAME", "move": 5},
+    {"game_id": "GAME", "move": ""}, {"game_id": "GAME", "move": "5" * 17},
+    {"game_id": "GAME", "move": "5", "extra": 1}, {"game_id": "GAME", "move": "5", "pad": "x" * 5000},
+])
+def test_malformed_and_oversized_moves_get_bad_request(app, friends, payload):
+    game_id, first, _ = friends
+    player = connect(app, first, game_id)
+    if isinstance(payload, dict) and payload.get("game_id") == "GAME":
+        payload = {**payload, "game_id": game_id}
+    player.emit("move", payload)
+    [error] = named(player, "error")
+    assert error["code"] == "bad_request" and error["event"] == "move" and error["message"]
+    assert moves_of(app, game_id) == []
+
+
+def test_refused_moves_change_nothing(app, friends):
+    game_id, first, second = friends
+    player, opponent, watcher = connect(app, first, game_id), connect(app, second, game_id), connect(app, None, game_id)
+    cases = [
+        (watcher, "5", "forbidden"),  # a spectator
+        (opponent, "5", "not_your_turn"),
+        (player, "0", "illegal_move"),
+    ]
+    for client, move, code in cases:
+        client.emit("move", {"game_id": game_id, "move": move})
+        [error] = named(client, "error")
+        assert error["code"] == code
+    assert moves_of(app, game_id) == []
+    assert named(watcher, "moved") == [] and named(player, "moved") == []
+    player.emit("move", {"game_id": "nope1234", "move": "5"})
+    assert named(player, "error")[0]["code"] == "not_found"
+
+
+def test_a_token_of_another_game_is_a_spectator_here(app, friends):
+    game_id, _, _ = friends
+    other = app.test_client().post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}}).json
+    stranger = connect(app, other["token"], game_id)
+    stranger.emit("move", {"game_id": game_id, "move": "5"})
+    assert named(stranger, "error")[0]["code"] == "forbidden"
+    assert moves_of(app, game_id) == []
+
+
+@pytest.mark.parametrize("auth", [{"token": "forged.token"}, {"token": 42}, {"token": "x", "admin": True}, "token"])
+def test_a_bad_auth_refuses_the_connection(app, auth):
+    client = socketio.test_client(app, auth=auth)
+    assert not client.is_connected()
+
+
+def test_events_over_the_rate_limit_get_rate_limited(app, friends):
+    game_id, first, _ = friends
+    app.config.update(ARENA_EVENT_BURST=3, ARENA_EVENT_RATE=0.1)
+    player = connect(app, first)
+    for _ in range(5):
+        player.emit("join", {"game_id": game_id})
+    codes = [m["args"][0]["code"] for m in player.get_received() if m["name"] == "error"]
+    assert codes == ["rate_limited", "rate_limited"]
+
+
+def test_resign_ends_the_game_for_the_room(app, friends):
+    game_id, first, second = friends
+    player, watcher = connect(app, first, game_id), connect(app, None, game_id)
+    watcher.emit("resign", {"game_id": game_id})
+    assert named(watcher, "error")[0]["code"] == "forbidden"
+    player.emit("resign", {"game_id": game_id})
+    [state] = named(watcher, "state")
+    assert state["status"] == "finished" and state["result"] == {"winner": 1, "reason": "resigned"}
+    player.emit("resign", {"game_id": game_id})
+    assert named(player, "error")[-1]["code"] == "game_over"
+    player.emit("move", {"game_id": game_id, "move": "5"})
+    assert named(player, "error")[-1]["code"] == "game_over"
+
+
+def test_takeback_between_friends_is_not_allowed(app, friends):
+    game_id, first, _ = friends
+    player = connect(app, first, game_id)
+    player.emit("move", {"game_id": game_id, "move": "5"})
+    player.emit("takeback", {"game_id": game_id})
+    assert named(player, "error")[0]["code"] == "not_allowed"
+    assert moves_of(app, game_id) == ["5"]
+
+
+def test_rematch_gives_each_player_the_swapped_seat_and_watchers_the_link(app, friends):
+    game_id, first, second = friends
+    player, opponent, watcher = connect(app, first, game_id), connect(app, second, game_id), connect(app, None, game_id)
+    opponent.emit("rematch", {"game_id": game_id})
+    [to_player], [to_opponent], [to_watcher] = (named(c, "rematch") for c in (player, opponent, watcher))
+    assert to_player["seat"] == 1 and to_opponent["seat"] == 0
+    assert set(to_watcher) == {"game_id", "new_id", "url"} and to_watcher["new_id"] == to_player["new_id"]
+    new_id = to_player["new_id"]
+    new_player = connect(app, to_player["token"], new_id)
+    new_opponent = connect(app, to_opponent["token"], new_id)
+    new_opponent.emit("move", {"game_id": new_id, "move": "5"})
+    assert named(new_player, "moved")[0]["by"] == 0
+    watcher.emit("rematch", {"game_id": game_id})
+    assert named(watcher, "error")[0]["code"] == "forbidden"
+
+
+def test_leave_and_unknown_payloads_for_every_event(app, friends):
+    game_id, first, _ = friends
+    player = connect(app, first, game_id)
+    for event in ("join", "leave", "resign", "takeback", "rematch"):
+        player.emit(event, {"game_id": game_id, "surprise": True})
+        [error] = named(player, "error")
+        assert error["code"] == "bad_request" and error["event"] == event
+    player.emit("leave", {"game_id": game_id})
+    assert player.get_received() == []
+    assert moves_of(app, game_id) == []
