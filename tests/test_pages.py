@@ -3,32 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from engine.games import game_class, game_names
-from webapp import create_app
 from webapp.pages import VENDOR_FILES
 
 STATIC = Path(__file__).resolve().parent.parent / "webapp" / "static"
-
-
-@pytest.fixture
-def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
-    monkeypatch.setenv("ARENA_INSTANCE", str(tmp_path))
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    app = create_app({"TESTING": True})
-    yield app
-    app.extensions["arena"].close()
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
 
 
 def test_home_page_offers_every_game_with_a_drawing(client: FlaskClient) -> None:
