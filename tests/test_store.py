@@ -1,0 +1,120 @@
+"""The store on a real SQLite file: moves survive a reopen, a ply takes one move only (even from two writers at
+once), takebacks and results, and the list of games whose turn is the engine's."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+
+import pytest
+
+from webapp.errors import ArenaError
+from webapp.store import PlyTakenError, Store, StoredGame, StoredMove, StoredSeat
+
+
+def new_game(store: Store, game_id: str, engine_seat: int | None = None) -> None:
+    now = dt.datetime.now(dt.UTC)
+    seats = [StoredSeat(i, {"level": 1} if i == engine_seat else None, i != engine_seat) for i in (0, 1)]
+    store.create_game(StoredGame(
+        id=game_id, game="tictactoe", start_setup="", game_options={}, options={"takeback": True},
+        opponent={"type": "friend"}, status="active", winner=None, reason=None, rematch_id=None,
+        created_at=now, updated_at=now, seats=seats), to_move=0)
+
+
+@pytest.fixture
+def url(tmp_path):
+    return f"sqlite:///{tmp_path / 'arena.sqlite3'}"
+
+
+def test_a_game_and_its_moves_survive_reopening(url):
+    store = Store(url)
+    new_game(store, "g1")
+    store.add_move("g1", StoredMove(1, "5", 0), to_move=1)
+    store.add_move("g1", StoredMove(2, "1", 1, score=3, score_text="+3"), to_move=0)
+    store.close()
+    game = Store(url).load_game("g1")
+    assert [(m.ply, m.move, m.by, m.score) for m in game.moves] == [(1, "5", 0, None), (2, "1", 1, 3)]
+    assert [s.engine for s in game.seats] == [None, None] and game.status == "active"
+    assert game.created_at.tzinfo is not None
+
+
+def test_the_same_ply_is_stored_once(url):
+    store = Store(url)
+    new_game(store, "g1")
+    store.add_move("g1", StoredMove(1, "5", 0), to_move=1)
+    with pytest.raises(PlyTakenError):
+        store.add_move("g1", StoredMove(1, "1", 0), to_move=1)
+    assert [m.move for m in store.load_game("g1").moves] == ["5"]
+
+
+def test_two_writers_racing_for_one_ply_one_wins(url):
+    first, second = Store(url), Store(url)
+    new_game(first, "g1")
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def write(store: Store, move: str) -> None:
+        barrier.wait()
+        try:
+            store.add_move("g1", StoredMove(1, move, 0), to_move=1)
+            outcomes.append("stored")
+        except PlyTakenError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=write, args=args) for args in ((first, "5"), (second, "1"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["refused", "stored"]
+    assert len(first.load_game("g1").moves) == 1
+
+
+def test_takeback_deletes_later_moves_and_reopens_the_game(url):
+    store = Store(url)
+    new_game(store, "g1")
+    for ply, move in enumerate("514", start=1):
+        store.add_move("g1", StoredMove(ply, move, (ply - 1) % 2), to_move=ply % 2)
+    store.finish_game("g1", 0, "resigned")
+    store.truncate_moves("g1", 1, to_move=1)
+    game = store.load_game("g1")
+    assert [m.move for m in game.moves] == ["5"] and game.status == "active" and game.winner is None
+    store.add_move("g1", StoredMove(2, "9", 1), to_move=0)
+    assert [m.move for m in store.load_game("g1").moves] == ["5", "9"]
+
+
+def test_engine_turn_games_are_the_unfinished_ones_where_an_engine_is_to_move(url):
+    store = Store(url)
+    new_game(store, "engine-first", engine_seat=0)
+    new_game(store, "engine-second", engine_seat=1)
+    new_game(store, "friends")
+    new_game(store, "over", engine_seat=0)
+    store.finish_game("over", 1, "resigned")
+    assert store.engine_turn_game_ids() == ["engine-first"]
+    store.add_move("engine-second", StoredMove(1, "5", 0), to_move=1)
+    assert sorted(store.engine_turn_game_ids()) == ["engine-first", "engine-second"]
+    assert not store.take_seat("engine-first", 0) and not store.take_seat("friends", 0)
+
+
+def test_concurrent_moves_through_the_arena_accept_exactly_one(app):
+    arena = app.extensions["arena"]
+    created = app.test_client().post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}}).json
+    barrier = threading.Barrier(8)
+    accepted: list[str] = []
+    refused: list[str] = []
+
+    def play(move: str) -> None:
+        barrier.wait()
+        try:
+            arena.play(created["id"], 0, move)
+            accepted.append(move)
+        except ArenaError as error:
+            refused.append(error.code)
+
+    threads = [threading.Thread(target=play, args=(str(cell),)) for cell in range(1, 9)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(accepted) == 1 and refused == ["not_your_turn"] * 7
+    assert arena.store.load_game(created["id"]).moves[0].move == accepted[0]
