@@ -3,6 +3,7 @@ what they receive and wait for it with timeouts (``EventClient``)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -44,8 +45,8 @@ class LiveServer:
     def start(self) -> LiveServer:
         """Start gunicorn and wait (at most 30 s) for ``GET /api/games`` to answer 200."""
         self.instance.mkdir(parents=True, exist_ok=True)
-        command = [sys.executable, "-m", "gunicorn", "-w", "1", "--threads", "64", "--graceful-timeout", "5", "--no-control-socket",
-                   "-b", f"127.0.0.1:{self.port}", "webapp:create_app()"]
+        command = [sys.executable, "-m", "gunicorn", "-w", "1", "--threads", "64", "--graceful-timeout", "5",
+                   "--no-control-socket", "-b", f"127.0.0.1:{self.port}", "webapp:create_app()"]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log,
                                             start_new_session=True)
@@ -76,10 +77,8 @@ class LiveServer:
         """SIGKILL gunicorn's whole process group, as a crash or power cut would."""
         if self.process is None:
             return
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         self.process.wait(timeout=10)
 
     def post(self, path: str, body: dict[str, Any] | None = None, **kwargs: Any) -> requests.Response:

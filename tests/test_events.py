@@ -123,7 +123,7 @@ def test_events_over_the_rate_limit_get_rate_limited(app, friends):
 
 
 def test_resign_ends_the_game_for_the_room(app, friends):
-    game_id, first, second = friends
+    game_id, first, _second = friends
     player, watcher = connect(app, first, game_id), connect(app, None, game_id)
     watcher.emit("resign", {"game_id": game_id})
     assert named(watcher, "error")[0]["code"] == "forbidden"
