@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.game import IllegalMoveError, InvalidSetupError, Outcome
+from engine.game import WIN, IllegalMoveError, InvalidSetupError, Outcome
 
 LINES = (
     (0, 1, 2), (3, 4, 5), (6, 7, 8),
@@ -128,6 +128,33 @@ class TicTacToe:
         """Lines still open for the side to move minus lines still open for the opponent."""
         mine, theirs = (self.x, self.o) if self.to_move == 0 else (self.o, self.x)
         return sum((not line & theirs) - (not line & mine) for line in LINE_MASKS)
+
+    def score_bounds(self) -> tuple[int, int]:
+        """Bounds on this position's value for the side to move, from the rules (plies counted from here).
+
+        A win on the next move is worth exactly ``WIN - 1``; otherwise no win comes before ply 3 and no loss
+        before ply 2; a side with no line left open cannot win, so the other side scores at least a draw. The
+        bounds also hold for depth-limited values, because ``evaluate`` never promises a side without an open line
+        more than 0.
+        """
+        mine, theirs = (self.x, self.o) if self.to_move == 0 else (self.o, self.x)
+        empty = FULL & ~(mine | theirs)
+        if any(bin(line & mine).count("1") == 2 and line & empty for line in LINE_MASKS):
+            return WIN - 1, WIN - 1
+        high = WIN - 3 if any(not line & theirs for line in LINE_MASKS) else 0
+        low = -(WIN - 2) if any(not line & mine for line in LINE_MASKS) else 0
+        return low, high
+
+    def non_losing_moves(self) -> list[int]:
+        """The legal moves after which the opponent cannot win on their next move (a winning move counts as
+        non-losing); empty when every move lets the opponent complete a line."""
+        mine, theirs = (self.x, self.o) if self.to_move == 0 else (self.o, self.x)
+        moves = self.legal_moves()
+        wins = {c for c in moves if _has_line(mine | 1 << c)}
+        threats = {c for c in moves if _has_line(theirs | 1 << c)}
+        if len(threats) == 1:
+            wins |= threats
+        return moves if not threats and not wins else [c for c in moves if c in wins or not threats]
 
     def order_hint(self, move: int) -> int:
         """Prefer cells on more lines: centre 4, corners 3, edges 2."""

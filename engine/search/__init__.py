@@ -1,1 +1,46 @@
 """Search algorithms: alpha-beta (the engine), plain minimax and MCTS, all yielding ``SearchInfo`` events."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+
+from engine.game import State
+from engine.search.base import BaseSearcher, StopFlag, check_options
+from engine.search.info import Limits, SearchInfo, SearchOptions
+
+
+def make_searcher(state: State, limits: Limits = Limits(), options: SearchOptions = SearchOptions(),  # noqa: B008
+                  stop: StopFlag | None = None) -> BaseSearcher:
+    """The alpha-beta, minimax or MCTS searcher for ``state``, as ``options.algorithm`` says.
+
+    A game whose state class names a ``searcher_class`` ("module:Class", same constructor) gets that class for
+    alpha-beta (chess has its own fast searcher).
+
+    Bad limits or options raise ``ValueError`` naming the field; a non-state raises ``TypeError``.
+    """
+    from engine.search.alphabeta import Searcher
+    from engine.search.mcts import MctsSearcher
+    from engine.search.minimax import MinimaxSearcher
+
+    check_options(options)
+    if options.algorithm == "alphabeta" and getattr(type(state), "searcher_class", None):
+        module_name, _, class_name = type(state).searcher_class.partition(":")
+        return getattr(importlib.import_module(module_name), class_name)(state, limits, options, stop)
+    searcher = {"alphabeta": Searcher, "minimax": MinimaxSearcher, "mcts": MctsSearcher}[options.algorithm]
+    return searcher(state, limits, options, stop)
+
+
+def final_event(events: Iterable[SearchInfo]) -> SearchInfo:
+    """Run a search to its end and return its final event."""
+    last = None
+    for event in events:
+        last = event
+    if last is None or not last.final:
+        raise RuntimeError("the search ended without a final event")
+    return last
+
+
+def analyse(state: State, limits: Limits = Limits(), options: SearchOptions = SearchOptions()) -> SearchInfo:  # noqa: B008
+    """Search ``state`` and return the final event (a convenience for scripts and tests)."""
+    return final_event(make_searcher(state, limits, options).search())

@@ -51,6 +51,9 @@ class SearchOptions:
     exploration: float = 1.41
     """UCT exploration constant for MCTS."""
     seed: int | None = None
+    """Seed of the random choices (MCTS playouts); None for a fresh seed."""
+    root_margin: int = 0
+    """Root moves scoring within this margin of the best get exact scores (level play picks among them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +68,9 @@ class RootMove:
     nodes: int = 0
     visits: int | None = None
     value: float | None = None
+    bound: str | None = None
+    """How far ``score`` is to be trusted: "exact", "upper" (the move is worth at most this; it was refuted by
+    a cutoff), "lower" (at least this), or None when there is no score."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,78 @@
+"""Choosing a move to play: oracles first (books, solved tables), else a search, then the level's randomness.
+
+``think`` is what the web app's worker processes call; it yields the search's ``SearchInfo`` events unchanged
+except the final one, whose ``best`` is the move chosen to play.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+
+from engine.game import State, is_decided
+from engine.levels import level_for
+from engine.oracles import consult
+from engine.search import make_searcher
+from engine.search.base import StopFlag
+from engine.search.info import Limits, RootMove, SearchInfo, SearchOptions
+
+
+def candidate_moves(root_moves: list[RootMove], margin: int) -> list[str]:
+    """Root moves with an exact score within ``margin`` of the best exact score, best first.
+
+    A decided loss is never a candidate while something better exists, and when the best is a decided win only
+    wins qualify (a margin in evaluation units says nothing about the distance to a win).
+    """
+    scored = [root for root in root_moves if root.score is not None and root.bound in ("exact", None)]
+    if not scored:
+        return []
+    best = max(root.score for root in scored)
+    chosen = []
+    for root in sorted(scored, key=lambda r: r.score, reverse=True):
+        if root.score < best - margin:
+            continue
+        if is_decided(root.score) and root.score < 0 and root.score < best:
+            continue
+        if is_decided(best) and best > 0 and not (is_decided(root.score) and root.score > 0):
+            continue
+        chosen.append(root.move)
+    return chosen
+
+
+def think(state: State, limits: Limits = Limits(), options: SearchOptions = SearchOptions(),  # noqa: B008
+          margin: int = 0, rng: random.Random | None = None, stop: StopFlag | None = None,
+          level: int | None = None) -> Iterator[SearchInfo]:
+    """Yield the events of finding a move for ``state``; the last (final) event's ``best`` is the move to play.
+
+    With ``level``, the level's limits, options and margin (``engine.levels``) replace ``limits`` and ``margin``
+    and the level's options are used with this call's ``record_tree`` and ``seed``. An oracle's answer
+    (``engine.oracles``) is yielded as the only event when it has one. Otherwise the search runs with
+    ``root_margin = margin`` and the move is drawn with ``rng`` (a fresh ``random.Random`` if None; pass a
+    seeded one to reproduce a game) among ``candidate_moves(root_moves, margin)``; with no candidate (a
+    stopped search, MCTS) it is the search's best move.
+    """
+    if level is not None:
+        chosen_level = level_for(type(state).name, level)
+        limits, margin = chosen_level.limits, chosen_level.margin
+        options = dataclasses.replace(chosen_level.options, record_tree=options.record_tree, seed=options.seed)
+    if not isinstance(margin, int) or margin < 0:
+        raise ValueError(f"margin must be a whole number 0 or more, got {margin!r}")
+    answer = consult(state, level)
+    if answer is not None:
+        yield answer
+        return
+    rng = rng if rng is not None else random.Random()
+    searcher = make_searcher(state, limits, dataclasses.replace(options, root_margin=margin), stop)
+    for info in searcher.search():
+        if info.final and margin > 0:
+            candidates = candidate_moves(info.root_moves, margin)
+            if candidates:
+                info = dataclasses.replace(info, best=rng.choice(candidates))
+        yield info
+
+
+def think_at_level(state: State, level_number: int, rng: random.Random | None = None,
+                   stop: StopFlag | None = None) -> Iterator[SearchInfo]:
+    """``think`` with the limits, options and margin of level ``level_number`` of the state's game."""
+    return think(state, rng=rng, stop=stop, level=level_number)

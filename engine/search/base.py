@@ -1,0 +1,233 @@
+"""What every searcher shares: input checks, limits, stop flags, counters, events and the worker thread.
+
+A searcher's ``search()`` is a generator of ``SearchInfo`` events. The search itself is recursive, so it runs in
+a worker thread and hands its events to the generator through a queue; the generator returns after the final
+event. The worker looks at the stop flags, the clock and the node budget every ``CHECK_EVERY`` nodes (well under
+a millisecond of work), so a stop request ends the search within a few milliseconds with the best move so far.
+Closing the generator early (``break`` out of the loop) stops the worker too.
+"""
+
+from __future__ import annotations
+
+import math
+import queue
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from typing import ClassVar, Protocol
+
+from engine.game import WIN, Outcome, State, describe_score
+from engine.search.info import Algorithm, EventKind, Limits, RootMove, SearchInfo, SearchOptions
+
+CHECK_EVERY = 256
+"""Nodes between two looks at the stop flags, the clock and the node budget."""
+
+PROGRESS_INTERVAL = 0.1
+"""Seconds between two progress events during a long iteration."""
+
+MAX_DEPTH = 200
+"""Deepest iteration a search attempts when no depth limit is given (the game is usually solved long before)."""
+
+ALGORITHMS = ("alphabeta", "minimax", "mcts")
+
+
+class StopFlag(Protocol):
+    """Anything with ``is_set()``: ``threading.Event``, ``multiprocessing.Event``..."""
+
+    def is_set(self) -> bool: ...
+
+
+class SearchAborted(Exception):
+    """Raised inside the worker when a limit or a stop flag ends the search; caught by the searcher itself."""
+
+
+def check_limits(limits: Limits) -> None:
+    """Raise ``ValueError`` naming the bad field when a limit is not a positive number (or None)."""
+    if not isinstance(limits, Limits):
+        raise TypeError(f"limits must be a Limits, got {type(limits).__name__}")
+    for name in ("depth", "nodes"):
+        value = getattr(limits, name)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+            raise ValueError(f"limits.{name} must be a positive whole number or None, got {value!r}")
+    if limits.time is not None and (
+        not isinstance(limits.time, int | float) or isinstance(limits.time, bool) or not limits.time > 0
+        or math.isinf(limits.time)
+    ):
+        raise ValueError(f"limits.time must be a positive number of seconds or None, got {limits.time!r}")
+
+
+def check_options(options: SearchOptions) -> None:
+    """Raise ``ValueError`` naming the bad field when an option is out of range."""
+    if not isinstance(options, SearchOptions):
+        raise TypeError(f"options must be a SearchOptions, got {type(options).__name__}")
+    if options.algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {options.algorithm!r}; expected one of {', '.join(ALGORITHMS)}")
+    if not isinstance(options.tt_size, int) or options.tt_size < 1:
+        raise ValueError(f"options.tt_size must be a positive number of entries, got {options.tt_size!r}")
+    if not isinstance(options.record_tree, int) or options.record_tree < 0:
+        raise ValueError(f"options.record_tree must be 0 or a positive node count, got {options.record_tree!r}")
+    if not isinstance(options.root_margin, int) or options.root_margin < 0:
+        raise ValueError(f"options.root_margin must be 0 or more, got {options.root_margin!r}")
+    if not options.exploration >= 0:
+        raise ValueError(f"options.exploration must be 0 or more, got {options.exploration!r}")
+
+
+def check_state(state: object) -> None:
+    """Raise ``TypeError`` when ``state`` does not follow the ``engine.game.State`` contract."""
+    if not isinstance(state, State):
+        raise TypeError(f"expected a game state (see engine.game.State), got {type(state).__name__}")
+
+
+def terminal_score(outcome: Outcome, to_move: int, ply: int) -> int:
+    """Score of a finished game for the side to move, ``ply`` plies from the root: 0, WIN - ply or -(WIN - ply)."""
+    if outcome.winner is None:
+        return 0
+    return WIN - ply if outcome.winner == to_move else -(WIN - ply)
+
+
+def effective_branching_factor(nodes: int, depth: int) -> float | None:
+    """The b* with 1 + b* + ... + b*^depth = nodes (Russell and Norvig's definition); None when undefined."""
+    if depth < 1 or nodes < 2:
+        return None
+    low, high = 0.0, nodes ** (1 / depth) + 1.0
+    for _ in range(60):
+        middle = (low + high) / 2
+        total = sum(middle ** power for power in range(depth + 1))
+        if total < nodes:
+            low = middle
+        else:
+            high = middle
+    return round((low + high) / 2, 3)
+
+
+class BaseSearcher:
+    """Common part of the searchers; subclasses implement ``_run()`` and call ``_emit``/``_tick``.
+
+    ``stop`` is any object with ``is_set()``; ``stop()`` sets an internal flag with the same effect on the
+    search that is running (each ``search()`` starts with the internal flag cleared).
+    """
+
+    algorithm: ClassVar[Algorithm]
+
+    def __init__(self, state: State, limits: Limits = Limits(), options: SearchOptions = SearchOptions(),  # noqa: B008
+                 stop: StopFlag | None = None) -> None:
+        check_state(state)
+        check_limits(limits)
+        check_options(options)
+        if stop is not None and not callable(getattr(stop, "is_set", None)):
+            raise TypeError(f"stop must have an is_set() method, got {type(stop).__name__}")
+        self.state = state
+        self.limits = limits
+        self.options = options
+        self._external_stop = stop
+        self._stop_requested = threading.Event()
+        self._closed = False
+        self._reset_counters()
+
+    # -- public API -------------------------------------------------------------------------------------------
+
+    def set_position(self, state: State) -> None:
+        """Search ``state`` next time; tables learnt so far (TT, killers, history) are kept."""
+        check_state(state)
+        self.state = state
+
+    def stop(self) -> None:
+        """Ask the running search to end now; it finishes with a final event holding the best move so far."""
+        self._stop_requested.set()
+
+    def search(self) -> Iterator[SearchInfo]:
+        """Yield the search's events, the last one with ``final=True``; see the module docstring."""
+        self._stop_requested.clear()
+        self._closed = False
+        events: queue.SimpleQueue[SearchInfo | BaseException] = queue.SimpleQueue()
+        worker = threading.Thread(target=self._work, args=(events,), name=f"{self.algorithm}-search", daemon=True)
+        worker.start()
+        try:
+            while True:
+                event = events.get()
+                if isinstance(event, BaseException):
+                    raise event
+                yield event
+                if event.final:
+                    return
+        finally:
+            self._closed = True
+            worker.join()
+
+    # -- for subclasses -----------------------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        """Search ``self.state``, calling ``self._emit`` for each event; the last call must be ``_emit("final")``."""
+        raise NotImplementedError
+
+    def _reset_counters(self) -> None:
+        self.nodes = 0
+        self.qnodes = 0
+        self.cutoffs = 0
+        self.pruned = 0
+        self.generated = 0
+        self.tt_probes = 0
+        self.tt_hits = 0
+        self.seldepth = 0
+        self.depth = 0
+        self.nodes_per_depth: list[int] = []
+        self.ebf: float | None = None
+        self.score: int | None = None
+        self.score_text_override: str | None = None
+        self.pv: list[str] = []
+        self.best: str | None = None
+        self.root_moves: list[RootMove] = []
+        self.tree: dict | None = None
+
+    def _work(self, events: queue.SimpleQueue) -> None:
+        self._events = events
+        self._reset_counters()
+        self._started = time.monotonic()
+        self._deadline = self._started + self.limits.time if self.limits.time is not None else math.inf
+        self._last_progress = self._started
+        self._next_check = self._check_point()
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 8 * MAX_DEPTH + 1000))
+        try:
+            self._run()
+        except BaseException as error:  # handed to the consumer, which re-raises it
+            events.put(error)
+
+    def _check_point(self) -> int:
+        point = self.nodes + CHECK_EVERY
+        return min(point, self.limits.nodes) if self.limits.nodes is not None else point
+
+    def _should_stop(self) -> bool:
+        return (self._closed or self._stop_requested.is_set()
+                or (self._external_stop is not None and self._external_stop.is_set()))
+
+    def _tick(self) -> None:
+        """Called when ``nodes`` reaches the next check point: raise ``SearchAborted`` or send progress."""
+        self._next_check = self._check_point()
+        now = time.monotonic()
+        if (self._should_stop() or now >= self._deadline
+                or (self.limits.nodes is not None and self.nodes >= self.limits.nodes)):
+            raise SearchAborted
+        if now - self._last_progress >= PROGRESS_INTERVAL:
+            self._last_progress = now
+            self._emit("progress")
+
+    def _elapsed(self) -> float:
+        return time.monotonic() - self._started
+
+    def _emit(self, kind: EventKind) -> None:
+        elapsed = self._elapsed()
+        scale = getattr(type(self.state), "score_scale", 1)
+        if self.score_text_override is not None:
+            score_text = self.score_text_override
+        else:
+            score_text = describe_score(self.score, scale) if self.score is not None else ""
+        self._events.put(SearchInfo(
+            kind=kind, algorithm=self.algorithm, depth=self.depth, seldepth=self.seldepth, nodes=self.nodes,
+            qnodes=self.qnodes, cutoffs=self.cutoffs, pruned=self.pruned, generated=self.generated,
+            tt_probes=self.tt_probes, tt_hits=self.tt_hits, time_ms=round(elapsed * 1000, 3),
+            nps=int(self.nodes / elapsed) if elapsed > 0 else 0, score=self.score, score_text=score_text,
+            pv=list(self.pv), best=self.best, root_moves=list(self.root_moves), ebf=self.ebf,
+            final=kind == "final", nodes_per_depth=list(self.nodes_per_depth),
+            tree=self.tree if kind == "final" else None,
+        ))
