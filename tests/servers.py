@@ -55,9 +55,9 @@ class LiveServer:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gunicorn exited with {self.process.returncode}:\n{self.log.read_text()}")
             try:
-                if requests.get(self.url + "/api/games", timeout=1).status_code == 200:
+                if requests.get(self.url + "/api/games", timeout=5).status_code == 200:
                     return self
-            except requests.ConnectionError:
+            except requests.RequestException:
                 pass
             time.sleep(0.05)
         self.kill()

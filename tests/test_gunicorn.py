@@ -1,0 +1,104 @@
+"""The app under a real gunicorn on a loopback port, driven by python-socketio clients: a whole game against the
+engine watched by a spectator, a game between two people through the share link, and a crash mid-game."""
+
+from __future__ import annotations
+
+import requests
+from servers import EventClient, LiveServer
+
+
+def joined(server, game_id: str, token: str | None = None) -> EventClient:
+    client = EventClient(server.url, token)
+    client.emit("join", {"game_id": game_id})
+    client.wait_for("state")
+    return client
+
+
+def test_a_whole_tictactoe_game_against_the_engine_with_a_spectator(live_server):
+    created = live_server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "engine", "level": 2},
+                                              "side": 0}).json()
+    game_id = created["id"]
+    spectator = joined(live_server, game_id)
+    player = joined(live_server, game_id, created["token"])
+    state = player.wait_for("state")
+    while state["status"] == "active":
+        ply = state["ply"]
+        player.emit("move", {"game_id": game_id, "move": state["legal_moves"][-1]})
+        moved = player.wait_for("moved", lambda m, ply=ply: m["ply"] == ply + 1)
+        state = moved["state"]
+        if state["status"] == "active":
+            state = player.wait_for("moved", lambda m, ply=ply: m["ply"] == ply + 2)["state"]
+    total = state["ply"]
+    spectator.wait_for("moved", lambda m: m["ply"] == total)
+    moved = spectator.received("moved")
+    assert [m["ply"] for m in moved] == list(range(1, total + 1))
+    assert [m["move"] for m in moved] == state["moves"]
+    engine_plies = [m["ply"] for m in moved if m["by"] == 1]
+    searches = spectator.received("search")
+    for ply in engine_plies:
+        kinds = [s["info"]["kind"] for s in searches if s["ply"] == ply - 1]
+        assert "started" in kinds and kinds[-1] == "final", (ply, kinds)
+        final = next(s["info"] for s in searches if s["ply"] == ply - 1 and s["info"]["kind"] == "final")
+        assert final["best"] == state["moves"][ply - 1]
+    assert spectator.received("error") == [] and player.received("error") == []
+    stored = live_server.get(f"/api/games/{game_id}").json()
+    assert stored["moves"] == state["moves"] and stored["status"] == "finished"
+    assert [e["ply"] for e in stored["evals"]] == engine_plies
+    spectator.close()
+    player.close()
+
+
+def test_two_people_play_through_the_share_link(live_server):
+    host, guest = requests.Session(), requests.Session()
+    created = host.post(live_server.url + "/api/games", json={"game": "nim", "options": {"piles": [1, 2]},
+                                                              "opponent": {"type": "friend"}, "side": 1}).json()
+    game_id = created["id"]
+    assert host.cookies.get(f"arena_seat_{game_id}") == created["token"]
+    taken = guest.post(live_server.url + f"/api/games/{game_id}/seats", json={}).json()
+    assert taken["seat"] == 0 and guest.cookies.get(f"arena_seat_{game_id}") == taken["token"]
+    late = requests.post(live_server.url + f"/api/games/{game_id}/seats", json={}, timeout=10)
+    assert late.status_code == 409 and late.json()["error"] == "no_free_seat"
+    first, second, spectator = (joined(live_server, game_id, token)
+                                for token in (taken["token"], created["token"], None))
+    second.emit("move", {"game_id": game_id, "move": "2:2"})
+    assert second.wait_for("error")["code"] == "not_your_turn"
+    first.emit("move", {"game_id": game_id, "move": "2:1"})
+    second.wait_for("moved", lambda m: m["ply"] == 1)
+    spectator.emit("move", {"game_id": game_id, "move": "1:1"})
+    assert spectator.wait_for("error")["code"] == "forbidden"
+    second.emit("move", {"game_id": game_id, "move": "1:1"})
+    first.wait_for("moved", lambda m: m["ply"] == 2)
+    first.emit("move", {"game_id": game_id, "move": "2:1"})
+    final = spectator.wait_for("moved", lambda m: m["ply"] == 3)["state"]
+    assert final["result"] == {"winner": 0, "reason": "took the last counter"}
+    assert [m["move"] for m in spectator.received("moved")] == ["2:1", "1:1", "2:1"]
+    for client in (first, second, spectator):
+        client.close()
+
+
+def test_a_crash_mid_search_loses_nothing_and_the_engine_resumes(tmp_path):
+    server = LiveServer(tmp_path / "instance").start()
+    try:
+        created = server.post("/api/games", {"game": "nim", "options": {"piles": [6, 6, 6]}, "side": 0,
+                                              "opponent": {"type": "engine", "time": 1.5, "algorithm": "minimax"}
+                                              }).json()
+        game_id = created["id"]
+        player = joined(server, game_id, created["token"])
+        player.emit("move", {"game_id": game_id, "move": "1:1"})
+        player.wait_for("search", lambda s: s["info"]["kind"] == "started")
+        server.kill()
+        player.close()
+
+        server.start()
+        state = server.get(f"/api/games/{game_id}").json()
+        assert state["moves"] == ["1:1"] and state["to_move"] == 1 and state["status"] == "active"
+        assert state["search_state"] in ("queued", "thinking")
+        player = joined(server, game_id, created["token"])
+        reply = player.wait_for("moved", lambda m: m["ply"] == 2)
+        assert reply["by"] == 1
+        player.emit("move", {"game_id": game_id, "move": reply["state"]["legal_moves"][0]})
+        assert player.wait_for("moved", lambda m: m["ply"] == 3)["by"] == 0
+        assert [m["ply"] for m in server.get(f"/api/games/{game_id}").json()["history"]][:3] == [1, 2, 3]
+        player.close()
+    finally:
+        server.stop()
