@@ -1,0 +1,62 @@
+"""``python -m engine solve connect4``: solve Connect Four positions read from stdin, in Pons' format.
+
+Each input line is a Pons column sequence ("4453"), optionally followed by whitespace and anything else (ignored,
+so his benchmark files with their expected scores can be piped in as they are). Each line gets one output line,
+flushed at once: ``<sequence> <score> <nodes> <microseconds>`` with the exact score in Pons' convention (see
+``engine.solve.connect4``), or ``<line> error <reason>`` for a line that is not a playable position; the next lines
+go on. The transposition table is cleared before each position, as in Pons' benchmark.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import TextIO
+
+from engine.game import GameError
+from engine.games.connect4 import Connect4
+from engine.solve.connect4 import Solver
+
+GAMES = ("connect4",)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The game to solve and the options."""
+    parser.add_argument("game", choices=GAMES, help="the game whose positions are read from stdin")
+    parser.add_argument("--weak", action="store_true", help="only the sign of the score: 1 win, 0 draw, -1 loss")
+
+
+def solve_line(solver: Solver, line: str, weak: bool = False) -> str:
+    """The output line for one input line (without the newline): the result, or ``<line> error <reason>``."""
+    fields = line.split(maxsplit=1)
+    if not fields:
+        return f"{line} error empty line: expected a column sequence such as 4453"
+    sequence = fields[0]
+    try:
+        state = Connect4.from_setup(sequence)
+        solver.reset()
+        start = time.perf_counter()
+        score = solver.solve(state, weak=weak)
+        micros = round((time.perf_counter() - start) * 1e6)
+    except GameError as error:
+        return f"{line} error {error}"
+    return f"{sequence} {score} {solver.nodes} {micros}"
+
+
+def solve_stream(lines: TextIO, out: TextIO, weak: bool = False) -> int:
+    """Answer every line of ``lines`` on ``out``, flushing after each; returns how many lines were errors."""
+    solver = Solver()
+    errors = 0
+    for raw in lines:
+        line = raw.rstrip("\r\n")
+        answer = solve_line(solver, line, weak)
+        errors += answer.startswith(f"{line} error ")
+        out.write(answer + "\n")
+        out.flush()
+    return errors
+
+
+def run(args: argparse.Namespace) -> int:
+    """Solve stdin line by line; the exit status is 0 when every line was solved, 1 when some were errors."""
+    return 1 if solve_stream(sys.stdin, sys.stdout, weak=args.weak) else 0
