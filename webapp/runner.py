@@ -32,6 +32,28 @@ log = logging.getLogger(__name__)
 EventHandler = Callable[[SearchJob, dict[str, Any]], None]
 
 
+class Throttle:
+    """Lets an event of a key through at most ``per_second`` times a second; the rest are dropped."""
+
+    def __init__(self, per_second: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.interval = 1 / per_second
+        self._clock = clock
+        self._last: dict[int, float] = {}
+
+    def allow(self, key: int) -> bool:
+        """True (and the time noted) when ``key``'s last allowed event is at least ``1 / per_second`` old."""
+        now = self._clock()
+        last = self._last.get(key)
+        if last is not None and now - last < self.interval:
+            return False
+        self._last[key] = now
+        return True
+
+    def forget(self, key: int) -> None:
+        """Drop what is known of ``key`` (its search has ended)."""
+        self._last.pop(key, None)
+
+
 @dataclass(slots=True)
 class _Worker:
     index: int
@@ -52,7 +74,7 @@ class EngineRunner:
         self._workers: list[_Worker] = []
         self._waiting: deque[SearchJob] = deque()
         self._by_game: dict[str, SearchJob] = {}
-        self._last_progress: dict[int, float] = {}
+        self._progress = Throttle(PROGRESS_PER_SECOND)
         self._results: Any = None
         self._relay: threading.Thread | None = None
         self._closed = False
@@ -179,15 +201,12 @@ class EngineRunner:
             job = worker.job
             current = self._by_game.get(job.game_id) is job
             if ends_job:
-                self._last_progress.pop(job.id, None)
+                self._progress.forget(job.id)
                 if current:
                     del self._by_game[job.game_id]
                 self._free_worker_locked(worker)
-            elif kind == "progress":
-                now = time.monotonic()
-                if now - self._last_progress.get(job.id, 0.0) < 1 / PROGRESS_PER_SECOND:
-                    return
-                self._last_progress[job.id] = now
+            elif kind == "progress" and not self._progress.allow(job.id):
+                return
         if current:
             self.on_event(job, info)
 

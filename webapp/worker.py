@@ -45,7 +45,6 @@ class SearchJob:
 def search_events(job: SearchJob, stop: Any) -> Iterator[Any]:
     """The engine's ``SearchInfo`` events for ``job``; ``stop`` (an Event) ends the search with its best move."""
     from engine.player import think
-
     from engine.search.info import Limits, SearchOptions
 
     rng = random.Random(job.seed)
@@ -57,9 +56,15 @@ def search_events(job: SearchJob, stop: Any) -> Iterator[Any]:
     return think(job.state, limits, options, rng=rng, stop=stop)
 
 
+def _send(results: Any, index: int, job: SearchJob, info: dict[str, Any]) -> None:
+    info["sent_at"] = time.time()
+    results.put((index, job.id, info))
+
+
 def run_job(index: int, job: SearchJob, results: Any, stop: Any) -> None:
-    """Run one job, sending "started", its events, and one "final" (or "failed") to ``results``."""
-    results.put((index, job.id, {"kind": "started", "engine": job.engine}))
+    """Run one job, sending "started", its events, and one "final" (or "failed") to ``results``. Each event
+    gets ``sent_at``, the wall-clock time it left the worker."""
+    _send(results, index, job, {"kind": "started", "engine": job.engine})
     try:
         final = None
         for info in search_events(job, stop):
@@ -67,15 +72,15 @@ def run_job(index: int, job: SearchJob, results: Any, stop: Any) -> None:
             if info.final:
                 final = data
                 break
-            results.put((index, job.id, data))
+            _send(results, index, job, data)
         if final is None or not final.get("best"):
             raise RuntimeError("the search ended without a move")
         remaining = job.not_before - time.time()
         if remaining > 0:
             stop.wait(remaining)
-        results.put((index, job.id, final))
+        _send(results, index, job, final)
     except Exception as error:  # any engine failure is reported; the worker lives on
-        results.put((index, job.id, {"kind": "failed", "message": f"{type(error).__name__}: {error}"}))
+        _send(results, index, job, {"kind": "failed", "message": f"{type(error).__name__}: {error}"})
 
 
 def worker_main(index: int, jobs: Any, results: Any, stop: Any) -> None:

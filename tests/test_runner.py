@@ -1,0 +1,131 @@
+"""The engine runner with real worker processes: events in order, queueing, cancellation, a replaced worker,
+the progress throttle, and engine-against-engine pacing."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from engine.games import new_game
+from webapp.runner import EngineRunner, Throttle
+from webapp.worker import SearchJob
+
+LONG = {"depth": None, "time": 30.0, "algorithm": "minimax"}
+"""A search that runs until stopped (Nim with big piles, no pruning, 30 s)."""
+
+
+class Recorder:
+    """Collects ``(job id, info)`` events from the runner and waits for them."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[int, dict]] = []
+        self._changed = threading.Condition()
+
+    def __call__(self, job: SearchJob, info: dict) -> None:
+        with self._changed:
+            self.events.append((job.id, info))
+            self._changed.notify_all()
+
+    def kinds(self, job_id: int) -> list[str]:
+        with self._changed:
+            return [info["kind"] for jid, info in self.events if jid == job_id]
+
+    def wait_kind(self, job_id: int, kind: str, timeout: float = 30) -> dict:
+        with self._changed:
+            ok = self._changed.wait_for(lambda: any(j == job_id and i["kind"] == kind for j, i in self.events),
+                                        timeout)
+            assert ok, f"job {job_id} sent no {kind!r} within {timeout} s: {self.kinds(job_id)}"
+            return next(i for j, i in self.events if j == job_id and i["kind"] == kind)
+
+
+@pytest.fixture
+def recorder():
+    return Recorder()
+
+
+@pytest.fixture
+def runner(recorder):
+    pool = EngineRunner(1, recorder)
+    yield pool
+    pool.close()
+
+
+def job(job_id: int, game_id: str, engine: dict, game: str = "tictactoe", **options) -> SearchJob:
+    state = new_game(game, **options)
+    return SearchJob(job_id, game_id, 0, state.to_move, state, engine)
+
+
+def test_a_search_sends_started_then_depths_then_one_final_move(runner, recorder):
+    runner.submit(SearchJob(1, "g", 0, 0, new_game("tictactoe"), {"level": 8}, record_tree=3000))
+    final = recorder.wait_kind(1, "final")
+    kinds = recorder.kinds(1)
+    assert kinds[0] == "started" and kinds[-1] == "final" and "depth" in kinds
+    assert final["best"] in {"1", "3", "5", "7", "9"} and final["score"] == 0
+    assert final["tree"] is not None and final["sent_at"] > 0
+    assert runner.state_of("g") == "idle"
+
+
+def test_a_busy_pool_queues_and_cancelling_frees_the_worker(runner, recorder):
+    runner.submit(job(1, "long", LONG, "nim", piles=[9, 9, 9, 9]))
+    recorder.wait_kind(1, "started")
+    runner.submit(job(2, "next", {"level": 1}))
+    assert recorder.wait_kind(2, "queued")["position"] == 1
+    assert runner.state_of("long") == "thinking" and runner.state_of("next") == "queued"
+    assert runner.cancel("long", "resigned").id == 1
+    recorder.wait_kind(2, "final", timeout=10)
+    assert recorder.kinds(1)[-1] == "cancelled" and "final" not in recorder.kinds(1)
+    assert runner.cancel("long", "resigned") is None
+
+
+def test_a_new_search_of_the_same_game_replaces_the_old_one(runner, recorder):
+    runner.submit(job(1, "g", LONG, "nim", piles=[9, 9, 9, 9]))
+    recorder.wait_kind(1, "started")
+    runner.submit(job(2, "g", {"level": 1}))
+    assert recorder.wait_kind(1, "cancelled")["reason"] == "position changed"
+    recorder.wait_kind(2, "final", timeout=10)
+    assert "final" not in recorder.kinds(1)
+
+
+def test_a_dead_worker_fails_its_job_and_is_replaced(runner, recorder):
+    runner.submit(job(1, "g", LONG, "nim", piles=[9, 9, 9, 9]))
+    recorder.wait_kind(1, "started")
+    [worker] = runner._workers
+    os.kill(worker.process.pid, signal.SIGKILL)
+    assert "stopped" in recorder.wait_kind(1, "failed")["message"]
+    runner.submit(job(2, "g", {"level": 1}))
+    recorder.wait_kind(2, "final")
+
+
+def test_the_throttle_lets_at_most_its_rate_through():
+    now = [0.0]
+    throttle = Throttle(8, clock=lambda: now[0])
+    allowed = []
+    for step in range(128):  # 32 events a second for 4 s (binary fractions, so the arithmetic is exact)
+        now[0] = step / 32
+        allowed.append(throttle.allow(7))
+    assert sum(allowed) == 32 and allowed[:5] == [True, False, False, False, True]
+    throttle.forget(7)
+    assert throttle.allow(7)
+
+
+def test_engine_against_engine_moves_are_paced(app):
+    app.extensions["arena"].pace = 0.3
+    from webapp import socketio
+
+    created = app.test_client().post("/api/games", json={"game": "tictactoe",
+                                                         "opponent": {"type": "engines", "levels": [1, 1]}}).json
+    assert created["seat"] is None and created["token"] is None
+    watcher = socketio.test_client(app)
+    watcher.emit("join", {"game_id": created["id"]})
+    arrivals: list[float] = []
+    deadline = time.monotonic() + 30
+    while len(arrivals) < 3 and time.monotonic() < deadline:
+        arrivals += [time.monotonic() for m in watcher.get_received() if m["name"] == "moved"]
+        time.sleep(0.01)
+    assert len(arrivals) >= 3
+    assert all(later - earlier >= 0.25 for earlier, later in itertools.pairwise(arrivals))
