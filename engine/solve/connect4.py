@@ -96,7 +96,7 @@ class Solver:
             else:
                 low = result
         self.nodes = counter()
-        return low
+        return (low > 0) - (low < 0) if weak else low
 
 
 def _make_negamax(table: dict[int, int]) -> tuple[Callable[..., int], Callable[[], int]]:

@@ -1,0 +1,50 @@
+"""``python -m engine solve connect4``: Pons' line format, errors on their own line, the stream goes on."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+from engine.commands.solve import solve_stream
+
+ROOT = Path(__file__).parent.parent
+
+
+def test_solve_command_output_format_with_an_invalid_line() -> None:
+    stdin = (
+        "2252576253462244111563365343671351441 -1\n"
+        "44x\n"
+        "7422341735647741166133573473242566 1 trailing words are ignored\n"
+        "4444444\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "engine", "solve", "connect4"],
+        input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
+    )
+    lines = result.stdout.splitlines()
+    assert len(lines) == 4, result.stderr
+    sequence, score, nodes, micros = lines[0].split(" ")
+    assert (sequence, score) == ("2252576253462244111563365343671351441", "-1")
+    assert int(nodes) > 0 and int(micros) >= 0
+    assert lines[1] == "44x error character 3 of '44x' is 'x', not a column 1-7"
+    assert lines[2].split(" ")[:2] == ["7422341735647741166133573473242566", "1"] and len(lines[2].split()) == 4
+    assert lines[3] == "4444444 error move 7 of '4444444': column 4 is full"
+    assert result.returncode == 1
+
+
+def test_solve_stream_reports_finished_games_and_empty_lines() -> None:
+    out = io.StringIO()
+    errors = solve_stream(io.StringIO("1122334\n\n23163416124767223154467471272416755633 0\n"), out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "1122334 error the game is over: the side that just moved has four in a row"
+    assert lines[1].startswith(" error empty line")
+    assert lines[2].startswith("23163416124767223154467471272416755633 0 ")
+    assert errors == 2
+
+
+def test_weak_option_prints_the_sign() -> None:
+    out = io.StringIO()
+    assert solve_stream(io.StringIO("52753311433677442422121 8\n"), out, weak=True) == 0
+    assert out.getvalue().split()[1] == "1"
