@@ -3,6 +3,8 @@ spectator payloads, each answered by an ``error`` that changes nothing."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from webapp import socketio
@@ -171,3 +173,75 @@ def test_leave_and_unknown_payloads_for_every_event(app, friends):
     player.emit("leave", {"game_id": game_id})
     assert player.get_received() == []
     assert moves_of(app, game_id) == []
+
+
+class Inbox:
+    """Everything a test client received, read in order: ``next(name, predicate)`` waits (polling) for the next
+    matching event after the last one returned."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+        self.messages: list[tuple[str, dict]] = []
+        self.cursor = 0
+
+    def next(self, name, predicate=lambda _: True, timeout=30.0) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            self.messages += [(m["name"], m["args"][0]) for m in self.client.get_received()]
+            while self.cursor < len(self.messages):
+                event, payload = self.messages[self.cursor]
+                self.cursor += 1
+                if event == name and predicate(payload):
+                    return payload
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no {name!r} within {timeout} s; got {[n for n, _ in self.messages]}")
+            time.sleep(0.01)
+
+    def names(self) -> list[str]:
+        self.messages += [(m["name"], m["args"][0]) for m in self.client.get_received()]
+        return [name for name, _ in self.messages]
+
+
+def engine_game(app, opponent, game="tictactoe", options=None):
+    body = {"game": game, "opponent": opponent, "side": 0, "options": options or {}}
+    created = app.test_client().post("/api/games", json=body).json
+    return created["id"], connect(app, created["token"], created["id"])
+
+
+def test_takeback_against_the_engine_undoes_its_reply_too(app):
+    game_id, client = engine_game(app, {"type": "engine", "level": 1})
+    player = Inbox(client)
+    client.emit("move", {"game_id": game_id, "move": "5"})
+    player.next("moved", lambda m: m["ply"] == 2)
+    client.emit("takeback", {"game_id": game_id})
+    state = player.next("state")
+    assert state["moves"] == [] and state["to_move"] == 0 and state["history"] == []
+    client.emit("move", {"game_id": game_id, "move": "1"})
+    assert player.next("moved", lambda m: m["ply"] == 2)["state"]["moves"][0] == "1"
+
+
+def test_takeback_and_resign_cancel_a_running_search(app):
+    long_engine = {"type": "engine", "time": 30, "algorithm": "minimax"}
+    game_id, client = engine_game(app, long_engine, "nim", {"piles": [9, 9, 9, 9]})
+    player, watcher = Inbox(client), Inbox(connect(app, None, game_id))
+    client.emit("move", {"game_id": game_id, "move": "1:1"})
+    player.next("search", lambda s: s["info"]["kind"] == "started")
+    late = connect(app, None)
+    late.emit("join", {"game_id": game_id})
+    assert Inbox(late).next("state")["search_state"] == "thinking"
+    client.emit("takeback", {"game_id": game_id})
+    assert watcher.next("search", lambda s: s["info"]["kind"] == "cancelled")["info"]["reason"] == "takeback"
+    assert watcher.next("state")["moves"] == []
+    client.emit("move", {"game_id": game_id, "move": "2:2"})
+    player.next("search", lambda s: s["info"]["kind"] == "started")
+    client.emit("resign", {"game_id": game_id})
+    assert watcher.next("search", lambda s: s["info"]["kind"] == "cancelled")["info"]["reason"] == "resigned"
+    state = watcher.next("state")
+    assert state["result"] == {"winner": 1, "reason": "resigned"} and state["search_state"] == "idle"
+    # The only worker answers another game's move only after the stopped search has ended, so by then any move
+    # the stopped search could have sent would have arrived.
+    other_id, other = engine_game(app, {"type": "engine", "level": 1})
+    other.emit("move", {"game_id": other_id, "move": "5"})
+    Inbox(other).next("moved", lambda m: m["ply"] == 2)
+    assert watcher.names().count("moved") == 2
+    assert moves_of(app, game_id) == ["2:2"]
