@@ -13,7 +13,9 @@ from collections.abc import Callable
 from engine.game import State
 from engine.search.info import SearchInfo
 
-ORACLES: dict[str, str] = {}
+ORACLES: dict[str, str] = {
+    "connect4": "engine.solve.connect4_oracle:connect4_oracle",
+}
 """Game name -> "module:function" of its oracle; games without one are simply absent."""
 
 _loaded: dict[str, Callable[[State, int | None], SearchInfo | None]] = {}

@@ -1,0 +1,83 @@
+"""The Connect Four oracle: exact play from the exact solver once few enough cells are empty.
+
+Registered in ``engine.oracles`` so that ``engine.player.think`` plays perfect endgames: from ``SOLVER_EMPTY``
+empty cells down, solving every legal move takes well under a second in CPython (see ``bench/connect4_solver.py``),
+so levels ``SOLVER_LEVEL`` and up (and analysis without a level) play the exact move instead of searching.
+"""
+
+from __future__ import annotations
+
+import time
+
+from engine.game import describe_score
+from engine.games.connect4 import CELLS, Connect4
+from engine.search.info import RootMove, SearchInfo
+from engine.solve.connect4 import Solver, pons_to_engine
+
+SOLVER_EMPTY = 18
+"""The oracle answers when at most this many cells are empty."""
+SOLVER_LEVEL = 7
+"""The weakest level that plays exact endgames; lower levels keep their search and randomness."""
+
+
+def move_scores(state: Connect4, solver: Solver) -> list[tuple[int, int, int]]:
+    """``(pons_score, move, nodes)`` of every legal move of ``state``, best first (ties: centre first).
+
+    Pons' score of a move is minus the score of the position it leads to (his scores count the winner's stones
+    at the end, so they do not depend on the ply); a move that wins at once scores ``(43 - stones) // 2``.
+    """
+    scored = []
+    for move in state.legal_moves():
+        child = state.play(move)
+        outcome = child.outcome()
+        if outcome is not None:
+            score = 0 if outcome.winner is None else (CELLS + 1 - state.moves) // 2
+            scored.append((score, move, 0))
+            continue
+        score = -solver.solve(child)
+        scored.append((score, move, solver.nodes))
+    scored.sort(key=lambda entry: entry[0], reverse=True)  # stable: legal_moves is centre first
+    return scored
+
+
+def principal_variation(state: Connect4, solver: Solver) -> list[int]:
+    """A line of perfect play from ``state`` to the end of the game (``solver``'s table speeds it up)."""
+    line = []
+    while state.outcome() is None:
+        move = move_scores(state, solver)[0][1]
+        line.append(move)
+        state = state.play(move)
+    return line
+
+
+def connect4_oracle(state: Connect4, level: int | None) -> SearchInfo | None:
+    """The exact best move as a final ``SearchInfo`` (``source="solver"``), or None.
+
+    None when the game is over, more than ``SOLVER_EMPTY`` cells are empty, or ``level`` is below
+    ``SOLVER_LEVEL``. Otherwise ``score`` is exact in the engine's ``WIN - plies`` convention, ``root_moves``
+    holds the exact score of every legal move (bound "exact"), ``pv`` is a line of perfect play to the end and
+    ``nodes`` counts the solver's negamax calls.
+    """
+    if level is not None and level < SOLVER_LEVEL:
+        return None
+    if state.outcome() is not None or CELLS - state.moves > SOLVER_EMPTY:
+        return None
+    started = time.perf_counter()
+    solver = Solver()
+    scored = move_scores(state, solver)
+    nodes = sum(entry[2] for entry in scored)
+    best_score, best_move, _ = scored[0]
+    pv = [best_move, *principal_variation(state.play(best_move), solver)]
+    score = pons_to_engine(best_score, state.moves)
+    elapsed = (time.perf_counter() - started) * 1000
+    root_moves = [
+        RootMove(state.move_text(move), pons_to_engine(pons, state.moves), move_nodes, bound="exact")
+        for pons, move, move_nodes in scored
+    ]
+    return SearchInfo(
+        kind="final", algorithm="alphabeta", depth=len(pv), seldepth=len(pv), nodes=nodes, qnodes=0, cutoffs=0,
+        pruned=0, generated=len(scored), tt_probes=0, tt_hits=0, time_ms=elapsed,
+        nps=int(nodes / elapsed * 1000) if elapsed else 0, score=score,
+        score_text=describe_score(score, Connect4.score_scale), pv=[state.move_text(m) for m in pv],
+        best=state.move_text(best_move), root_moves=root_moves, ebf=None, final=True, source="solver",
+    )

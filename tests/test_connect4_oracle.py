@@ -1,0 +1,42 @@
+"""The Connect Four oracle: exact endgame play through ``engine.player``."""
+
+from __future__ import annotations
+
+from engine.game import WIN
+from engine.games.connect4 import Connect4
+from engine.oracles import consult
+from engine.solve.connect4_oracle import SOLVER_EMPTY, SOLVER_LEVEL, connect4_oracle
+
+WON_IN_SIX = "5554224333234511764415115"
+"""Pons' middle_easy line 1: the side to move wins with its 6th stone (Pons score 4)."""
+
+
+def test_oracle_plays_the_exact_win_with_every_move_scored() -> None:
+    state = Connect4.from_setup(WON_IN_SIX)
+    info = consult(state, 8)
+    assert info is not None and info.final and info.source == "solver"
+    assert info.score == WIN - 11 and info.score_text == "win in 6"
+    assert info.best == "6" and info.pv[0] == "6" and len(info.pv) == 11
+    assert {root.move for root in info.root_moves} == {state.move_text(m) for m in state.legal_moves()}
+    assert all(root.bound == "exact" for root in info.root_moves)
+    assert info.root_moves[0].score == info.score
+    line = state
+    for text in info.pv:
+        line = line.play(line.parse_move(text))
+    outcome = line.outcome()
+    assert outcome is not None and outcome.winner == state.to_move
+
+
+def test_oracle_declines_early_positions_low_levels_and_finished_games() -> None:
+    early = Connect4.from_setup("1234567" * 3)
+    assert 42 - early.moves > SOLVER_EMPTY and connect4_oracle(early, None) is None
+    assert connect4_oracle(Connect4.from_setup(WON_IN_SIX), SOLVER_LEVEL - 1) is None
+    assert connect4_oracle(Connect4.from_setup("1122334"), None) is None
+
+
+def test_oracle_scores_losses_by_their_length() -> None:
+    state = Connect4.from_setup("2252576253462244111563365343671351441")  # Pons' end_easy line 1: score -1
+    info = connect4_oracle(state, None)
+    assert info is not None
+    # Pons -1 with 37 stones played: the opponent (19 stones so far) wins with its 21st stone, 4 plies from now.
+    assert info.score == -(WIN - 4) and info.score_text == "loss in 2" and len(info.pv) == 4
