@@ -13,10 +13,14 @@ Techniques, each switched by ``SearchOptions``:
   part in it: its score is then the game's value.
 - ``tt``: transposition table (``engine.search.tt``); uses ``state.symmetric_key`` when the game has one.
 - ``ordering`` (with ``killers`` and ``history``): TT move, killers, ``order_hint`` and history first.
-- ``aspiration``: from depth 2, a window around the previous score, widened when the score falls outside.
+- ``aspiration``: once the score is stable (the last two iterations closer than the window's half-width), a
+  window around the previous score, widened when the score falls outside.
 - ``quiescence``: at the horizon, games with ``noisy_moves()`` search those moves until the position is quiet.
 - ``null_move``: games with ``play_null()`` (and ``in_check()``) try passing with a depth reduction of 2.
 - ``lmr``: late quiet moves (fourth onwards, not killers, not noisy) are searched one ply shallower first.
+
+With no depth or time limit the search is solving the position: null move and LMR, whose reduced searches can only
+delay the proof, are then left out.
 
 Mate-distance pruning always runs with alpha-beta: a position ``ply`` plies from the root cannot be worth more
 than a win on the next ply nor less than a loss on it; a game's ``score_bounds()`` (bounds for the side to move,
@@ -67,8 +71,10 @@ class Searcher(BaseSearcher):
         self._symmetric = hasattr(state, "symmetric_key")
         self._bounds = getattr(state, "score_bounds", None) is not None
         self._quiesce = options.quiescence and getattr(state, "noisy_moves", None) is not None
-        self._null = (options.alphabeta and options.null_move and getattr(state, "play_null", None) is not None)
-        self._lmr = options.alphabeta and options.lmr
+        solving = self.limits.depth is None and self.limits.time is None
+        self._null = (options.alphabeta and options.null_move and not solving
+                      and getattr(state, "play_null", None) is not None)
+        self._lmr = options.alphabeta and options.lmr and not solving
         self._non_losing = options.alphabeta and getattr(state, "non_losing_moves", None) is not None
         self._horizon = 0
         self._in_null = 0
@@ -96,7 +102,8 @@ class Searcher(BaseSearcher):
             except SearchAborted:
                 self._adopt_partial_iteration()
                 break
-            depth = min(depth, max(self.seldepth, 1))
+            if depth == MAX_DEPTH:
+                depth = max(self.seldepth, 1)
             iteration_nodes = self.nodes - nodes_before
             self.nodes_per_depth.append(iteration_nodes)
             self.ebf = effective_branching_factor(iteration_nodes, depth)
@@ -120,8 +127,9 @@ class Searcher(BaseSearcher):
         if not (self._alphabeta and self.options.aspiration and previous is not None and depth > 1
                 and not is_decided(previous)):
             return self._search_root(depth, -INFINITY, INFINITY)
-        swing = abs(previous - self._scores[-2]) if len(self._scores) > 1 else 0
-        delta = max(1, getattr(type(self.state), "score_scale", 1) // 3, swing + 1)
+        delta = max(1, getattr(type(self.state), "score_scale", 1) // 3)
+        if len(self._scores) < 2 or abs(previous - self._scores[-2]) >= delta:
+            return self._search_root(depth, -INFINITY, INFINITY)  # the score still swings: a window would fail
         alpha, beta = previous - delta, previous + delta
         for _ in range(ASPIRATION_TRIES):
             if self._recorder is not None:

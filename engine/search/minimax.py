@@ -40,7 +40,8 @@ class MinimaxSearcher(BaseSearcher):
                 score, best, roots = self._search_root(moves, depth)
             except SearchAborted:
                 break
-            depth = min(depth, self.seldepth)
+            if depth == MAX_DEPTH:
+                depth = self.seldepth
             self.nodes_per_depth.append(self.nodes - nodes_before)
             self.ebf = effective_branching_factor(self.nodes - nodes_before, depth)
             self.depth, self.score, self.best, self.root_moves = depth, score, state.move_text(best), roots

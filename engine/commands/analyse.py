@@ -1,0 +1,107 @@
+"""``python -m engine analyse GAME``: search a position and print every ``SearchInfo`` event, the final one last.
+
+Output is a readable table (one row per event) or, with ``--json``, one JSON object per line. An unknown game, a
+bad position or bad limits print a message on stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from typing import TextIO
+
+from engine.game import GameError
+from engine.games import game_class, game_names
+from engine.search import make_searcher
+from engine.search.info import Limits, SearchInfo, SearchOptions
+
+TOGGLES = ("alphabeta", "pvs", "iterative", "tt", "ordering", "killers", "history", "aspiration", "quiescence",
+           "null_move", "lmr")
+
+COLUMNS = (("kind", 8), ("depth", 5), ("seld", 4), ("nodes", 10), ("cutoffs", 8), ("pruned", 8), ("tt_hits", 8),
+           ("ms", 9), ("nps", 8), ("ebf", 6), ("score", 12), ("best", 6))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The fixed options of the command, plus ``--nodes``, ``--seed``, ``--tree`` and ``--option NAME=on|off``."""
+    parser.add_argument("game", help=f"one of: {', '.join(game_names())}")
+    parser.add_argument("--position", help="a position in the game's own notation (default: the start)")
+    parser.add_argument("--depth", type=int, help="depth limit in plies")
+    parser.add_argument("--time", type=float, help="time limit in seconds")
+    parser.add_argument("--nodes", type=int, help="node limit (MCTS: playouts)")
+    parser.add_argument("--algorithm", choices=("alphabeta", "minimax", "mcts"), default="alphabeta")
+    parser.add_argument("--no-tt", action="store_true", help="no transposition table")
+    parser.add_argument("--no-ordering", action="store_true", help="moves in the game's generation order")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=on|off",
+                        help=f"switch a technique: {', '.join(TOGGLES)}")
+    parser.add_argument("--seed", type=int, help="random seed (MCTS)")
+    parser.add_argument("--tree", type=int, default=0, metavar="N", help="record the search tree (at most N nodes)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per event instead of a table")
+
+
+def build_options(args: argparse.Namespace) -> SearchOptions:
+    """The ``SearchOptions`` the arguments ask for; a bad ``--option`` raises ``ValueError``."""
+    changes: dict[str, object] = {"algorithm": args.algorithm, "record_tree": args.tree, "seed": args.seed}
+    if args.no_tt:
+        changes["tt"] = False
+    if args.no_ordering:
+        changes["ordering"] = False
+    for toggle in args.option:
+        name, _, value = toggle.partition("=")
+        name = name.replace("-", "_")
+        if name not in TOGGLES or value not in ("on", "off"):
+            raise ValueError(f"bad --option {toggle!r}: expected NAME=on or NAME=off, NAME one of {', '.join(TOGGLES)}")
+        changes[name] = value == "on"
+    return dataclasses.replace(SearchOptions(), **changes)
+
+
+def format_row(info: SearchInfo) -> str:
+    """One table row for an event."""
+    values = (info.kind, info.depth, info.seldepth, info.nodes, info.cutoffs, info.pruned, info.tt_hits,
+              f"{info.time_ms:.1f}", info.nps, "" if info.ebf is None else f"{info.ebf:.2f}", info.score_text,
+              info.best or "-")
+    row = " ".join(f"{value!s:>{width}}" for value, (_, width) in zip(values, COLUMNS, strict=True))
+    return f"{row}  pv {' '.join(info.pv)}"
+
+
+def format_root_moves(info: SearchInfo) -> str:
+    """The final event's root moves, one per line."""
+    lines = []
+    for root in info.root_moves:
+        if root.visits is not None:
+            value = "-" if root.value is None else root.value
+            lines.append(f"  {root.move:>6} visits {root.visits:>7} value {value}")
+        else:
+            score = "-" if root.score is None else root.score
+            lines.append(f"  {root.move:>6} score {score!s:>9} ({root.bound or 'not searched'}) nodes {root.nodes}")
+    return "\n".join(lines)
+
+
+def print_events(events, out: TextIO, as_json: bool) -> None:
+    """Print each event as it comes (a table, or JSON lines)."""
+    if not as_json:
+        out.write(" ".join(f"{name:>{width}}" for name, width in COLUMNS) + "\n")
+    for info in events:
+        if as_json:
+            out.write(json.dumps(info.to_dict()) + "\n")
+        else:
+            out.write(format_row(info) + "\n")
+            if info.final:
+                out.write("root moves:\n" + format_root_moves(info) + "\n")
+        out.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Search and print; exit status 0, or 2 with a message for bad input."""
+    try:
+        cls = game_class(args.game)
+        state = cls.from_setup(args.position) if args.position is not None else cls.initial()
+        limits = Limits(depth=args.depth, time=args.time, nodes=args.nodes)
+        searcher = make_searcher(state, limits, build_options(args))
+    except (GameError, ValueError, TypeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print_events(searcher.search(), sys.stdout, args.json)
+    return 0
