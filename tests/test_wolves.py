@@ -147,13 +147,14 @@ def test_view_gives_targets_per_piece() -> None:
 
 
 def test_evaluation() -> None:
-    assert escape_distance(SQUARE_BY_NAME["c1"], 0)[0] == 7
-    assert escape_distance(SQUARE_BY_NAME["a1"], 1 << SQUARE_BY_NAME["b2"]) == (None, 1)
+    assert escape_distance(SQUARE_BY_NAME["c1"], 0) == 7
+    assert escape_distance(SQUARE_BY_NAME["a1"], 1 << SQUARE_BY_NAME["b2"]) is None
     start = Wolves.initial()
-    distance, area = escape_distance(start.rabbit, start.wolves)
-    assert distance is None and area == 28
-    assert start.evaluate() < 0
-    assert start.play(start.legal_moves()[0]).evaluate() == -start.evaluate()
+    assert escape_distance(start.rabbit, start.wolves) is None
+    assert start.evaluate() == rabbit_score(start.rabbit, start.wolves) == -1000
+    assert start.play(start.legal_moves()[0]).evaluate() == 1000
     free = Wolves.from_setup("R:e5 W:a1,c1,e1,g1 r")
-    assert free.evaluate() == rabbit_score(free.rabbit, free.wolves) > 0
+    assert free.evaluate() == -30 + 4 * 20
+    ragged = Wolves.from_setup("R:c1 W:b8,d8,f6,h8 r")
+    assert ragged.evaluate() == rabbit_score(ragged.rabbit, ragged.wolves, refined=False) + 2 * 10 == -50
     assert play_moves(start, ["c1-d2"]).to_move == 1

@@ -85,10 +85,10 @@ UNREACHABLE_PENALTY = 1000
 """Score the rabbit loses when the wolves, standing still, already cut it off from rank 8."""
 DISTANCE_WEIGHT = 10
 """Score per rabbit move still needed to reach rank 8 with the wolves standing still."""
-AREA_WEIGHT = 10
-"""Score per square the rabbit can still reach when cut off (more room means longer resistance)."""
-PASSED_WOLF_WEIGHT = 100
+PASSED_WOLF_WEIGHT = 20
 """Score per wolf standing below the rabbit: wolves only move down, so that wolf can never block it again."""
+SPREAD_WEIGHT = 10
+"""Score per rank between the highest and the lowest wolf: a ragged line leaves gaps for the rabbit."""
 
 
 def squares_of(mask: int) -> list[int]:
@@ -101,48 +101,43 @@ def squares_of(mask: int) -> list[int]:
     return squares
 
 
-def escape_distance(rabbit: int, wolves: int) -> tuple[int | None, int]:
-    """Breadth-first search from the rabbit with the wolves frozen.
-
-    Returns ``(distance, area)``: the fewest rabbit moves to reach rank 8, and the squares explored before it
-    was found; or, when the wolves' squares cut the rabbit off, ``None`` and the number of squares it can reach
-    (counting its own).
-    """
+def escape_distance(rabbit: int, wolves: int) -> int | None:
+    """The fewest rabbit moves to reach rank 8 with the wolves frozen (breadth-first search); None when the
+    wolves' squares cut the rabbit off."""
     if square_rank(rabbit) == TOP_RANK:
-        return 0, 1
+        return 0
     seen = wolves | 1 << rabbit
     frontier = [rabbit]
     distance = 0
-    area = 1
     while frontier:
         distance += 1
         following = []
         for square in frontier:
             for target in ALL_STEPS[square]:
                 if not seen >> target & 1:
-                    if target >= 28:
-                        return distance, area
+                    if target >> 2 == TOP_RANK:
+                        return distance
                     seen |= 1 << target
                     following.append(target)
-        area += len(following)
         frontier = following
-    return None, area
+    return None
 
 
 def rabbit_score(rabbit: int, wolves: int, *, refined: bool = True) -> int:
     """Heuristic value of a position for the rabbit.
 
     Base: minus ``DISTANCE_WEIGHT`` per move of the rabbit's escape route with the wolves frozen, or minus
-    ``UNREACHABLE_PENALTY`` when there is none. ``refined`` adds the measured improvements: room left to a
-    cut-off rabbit (``AREA_WEIGHT`` per square) and wolves already below the rabbit (``PASSED_WOLF_WEIGHT``).
+    ``UNREACHABLE_PENALTY`` when there is none. ``refined`` adds what measured better against the solved table
+    (``bench/tablebase.py --eval``): wolves already below the rabbit (``PASSED_WOLF_WEIGHT`` each) and the
+    ranks between the highest and lowest wolf (``SPREAD_WEIGHT`` each).
     """
-    distance, area = escape_distance(rabbit, wolves)
+    distance = escape_distance(rabbit, wolves)
     score = -UNREACHABLE_PENALTY if distance is None else -DISTANCE_WEIGHT * distance
     if refined:
-        if distance is None:
-            score += AREA_WEIGHT * area
-        rank = square_rank(rabbit)
-        score += PASSED_WOLF_WEIGHT * sum(1 for w in squares_of(wolves) if square_rank(w) < rank)
+        ranks = [square >> 2 for square in squares_of(wolves)]
+        rabbit_rank = rabbit >> 2
+        score += PASSED_WOLF_WEIGHT * sum(1 for rank in ranks if rank < rabbit_rank)
+        score += SPREAD_WEIGHT * (max(ranks) - min(ranks))
     return score
 
 
