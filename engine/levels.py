@@ -36,7 +36,7 @@ _TABLES: dict[str, tuple[SearchOptions, tuple[tuple[int | None, float | None, in
     "nim": (_SOLVE, ((1, None, 0), (2, None, 0), (3, None, 0), (4, None, 0),
                      (6, None, 0), (8, None, 0), (12, 2.0, 0), (None, 5.0, 0))),
     "connect4": (_PLAY, ((1, None, 8), (2, None, 4), (3, None, 3), (4, None, 2),
-                         (6, 1.0, 1), (8, 1.0, 0), (None, 2.0, 0), (None, 3.0, 0))),
+                         (5, 1.0, 1), (6, 1.0, 0), (None, 0.5, 0), (None, 1.0, 0))),
     "wolves": (_PLAY, ((1, None, 30), (2, None, 20), (3, None, 10), (4, None, 5),
                        (6, 1.0, 2), (8, 1.0, 0), (None, 2.0, 0), (None, 3.0, 0))),
     "chess": (_PLAY, ((1, None, 300), (2, None, 150), (3, 1.0, 80), (4, 1.0, 40),
