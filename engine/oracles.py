@@ -15,6 +15,8 @@ from engine.search.info import SearchInfo
 
 ORACLES: dict[str, str] = {
     "connect4": "engine.solve.connect4_oracle:connect4_oracle",
+    "tictactoe": "engine.solve.tables:table_search",
+    "wolves": "engine.solve.tables:table_search",
 }
 """Game name -> "module:function" of its oracle; games without one are simply absent."""
 

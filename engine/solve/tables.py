@@ -124,14 +124,15 @@ def _move_values(state: State, directory: Path | None) -> list[tuple[Any, Entry]
     return values
 
 
-def table_search(state: State, level: int) -> SearchInfo | None:
+def table_search(state: State, level: int | None) -> SearchInfo | None:
     """A final ``SearchInfo`` answering from the table at level ``TABLE_LEVEL`` and above, else None.
 
     Its score is exact (engine convention), ``pv`` is a line of perfect play to the end, ``root_moves`` holds
-    the exact score of every legal move, and ``source`` is "table". None when the level is lower, the game has
-    no table, or the game is over.
+    the exact score of every legal move, and ``source`` is "table". None when no level is given (a plain
+    search was asked for) or it is lower, when the game has no table, or when the game is over. The table is
+    built on first use if it is missing (a few seconds for Wolves & Rabbit).
     """
-    if level < TABLE_LEVEL or state.name not in SPACES or state.outcome() is not None:
+    if level is None or level < TABLE_LEVEL or state.name not in SPACES or state.outcome() is not None:
         return None
     started = time.perf_counter()
     values = _move_values(state, None)
@@ -149,6 +150,6 @@ def table_search(state: State, level: int) -> SearchInfo | None:
         cutoffs=0, pruned=0, generated=len(values), tt_probes=probes, tt_hits=probes, time_ms=elapsed,
         nps=int(probes / elapsed * 1000) if elapsed else 0, score=best.score,
         score_text=_winner_text(state, best),
-        pv=pv, best=pv[0], root_moves=[RootMove(state.move_text(m), v.score) for m, v in values], ebf=None,
-        final=True, source="table",
+        pv=pv, best=pv[0], root_moves=[RootMove(state.move_text(m), v.score, bound="exact") for m, v in values],
+        ebf=None, final=True, source="table",
     )
