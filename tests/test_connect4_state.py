@@ -148,7 +148,7 @@ def test_evaluate_is_from_the_side_to_move() -> None:
     for plies in range(0, 40, 4):
         state = random_state(rng, plies)
         if state.outcome() is None:
-            assert isinstance(state.evaluate(), int) and abs(state.evaluate()) <= 100
+            assert isinstance(state.evaluate(), int) and abs(state.evaluate()) <= 1000
 
 
 def test_order_hint_prefers_wins_then_centre() -> None:
@@ -183,3 +183,14 @@ def test_view_is_json_and_describes_the_board() -> None:
     assert won["winning_cells"] == [{"column": c, "row": 1} for c in (1, 2, 3, 4)]
     assert won["legal"] == [] and won["last"] == {"column": 4, "row": 1}
     assert Connect4().view()["last"] is None
+
+
+def test_non_losing_moves_block_and_avoid_giving_a_win() -> None:
+    assert Connect4.from_setup("12121").non_losing_moves() == [0]  # block the vertical three
+    assert Connect4.from_setup("44556").non_losing_moves() == []  # two open ends: every move loses
+    assert Connect4.from_setup("445566").non_losing_moves() == Connect4.from_setup("445566").legal_moves()
+    # Red holds row 2 of columns 4-6: Yellow must not fill row 1 of column 3 or 7 under Red's winning cells.
+    state = Connect4.from_setup("5456416")
+    assert state.outcome() is None
+    assert state.non_losing_moves() == [3, 4, 1, 5, 0]
+    assert Connect4.from_setup("1122334").non_losing_moves() == []

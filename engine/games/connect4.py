@@ -30,34 +30,68 @@ COLUMN_ORDER = (3, 2, 4, 1, 5, 0, 6)
 ODD_ROWS = BOTTOM * 0b010101
 """Cells on rows 1, 3 and 5 (counted from 1 at the bottom): the first player's good threat rows."""
 
-THREAT = 4
+THREAT = 12
 """Evaluation weight of a threat (an empty cell completing four) on its owner's good row parity."""
-WEAK_THREAT = 2
+WEAK_THREAT = 6
 """Evaluation weight of a threat on the other row parity."""
-CENTRE = 1
-"""Evaluation weight of each stone in the centre column (the opponent's count subtracted)."""
+STACKED = 20
+"""Extra weight of a threat directly above another threat of the same side (whoever blocks one opens the other)."""
 DECISIVE = 100
 """Evaluation of a position the side to move wins at once (or loses to a double threat) without search."""
 
 
+def _window_counts() -> list[int]:
+    """For every bit of the board, how many of the 69 four-cell windows contain that cell (3 to 13)."""
+    counts = [0] * ((HEIGHT + 1) * WIDTH)
+    for column in range(WIDTH):
+        for row in range(HEIGHT):
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                cells = [(column + i * dc, row + i * dr) for i in range(4)]
+                if all(0 <= c < WIDTH and 0 <= r < HEIGHT for c, r in cells):
+                    for c, r in cells:
+                        counts[(HEIGHT + 1) * c + r] += 1
+    return counts
+
+
+WEIGHT_PLANES = tuple(
+    sum(1 << bit for bit, count in enumerate(_window_counts()) if count >> plane & 1) for plane in range(4)
+)
+"""Bit planes of the cell weights: a cell's weight (the windows through it) is the sum of ``2**i`` over the planes
+``i`` that contain it, so a side's total is four popcounts."""
+
+
 def winning_cells(stones: int, mask: int) -> int:
-    """Empty cells (bitboard) where one more stone of ``stones``' owner would complete four in a row."""
+    """Empty cells (bitboard) where one more stone of ``stones``' owner would complete four in a row.
+
+    For each direction (shift 1 vertical, 7 horizontal, 6 and 8 diagonal) a cell wins when the three cells on
+    one side, or two on one side and one on the other, are ``stones``; unrolled because it is the hot path.
+    """
     r = (stones << 1) & (stones << 2) & (stones << 3)
-    for shift in (HEIGHT + 1, HEIGHT, HEIGHT + 2):
-        left = stones << shift
-        pair = stones & left
-        r |= (pair << shift) & ((stones << 3 * shift) | (stones >> shift))
-        r |= (pair >> 2 * shift) & (left | (stones >> 3 * shift))
+    left = stones << 7
+    pair = stones & left
+    r |= (pair << 7) & ((stones << 21) | (stones >> 7)) | (pair >> 14) & (left | (stones >> 21))
+    left = stones << 6
+    pair = stones & left
+    r |= (pair << 6) & ((stones << 18) | (stones >> 6)) | (pair >> 12) & (left | (stones >> 18))
+    left = stones << 8
+    pair = stones & left
+    r |= (pair << 8) & ((stones << 24) | (stones >> 8)) | (pair >> 16) & (left | (stones >> 24))
     return r & (BOARD ^ mask)
 
 
 def has_four(stones: int) -> bool:
     """True when ``stones`` hold four in a row in some direction."""
-    for shift in (1, HEIGHT + 1, HEIGHT, HEIGHT + 2):
-        pairs = stones & (stones >> shift)
-        if pairs & (pairs >> 2 * shift):
-            return True
-    return False
+    pairs = stones & (stones >> 7)
+    if pairs & (pairs >> 14):
+        return True
+    pairs = stones & (stones >> 6)
+    if pairs & (pairs >> 12):
+        return True
+    pairs = stones & (stones >> 8)
+    if pairs & (pairs >> 16):
+        return True
+    pairs = stones & (stones >> 1)
+    return bool(pairs & (pairs >> 2))
 
 
 def four_cells(stones: int) -> int:
@@ -181,12 +215,15 @@ class Connect4:
         return None
 
     def evaluate(self) -> int:
-        """Heuristic score for the side to move, in small units.
+        """Heuristic score for the side to move, in small units (a good threat is worth 12).
 
         Each threat (an empty cell where one stone would complete four) counts ``THREAT`` on its owner's good row
-        parity (rows 1, 3, 5 for the first player, 2, 4, 6 for the second) and ``WEAK_THREAT`` otherwise; each
-        stone in the centre column counts ``CENTRE``; the opponent's figures are subtracted. A position the side
-        to move wins at once scores ``DECISIVE``, one where the opponent has two playable threats ``-DECISIVE``.
+        parity (rows 1, 3, 5 for the first player, 2, 4, 6 for the second: the zugzwang at the end of the game
+        fills the others first) and ``WEAK_THREAT`` otherwise, plus ``STACKED`` when another threat of the same
+        side lies just below it. Each stone counts the number of four-cell windows through its cell, halved
+        (the centre is worth most). The opponent's figures are subtracted. A position the side to move wins at once
+        scores ``DECISIVE``; one where the opponent has two playable threats, or a playable threat with another
+        just above it, scores ``-DECISIVE``.
         """
         mask = self.mask
         mine = self.position
@@ -197,22 +234,50 @@ class Connect4:
             return DECISIVE
         their_threats = winning_cells(theirs, mask)
         urgent = their_threats & playable
-        if urgent & (urgent - 1):
+        if urgent and (urgent & (urgent - 1) or urgent << 1 & their_threats):
             return -DECISIVE
-        my_rows, their_rows = (ODD_ROWS, BOARD ^ ODD_ROWS) if self.to_move == 0 else (BOARD ^ ODD_ROWS, ODD_ROWS)
+        my_rows, their_rows = (ODD_ROWS, BOARD ^ ODD_ROWS) if len(self.history) & 1 == 0 else (
+            BOARD ^ ODD_ROWS, ODD_ROWS)
         score = THREAT * ((my_threats & my_rows).bit_count() - (their_threats & their_rows).bit_count())
         score += WEAK_THREAT * ((my_threats & their_rows).bit_count() - (their_threats & my_rows).bit_count())
-        centre = COLUMN_MASKS[WIDTH // 2]
-        return score + CENTRE * ((mine & centre).bit_count() - (theirs & centre).bit_count())
+        stacked = (my_threats & my_threats << 1).bit_count() - (their_threats & their_threats << 1).bit_count()
+        score += STACKED * stacked
+        planes = WEIGHT_PLANES
+        cells = 0
+        for plane in range(4):
+            cells += ((mine & planes[plane]).bit_count() - (theirs & planes[plane]).bit_count()) << plane
+        return score + cells // 2
 
     def order_hint(self, move: int) -> int:
-        """Higher for moves worth searching first: a win, then threats created, then nearness to the centre."""
+        """Higher for moves worth searching first: a win, then the threats created, then nearness to the centre."""
         mask = self.mask
         stone = (mask + _cell(move, 0)) & COLUMN_MASKS[move]
-        mine = self.position
-        if winning_cells(mine, mask) & stone:
+        mine = self.position | stone
+        if has_four(mine):
             return 1000
-        return 8 * winning_cells(mine | stone, mask).bit_count() + 3 - abs(move - WIDTH // 2)
+        return 8 * winning_cells(mine, mask | stone).bit_count() + 3 - abs(move - WIDTH // 2)
+
+    def non_losing_moves(self) -> list[int]:
+        """Legal moves that do not let the opponent win on the next move (Pons' ``possibleNonLosingMoves``).
+
+        When the opponent threatens to win at a playable cell, only the block is left; against two such threats
+        nothing is (the list is empty: every move loses). When the side to move can win at once, every legal
+        move is returned (the win is among them).
+        """
+        if self.outcome() is not None:
+            return []
+        mask = self.mask
+        playable = (mask + BOTTOM) & BOARD
+        if winning_cells(self.position, mask) & playable:
+            return self.legal_moves()
+        threats = winning_cells(self.position ^ mask, mask)
+        forced = playable & threats
+        if forced:
+            if forced & (forced - 1):
+                return []
+            playable = forced
+        playable &= ~(threats >> 1)
+        return [c for c in COLUMN_ORDER if playable & COLUMN_MASKS[c]]
 
     def score_bounds(self) -> tuple[int, int]:
         """Exact bounds on the game value for the side to move, in the engine's ``WIN - plies`` convention.
