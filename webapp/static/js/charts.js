@@ -2,10 +2,17 @@
 import { el } from "./boards/svg.js";
 import { formatCount, formatShort, isDecided } from "./format.js";
 
-const W = 240;
 const H = 90;
 
-function emptyText(svg, text) {
+/** Sizes the chart's coordinate system to its width on screen (so text is never stretched); returns the width. */
+function fit(svg) {
+  const width = Math.max(120, Math.round(svg.getBoundingClientRect().width || 240));
+  svg.setAttribute("viewBox", `0 0 ${width} ${H}`);
+  svg.replaceChildren();
+  return width;
+}
+
+function emptyText(svg, W, text) {
   svg.append(el("text", { class: "empty-text", x: W / 2, y: H / 2 + 4, "text-anchor": "middle" }, [document.createTextNode(text)]));
 }
 
@@ -14,9 +21,9 @@ function emptyText(svg, text) {
  * each bar's exact count is in its tooltip.
  */
 export function drawNodesPerDepth(svg, counts) {
-  svg.replaceChildren();
+  const W = fit(svg);
   if (!counts || counts.length === 0) {
-    emptyText(svg, "no completed depth yet");
+    emptyText(svg, W, "no completed depth yet");
     return;
   }
   const shown = counts.slice(-24);
@@ -53,14 +60,14 @@ function squash(score, scale) {
  * `totalPlies` the length of the game so far. Above the middle line seat 0 is better.
  */
 export function drawEvaluation(svg, points, totalPlies) {
-  svg.replaceChildren();
+  const W = fit(svg);
   const mid = H / 2;
-  svg.append(el("line", { class: "zero", x1: 0, y1: mid, x2: W, y2: mid }));
   const usable = points.filter((p) => Number.isFinite(p.score));
   if (usable.length === 0) {
-    emptyText(svg, "no engine move yet");
+    emptyText(svg, W, "no engine move yet");
     return;
   }
+  svg.append(el("line", { class: "zero", x1: 0, y1: mid, x2: W, y2: mid }));
   const heuristic = usable.filter((p) => !isDecided(p.score)).map((p) => Math.abs(p.score));
   const scale = Math.max(1, ...heuristic) / 1.2;
   const span = Math.max(totalPlies, ...usable.map((p) => p.ply), 8);

@@ -103,7 +103,9 @@ function drawPlayers(state) {
   for (const el of document.querySelectorAll(".player")) {
     const seatIndex = Number(el.dataset.player);
     const seat = state.seats[seatIndex];
-    el.querySelector(".who").textContent = `${state.players[seatIndex]} · ${seat.label ?? seat.kind}`;
+    const label = seat.label ?? seat.kind;
+    el.querySelector(".who").textContent = label.startsWith(state.players[seatIndex])
+      ? label : `${state.players[seatIndex]} · ${label}`;
     el.querySelector(".you").hidden = page.you !== seatIndex;
     el.classList.toggle("to-move", state.status === "active" && state.to_move === seatIndex);
   }
@@ -123,6 +125,7 @@ function drawControls(state) {
   $("rematch").hidden = !(player && state.status === "finished");
   $("takeback").hidden = !(player && state.options?.takeback && hasEngine(state) && state.ply > 0 && !resigned);
   $("back-live").hidden = isLive();
+  $("back-live").classList.toggle("primary", !isLive());
   $("board-wrap").classList.toggle("review", !isLive());
 }
 

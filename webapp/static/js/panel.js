@@ -4,7 +4,7 @@ import { drawEvaluation, drawNodesPerDepth } from "./charts.js";
 import { escapeHtml, formatCount, formatMillis, formatPercent, isDecided, scoreClass, WIN } from "./format.js";
 
 const STATE_TEXT = {
-  idle: "idle", queued: "queued", thinking: "thinking", book: "book move", done: "done", cancelled: "cancelled",
+  idle: "idle", starting: "starting", queued: "queued", thinking: "thinking", book: "book move", table: "solved table", done: "done", cancelled: "cancelled",
 };
 
 /** Text of a root move's score in the same units as the search's own score text. */
@@ -30,12 +30,12 @@ function barWidths(rows, useVisits) {
     return rows.map((r) => (100 * (r.visits ?? 0)) / most);
   }
   const heuristic = rows.filter((r) => Number.isFinite(r.score) && !isDecided(r.score)).map((r) => r.score);
-  const low = Math.min(0, ...heuristic);
-  const high = Math.max(0, ...heuristic);
+  const low = Math.min(...heuristic);
+  const high = Math.max(...heuristic);
   return rows.map((r) => {
     if (!Number.isFinite(r.score)) return 2;
     if (isDecided(r.score)) return r.score > 0 ? 100 : 4;
-    return high === low ? 55 : 15 + (80 * (r.score - low)) / (high - low);
+    return high === low ? 60 : 20 + (70 * (r.score - low)) / (high - low);
   });
 }
 
@@ -53,6 +53,10 @@ export class EnginePanel {
     this.totalPlies = 0;
     this.frame = 0;
     this.dirty = { info: false, evals: false };
+    window.addEventListener("resize", () => {
+      this.dirty.info = true;
+      this.schedule();
+    });
   }
 
   /** A `search` event from the server: {ply, seat, info}. */
@@ -68,20 +72,25 @@ export class EnginePanel {
       this.state = "cancelled";
     } else {
       this.info = info;
-      this.state = info.final ? (info.source === "search" ? "done" : "book") : "thinking";
-      if (info.source && info.source !== "search") this.state = "book";
+      if (info.source === "book" || info.source === "table") this.state = info.source;
+      else this.state = info.final ? "done" : "thinking";
     }
     this.dirty.info = true;
     this.schedule();
   }
 
-  /** The game's state: its seat-0 evaluation points, its length, and whether the engine is queued or thinking. */
+  /** The game's state: its seat-0 evaluation points, its length, and whether the engine is queued or thinking
+   * (or about to be: its turn has come and no search event has arrived yet). */
   onState(state) {
     this.evals = state.evals ?? [];
     this.totalPlies = state.ply ?? 0;
+    const engineTurn = state.status === "active" && state.seats[state.to_move]?.kind === "engine";
+    const busy = (s) => s === "thinking" || s === "queued" || s === "starting";
     if (state.search_state === "queued" || state.search_state === "thinking") {
-      if (this.state !== "thinking" && this.state !== "queued") this.state = state.search_state;
-    } else if (this.state === "thinking" || this.state === "queued") {
+      if (!busy(this.state) || this.state === "starting") this.state = state.search_state;
+    } else if (engineTurn) {
+      if (!busy(this.state)) this.state = "starting";
+    } else if (busy(this.state)) {
       this.state = this.info?.final ? "done" : "idle";
     }
     this.dirty.evals = true;
@@ -173,8 +182,8 @@ export class EnginePanel {
         ? `${formatCount(rm.visits ?? 0)} · ${Number.isFinite(rm.value) ? rm.value.toFixed(2) : "…"}`
         : rootScoreText(rm.score, units);
       row.classList.toggle("best", rm.move === info.best);
-      row.classList.toggle("pos", !useVisits && rm.move !== info.best && rm.score > 0);
-      row.classList.toggle("neg", !useVisits && rm.move !== info.best && rm.score < 0);
+      row.classList.toggle("pos", !useVisits && rm.move !== info.best && isDecided(rm.score) && rm.score > 0);
+      row.classList.toggle("neg", !useVisits && rm.move !== info.best && isDecided(rm.score) && rm.score < 0);
       row.title = `${rm.move}: ${formatCount(rm.nodes)} nodes`;
       return row;
     });

@@ -4,7 +4,7 @@
 import { el } from "./boards/svg.js";
 import { formatCount, isDecided, WIN } from "./format.js";
 
-const COL = 96;
+const COL = 150;
 const ROW = 26;
 const MARGIN = 24;
 const RADIUS = 6;
@@ -17,10 +17,23 @@ export function boundText(value) {
   if (value <= -WIN) return "−∞";
   if (isDecided(value)) {
     const plies = WIN - Math.abs(value);
+    if (plies === 0) return value > 0 ? "won" : "lost";
     return value > 0 ? `win in ${Math.ceil(plies / 2)}` : `loss in ${Math.floor(plies / 2)}`;
   }
   return value > 0 ? `+${value}` : String(value);
 }
+
+/** A node's score and window from the root side's point of view (the engine's): negated at odd depths. */
+function rootView(node, depth) {
+  const sign = depth % 2 ? -1 : 1;
+  const flip = (v) => (v === null || v === undefined ? v : sign * v);
+  return sign > 0
+    ? { score: node.score, alpha: node.alpha, beta: node.beta }
+    : { score: flip(node.score), alpha: flip(node.beta), beta: flip(node.alpha) };
+}
+
+/** Estimated width in SVG units of a label in the 11 px monospace font. */
+const labelWidth = (text) => text.length * 6.7;
 
 function walk(node, visit, depth = 0) {
   visit(node, depth);
@@ -105,12 +118,13 @@ export class SearchTree {
         y = MARGIN + row * ROW;
         row += 1;
       }
-      const item = { node, x: MARGIN + depth * COL, y, kids, open };
+      const item = { node, depth, x: MARGIN + depth * COL, y, kids, open, view: rootView(node, depth) };
+      item.label = `${node.move ?? "root"}  ${boundText(item.view.score)}`;
       placed.push(item);
       return item;
     };
     place(this.tree, 0);
-    const width = MARGIN * 2 + deepest * COL + 80;
+    const width = MARGIN * 2 + deepest * COL + 110;
     const height = MARGIN + row * ROW;
     const svg = el("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "tree", "aria-label": "Search tree" });
     const edges = el("g");
@@ -120,12 +134,13 @@ export class SearchTree {
       const { node } = item;
       const bestChild = (node.children ?? []).find((c) => Number.isFinite(c.score) && c.score === -node.score);
       for (const kid of item.kids) {
-        const mx = (item.x + kid.x) / 2;
-        const d = `M${item.x + RADIUS} ${item.y}C${mx} ${item.y} ${mx} ${kid.y} ${kid.x - RADIUS} ${kid.y}`;
+        const start = item.x + RADIUS + 8 + labelWidth(item.label);
+        const mx = (start + kid.x) / 2;
+        const d = `M${start} ${item.y}C${mx} ${item.y} ${mx} ${kid.y} ${kid.x - RADIUS} ${kid.y}`;
         if (kid.cut !== undefined) {
           edges.append(el("path", { class: "tedge cut", d }));
           const label = el("g", { class: "tcut" });
-          label.append(el("text", { x: kid.x - 2, y: kid.y + 4 }, [document.createTextNode(`✂ ${kid.cut}`)]));
+          label.append(el("text", { x: kid.x, y: kid.y + 4 }, [document.createTextNode(`✂ ${kid.cut}`)]));
           label.append(el("title", {}, [document.createTextNode(`${kid.cut}: pruned, never searched (a cutoff made it unnecessary)`)]));
           nodes.append(label);
         } else {
@@ -144,18 +159,25 @@ export class SearchTree {
     const g = el("g", {
       class: `tnode${item.best || node === this.tree ? " best" : ""}${hasKids && !item.open ? " collapsed" : ""}`,
       tabindex: 0, role: "treeitem", "aria-expanded": hasKids ? String(item.open) : null,
-      "aria-label": `${node.move ?? "root"}, score ${boundText(node.score)}, window ${boundText(node.alpha)} to ${boundText(node.beta)}`,
+      "aria-label": `${node.move ?? "root"}, score ${boundText(item.view.score)},`
+        + ` window ${boundText(item.view.alpha)} to ${boundText(item.view.beta)}`,
     });
+    g.append(el("rect", {
+      class: "hit", x: item.x - RADIUS - 3, y: item.y - 11, width: labelWidth(item.label) + 2 * RADIUS + 14, height: 22, rx: 6,
+    }));
     g.append(el("circle", { cx: item.x, cy: item.y, r: RADIUS }));
-    g.append(el("text", { x: item.x, y: item.y - 9, "text-anchor": "middle" }, [document.createTextNode(node.move ?? "root")]));
-    g.append(el("text", { class: "score", x: item.x + 10, y: item.y + 4 }, [document.createTextNode(boundText(node.score))]));
+    const text = el("text", { x: item.x + RADIUS + 5, y: item.y + 4 });
+    const move = el("tspan", { "font-weight": 700 }, [document.createTextNode(node.move ?? "root")]);
+    const score = el("tspan", { class: "score", dx: 6 }, [document.createTextNode(boundText(item.view.score))]);
+    text.append(move, score);
+    g.append(text);
     if (hasKids && !item.open) {
       const hidden = (node.children?.length ?? 0) + (node.pruned?.length ?? 0);
-      g.append(el("text", { class: "toggle", x: item.x + 10, y: item.y + 15 }, [document.createTextNode(`+${hidden}`)]));
+      g.append(el("text", { class: "toggle", x: item.x + RADIUS + 5, y: item.y + 16 }, [document.createTextNode(`+${hidden} hidden`)]));
     }
     const showTip = () => {
-      this.tip.textContent = `${node.move ?? "root"} · depth left ${node.depth ?? "?"} · window [${boundText(node.alpha)}, ${boundText(node.beta)}]`
-        + ` · score ${boundText(node.score)}`;
+      this.tip.textContent = `${node.move ?? "root"} · ${node.depth ?? "?"} plies left · window`
+        + ` [${boundText(item.view.alpha)}, ${boundText(item.view.beta)}] · score ${boundText(item.view.score)}`;
       this.tip.style.left = `${item.x + 14}px`;
       this.tip.style.top = `${item.y + 10}px`;
       this.tip.hidden = false;

@@ -4,7 +4,7 @@ import { el, makeButton, rootSvg } from "./svg.js";
 
 const PILE_WIDTH = 76;
 const GAP = 14;
-const ROW = 24;
+const ROW = 30;
 const TOP = 34;
 const BOTTOM = 58;
 const MAX_ROWS = 12;
@@ -17,7 +17,7 @@ export function createBoard(container, { onMove }) {
     const largest = Math.max(1, ...piles);
     const rows = Math.min(largest, MAX_ROWS);
     const perRow = Math.ceil(largest / rows);
-    const radius = Math.min(10, (PILE_WIDTH - 10) / perRow / 2 - 1);
+    const radius = Math.min(12, (PILE_WIDTH - 10) / perRow / 2 - 1);
     return { rows, perRow, radius };
   }
 
@@ -79,8 +79,8 @@ export function createBoard(container, { onMove }) {
         document.createTextNode(`Pile ${pileIndex + 1}`),
       ]));
     });
-    const rules = [view.max_take ? `take 1 to ${view.max_take}` : "take any number from one pile",
-      view.misere ? "taking the last counter loses" : "taking the last counter wins"].join(" · ");
+    const rules = [view.max_take ? `take 1 to ${view.max_take} from one pile` : "take any number from one pile",
+      view.misere ? "last counter loses" : "last counter wins"].join(" · ");
     svg.append(el("text", { class: "nim-rule", x: width / 2, y: height - 8, "text-anchor": "middle" }, [
       document.createTextNode(rules),
     ]));

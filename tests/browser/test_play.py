@@ -1,0 +1,120 @@
+"""Whole games in headless Chromium against a real gunicorn: what a person sees and does on the pages."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+
+ENGINE_TIMEOUT_MS = 30_000
+
+
+def open_page(browser: Browser, width: int = 1280, height: int = 900) -> tuple[Page, list[str]]:
+    """A page in a fresh context (its own cookies) and the list its script errors are collected in."""
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme="dark")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page, errors
+
+
+def move_count(page: Page) -> int:
+    return page.locator("#moves button[data-ply]").count()
+
+
+def watch_nodes_while_thinking(page: Page, engine_moves: int) -> list[str]:
+    """The distinct node counts the panel showed while its state said "thinking", until the engine's move arrived
+    (the move list reaching ``engine_moves`` entries)."""
+    seen: list[str] = []
+    deadline = time.monotonic() + ENGINE_TIMEOUT_MS / 1000
+    while move_count(page) < engine_moves and time.monotonic() < deadline:
+        state = page.inner_text("#panel-state").lower()
+        nodes = page.inner_text("#p-nodes")
+        if state == "thinking" and nodes not in seen and nodes != "–":
+            seen.append(nodes)
+        page.wait_for_timeout(40)
+    return seen
+
+
+def test_connect_four_against_the_engine_with_a_spectator(live_server, browser: Browser, artifacts: Path) -> None:
+    player, player_errors = open_page(browser)
+    player.goto(live_server.url + "/")
+    player.click('.game-card[data-game="connect4"]')
+    player.check('input[name="opponent"][value="custom"]', force=True)
+    player.select_option('select[name="algorithm"]', "alphabeta")
+    player.fill('input[name="depth"]', "30")
+    player.fill('input[name="time"]', "1.2")
+    player.click("#play")
+    player.wait_for_url("**/g/*")
+    game_url = player.url
+
+    player.click('[aria-label="Drop a disc in column 4"]')
+    expect(player.locator("#panel-state")).to_have_text("thinking", ignore_case=True, timeout=ENGINE_TIMEOUT_MS)
+    player.screenshot(path=artifacts / "connect4-thinking.png")
+    counts = watch_nodes_while_thinking(player, engine_moves=2)
+    assert len(counts) >= 2, f"the panel's node count did not change while the engine thought: {counts}"
+    values = [int(text.replace(",", "")) for text in counts]
+    assert values == sorted(values) and values[0] < values[-1]
+    expect(player.locator("#moves button[data-ply]")).to_have_count(2)
+    expect(player.locator("#status-main")).to_contain_text("Your move")
+    assert player.inner_text("#p-depth") != "–"
+    assert player.locator("#p-root-moves .rm-row").count() >= 2
+    assert player.locator("#p-depth-chart rect.bar").count() >= 2
+
+    spectator, spectator_errors = open_page(browser, 375, 760)
+    spectator.goto(game_url)
+    expect(spectator.locator("#moves button[data-ply]")).to_have_count(2)
+    expect(spectator.locator(".c4-disc:not(.c4-ghost)")).to_have_count(2)
+    expect(spectator.locator(".c4-col.legal")).to_have_count(0)
+    assert spectator.locator("#seat-banner").is_hidden()
+
+    player.click('[aria-label="Drop a disc in column 3"]')
+    expect(spectator.locator("#moves button[data-ply]")).to_have_count(3)
+    expect(spectator.locator("#panel-state")).to_have_text("thinking", ignore_case=True, timeout=ENGINE_TIMEOUT_MS)
+    spectator.screenshot(path=artifacts / "connect4-spectator-phone.png", full_page=True)
+    expect(spectator.locator("#moves button[data-ply]")).to_have_count(4, timeout=ENGINE_TIMEOUT_MS)
+    expect(spectator.locator(".c4-disc:not(.c4-ghost)")).to_have_count(4)
+    expect(player.locator(".c4-disc:not(.c4-ghost)")).to_have_count(4)
+    player.screenshot(path=artifacts / "connect4-player.png", full_page=True)
+
+    spectator.click('#moves button[data-ply="1"]')
+    expect(spectator.locator(".c4-disc:not(.c4-ghost)")).to_have_count(1)
+    expect(spectator.locator("#back-live")).to_be_visible()
+    spectator.click("#back-live")
+    expect(spectator.locator(".c4-disc:not(.c4-ghost)")).to_have_count(4)
+    assert player_errors == [] and spectator_errors == []
+
+
+def test_tic_tac_toe_played_to_the_end_on_a_phone(live_server, browser: Browser, artifacts: Path) -> None:
+    page, errors = open_page(browser, 375, 740)
+    page.goto(live_server.url + "/")
+    page.click('.game-card[data-game="tictactoe"]')
+    page.check('input[name="opponent"][value="custom"]', force=True)
+    page.fill('input[name="depth"]', "9")
+    page.fill('input[name="time"]', "10")
+    page.click("#play")
+    page.wait_for_url("**/g/*")
+
+    status = page.locator("#status-main")
+    for _ in range(5):
+        page.wait_for_function(
+            "document.querySelector('.ttt-cell.legal') || document.querySelector('#status.over')",
+            timeout=ENGINE_TIMEOUT_MS)
+        if page.locator("#status.over").count():
+            break
+        played = move_count(page)
+        page.locator(".ttt-cell.legal").first.click()
+        page.wait_for_function(f"document.querySelectorAll('#moves button[data-ply]').length > {played}")
+    expect(page.locator("#status")).to_have_class(re.compile(r"\bover\b"), timeout=ENGINE_TIMEOUT_MS)
+    assert status.inner_text() == "Draw" or "wins" in status.inner_text()
+    assert page.inner_text("#status-sub") != ""
+    expect(page.locator("#rematch")).to_be_visible()
+    expect(page.locator("#tree-card")).to_be_visible()
+    assert page.locator("#tree .tnode").count() >= 2
+
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= 375, f"the page is {width} px wide on a 375 px screen"
+    page.screenshot(path=artifacts / "tictactoe-phone.png", full_page=True)
+    assert errors == []
