@@ -2,7 +2,7 @@
 
 ``opening_of(board)`` names the deepest known opening the game has passed through (ECO code and name);
 ``book_moves(board)`` lists the moves the tables continue with from the current position, each weighted by the
-number of named lines through it, and ``pick_book_move`` draws one of them at random by weight.
+number of named lines through it, and ``pick_book_move`` draws one of the main ones at random by weight.
 
 The tables are read from ``$ARENA_OPENINGS`` or the repository's ``tests/data/chess-openings``. Replaying the
 3,800 lines takes about a second, so the index is built once per process and also saved (pickled) under
@@ -130,9 +130,11 @@ def book_moves(board: chess.Board) -> dict[str, int]:
 
 
 def pick_book_move(board: chess.Board, rng: random.Random) -> str | None:
-    """A book move drawn at random by weight, or None when the position is out of book."""
+    """A book move drawn at random by weight among the main continuations (weight at least a tenth of the most
+    played one, which leaves out sidelines such as 1. g4), or None when the position is out of book."""
     choices = book_moves(board)
     if not choices:
         return None
-    moves = sorted(choices)
+    floor = max(choices.values()) / 10
+    moves = sorted(move for move, weight in choices.items() if weight >= floor)
     return rng.choices(moves, weights=[choices[move] for move in moves])[0]

@@ -8,8 +8,8 @@ are in ``docs/chess.md`` (``bench/chess_speed.py``).
 
 Techniques (each switched by ``SearchOptions``): iterative deepening, aspiration windows, PVS, a transposition
 table, move ordering (TT move, captures by most valuable victim / least valuable attacker, killers, history),
-check extension, null-move pruning (off when the side to move has only pawns), late move reductions, reverse
-futility pruning near the leaves, quiescence search (captures and queen promotions; every evasion when in
+check extension, null-move pruning (off when the side to move has only pawns) with reverse futility pruning at
+depth 1, late move reductions, quiescence search (captures and queen promotions; every evasion when in
 check), repetition and fifty-move draws inside the tree, mate-distance scores (``WIN - plies``).
 """
 
@@ -38,6 +38,8 @@ ATTACKER = {"P": 1, "N": 3, "B": 3, "R": 5, "Q": 9, "K": 10}
 TT_LIMIT = 1 << 20
 PROGRESS_SECONDS = 0.1
 POLL_MASK = 1023
+FUTILITY_MARGIN = 150
+"""At depth 1, a static score this far above beta returns at once (reverse futility, "static null move")."""
 
 
 class StopFlag(Protocol):
@@ -218,7 +220,7 @@ class ChessSearcher:
         board = pos.board
         if not pv_node and not check and ply:
             static = self._evaluate(pos, ply)
-            if depth <= 3 and static - 120 * depth >= beta and abs(beta) < MATE_BOUND:
+            if options.null_move and depth == 1 and static - FUTILITY_MARGIN >= beta and abs(beta) < MATE_BOUND:
                 return static
             if (options.null_move and null_ok and depth >= 3 and static >= beta
                     and ("Q" in board or "R" in board or "B" in board or "N" in board)):

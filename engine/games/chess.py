@@ -5,7 +5,7 @@ Position notation (``from_setup``/``setup``): a FEN, optionally followed by ``mo
 ``e7e8q``); ``parse_move`` also accepts SAN (``Nf3``, ``O-O``). White is player 0.
 
 The game ends by checkmate, stalemate, insufficient material, threefold repetition or the fifty-move rule (both
-applied automatically, as if claimed), or the fivefold / seventy-five-move rules.
+applied automatically once reached, as if claimed), or the fivefold / seventy-five-move rules.
 
 Search uses the fast internal board of ``engine.chess`` (see ``searcher_class``); this class is the value the web
 app stores and shows.
@@ -147,12 +147,17 @@ class ChessState:
     def outcome(self) -> Outcome | None:
         """None while the game goes on, else the winner (0 White, 1 Black, None draw) and the reason."""
         if self._outcome is False:
-            result = self._board.outcome(claim_draw=True)
-            if result is None:
-                self._outcome = None
-            else:
+            board = self._board
+            result = board.outcome()
+            if result is not None:
                 winner = None if result.winner is None else (0 if result.winner == chess.WHITE else 1)
                 self._outcome = Outcome(winner, REASONS[result.termination])
+            elif board.is_fifty_moves():
+                self._outcome = Outcome(None, REASONS[chess.Termination.FIFTY_MOVES])
+            elif board.is_repetition(3):
+                self._outcome = Outcome(None, REASONS[chess.Termination.THREEFOLD_REPETITION])
+            else:
+                self._outcome = None
         return self._outcome  # type: ignore[return-value]
 
     def evaluate(self) -> int:

@@ -1,0 +1,116 @@
+"""The chess game state: setup, notation, outcomes with reasons, bad input, view, value semantics."""
+
+from __future__ import annotations
+
+import pickle
+
+import chess
+import pytest
+
+from engine.game import IllegalMoveError, InvalidSetupError, play_moves
+from engine.games import game_class, new_game
+from engine.games.chess import ChessState
+
+
+def test_registry_and_start_position() -> None:
+    state = new_game("chess")
+    assert game_class("chess") is ChessState
+    assert state.to_move == 0 and len(state.legal_moves()) == 20 and state.outcome() is None
+    assert ChessState.score_scale == 100
+
+
+@pytest.mark.parametrize("text", ["", "not a fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+                                  "8/8/8/8/8/8/8/8 w - - 0 1", "4k3/8/8/8/8/8/8/4K2Q w - - 0 1 extra junk",
+                                  "k7/8/8/8/8/8/8/KQ6 w - - 0 1 moves e2e4"])
+def test_bad_setup_raises_invalid_setup_error(text: str) -> None:
+    with pytest.raises(InvalidSetupError):
+        ChessState.from_setup(text)
+
+
+def test_impossible_position_is_named() -> None:
+    with pytest.raises(InvalidSetupError, match="opposite check"):
+        ChessState.from_setup("5k2/8/8/8/8/8/8/4KR2 w - - 0 1")
+
+
+def test_setup_round_trips_with_moves() -> None:
+    state = ChessState.from_setup("startpos moves e2e4 c7c5 g1f3")
+    again = ChessState.from_setup(state.setup())
+    assert again == state and again.board.move_stack == state.board.move_stack
+    assert ChessState.from_setup(chess.STARTING_FEN) == new_game("chess")
+
+
+@pytest.mark.parametrize(("text", "message"), [("e2e5", "not legal"), ("Ke2", "not legal"), ("zz9", "not a move"),
+                                               ("", "UCI"), ("e7e8q", "not legal")])
+def test_bad_moves_raise_illegal_move_error_with_a_message(text: str, message: str) -> None:
+    state = new_game("chess")
+    with pytest.raises(IllegalMoveError, match=message):
+        state.parse_move(text)
+    with pytest.raises(IllegalMoveError):
+        state.play(chess.Move.from_uci("e2e5"))
+
+
+def test_san_and_uci_are_both_accepted() -> None:
+    state = new_game("chess")
+    assert state.parse_move("Nf3") == state.parse_move("g1f3") == chess.Move.from_uci("g1f3")
+    state = play_moves(state, ["e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6"])
+    assert state.parse_move("O-O") == chess.Move.from_uci("e1g1")
+    ambiguous = ChessState.from_setup("4k3/8/8/8/8/8/8/R3K2R w - - 0 1")
+    assert ambiguous.parse_move("Rd1") == chess.Move.from_uci("a1d1")
+
+
+def test_checkmate_is_a_win_with_its_reason() -> None:
+    state = play_moves(new_game("chess"), ["f3", "e5", "g4", "Qh4"])
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner == 1 and outcome.reason == "checkmate"
+    assert state.legal_moves() == []
+    assert state.view()["check"] == "e1"
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        state.parse_move("a3")
+
+
+@pytest.mark.parametrize(("fen", "reason"), [
+    ("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", "stalemate"),
+    ("k7/8/1K6/8/8/8/8/6N1 b - - 0 1", "insufficient material"),
+    ("k7/8/1K6/8/8/8/2Q5/8 b - - 100 80", "fifty-move rule"),
+])
+def test_draws_have_their_reason(fen: str, reason: str) -> None:
+    outcome = ChessState.from_setup(fen).outcome()
+    assert outcome is not None and outcome.winner is None and outcome.reason == reason
+
+
+def test_fifty_move_rule_and_threefold_repetition_arise_in_play() -> None:
+    state = ChessState.from_setup("k7/8/1K6/8/8/8/2Q5/8 w - - 99 80")
+    assert state.outcome() is None
+    state = state.play(state.parse_move("Qc3"))
+    assert state.outcome().reason == "fifty-move rule"
+    shuffle = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"]
+    state = play_moves(new_game("chess"), shuffle)
+    assert state.outcome() is None
+    state = state.play(state.parse_move("Ng8"))
+    assert state.outcome().reason == "threefold repetition" and state.outcome().winner is None
+
+
+def test_view_has_what_the_board_draws() -> None:
+    state = play_moves(new_game("chess"), ["e4", "e5", "Nf3", "Nf6"])
+    view = state.view()
+    assert view["fen"] == state.board.fen() and view["last_move"] == "g8f6" and view["check"] is None
+    assert view["pieces"]["e4"] == "P" and view["pieces"]["f6"] == "n" and len(view["pieces"]) == 32
+    assert view["san"] == ["e4", "e5", "Nf3", "Nf6"] and view["moves"][0] == "e2e4"
+    assert "f3e5" in view["legal"] and view["to_move"] == 0 and view["turn"] == "white"
+    assert view["opening"] == {"eco": "C42", "name": "Petrov's Defense"}
+    assert view["outcome"] is None and "1. e4 e5 2. Nf3 Nf6" in view["pgn"]
+
+
+def test_opening_name_survives_leaving_the_book() -> None:
+    state = play_moves(new_game("chess"), ["e4", "e5", "Nf3", "Nf6", "a3", "h6", "h3"])
+    assert state.view()["opening"]["eco"] == "C42"
+
+
+def test_state_is_an_immutable_picklable_value() -> None:
+    state = play_moves(new_game("chess"), ["d4", "d5", "c4"])
+    child = state.play(state.parse_move("e6"))
+    assert len(state.board.move_stack) == 3 and len(child.board.move_stack) == 4
+    copy = pickle.loads(pickle.dumps(child))
+    assert copy == child and hash(copy) == hash(child) and copy.view()["san"] == child.view()["san"]
+    assert isinstance(state.key, int) and state.key != child.key
+    assert -50 < new_game("chess").evaluate() < 50
