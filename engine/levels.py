@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.chess.levels import ROWS as CHESS_ROWS
 from engine.search.info import Limits, SearchOptions
 
 LEVELS = range(1, 9)
@@ -39,8 +40,7 @@ _TABLES: dict[str, tuple[SearchOptions, tuple[tuple[int | None, float | None, in
                          (5, 1.0, 1), (6, 1.0, 0), (None, 0.5, 0), (None, 1.0, 0))),
     "wolves": (_PLAY, ((1, None, 30), (2, None, 20), (3, None, 10), (4, None, 5),
                        (6, 1.0, 2), (8, 1.0, 0), (None, 2.0, 0), (None, 3.0, 0))),
-    "chess": (_PLAY, ((1, None, 300), (2, None, 150), (3, 1.0, 80), (4, 1.0, 40),
-                      (5, 2.0, 20), (None, 2.0, 10), (None, 3.0, 0), (None, 5.0, 0))),
+    "chess": (_PLAY, CHESS_ROWS),
 }
 
 

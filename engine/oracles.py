@@ -17,6 +17,7 @@ ORACLES: dict[str, str] = {
     "connect4": "engine.solve.connect4_oracle:connect4_oracle",
     "tictactoe": "engine.solve.tables:table_search",
     "wolves": "engine.solve.tables:table_search",
+    "chess": "engine.chess.oracle:chess_oracle",
 }
 """Game name -> "module:function" of its oracle; games without one are simply absent."""
 

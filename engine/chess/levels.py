@@ -32,3 +32,6 @@ LEVELS = {
     7: ChessLevel(7, depth=None, time=2.0, root_margin=0, book=True),
     8: ChessLevel(8, depth=None, time=4.0, root_margin=0, book=True),
 }
+
+ROWS = tuple((row.depth, row.time, row.root_margin) for row in LEVELS.values())
+"""(depth, seconds, margin) of levels 1-8, the form ``engine.levels`` reads."""
