@@ -31,11 +31,14 @@ def free_port() -> int:
 
 class LiveServer:
     """``gunicorn -w 1 --threads 64 "webapp:create_app()"`` on 127.0.0.1, with its instance folder (SQLite file
-    and secret key) in ``instance``. ``start`` waits until the API answers; ``stop`` sends SIGTERM, ``kill``
-    SIGKILL to the whole process group (gunicorn and the engine workers)."""
+    and secret key) in ``instance``. Each Socket.IO connection holds one of the ``threads`` while it lasts.
+    ``start`` waits until the API answers; ``stop`` sends SIGTERM, ``kill`` SIGKILL to the whole process group
+    (gunicorn and the engine workers)."""
 
-    def __init__(self, instance: Path, env: dict[str, str] | None = None, port: int | None = None) -> None:
+    def __init__(self, instance: Path, env: dict[str, str] | None = None, port: int | None = None,
+                 threads: int = 64) -> None:
         self.instance = instance
+        self.threads = threads
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "ARENA_INSTANCE": str(instance), "ARENA_WORKERS": "1", **(env or {})}
@@ -45,8 +48,9 @@ class LiveServer:
     def start(self) -> LiveServer:
         """Start gunicorn and wait (at most 30 s) for ``GET /api/games`` to answer 200."""
         self.instance.mkdir(parents=True, exist_ok=True)
-        command = [sys.executable, "-m", "gunicorn", "-w", "1", "--threads", "64", "--graceful-timeout", "5",
-                   "--no-control-socket", "-b", f"127.0.0.1:{self.port}", "webapp:create_app()"]
+        command = [sys.executable, "-m", "gunicorn", "-w", "1", "--threads", str(self.threads),
+                   "--graceful-timeout", "5", "--no-control-socket", "-b", f"127.0.0.1:{self.port}",
+                   "webapp:create_app()"]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log,
                                             start_new_session=True)
@@ -93,14 +97,21 @@ class EventClient:
 
     def __init__(self, url: str, token: str | None = None) -> None:
         self.events: list[tuple[str, Any]] = []
+        self.times: list[float] = []
+        """``time.perf_counter()`` at the arrival of each of ``events``."""
+        self.wall_times: list[float] = []
+        """``time.time()`` at the arrival of each of ``events`` (to compare with other processes' clocks)."""
         self._changed = threading.Condition()
         self.sio = socketio.Client(reconnection=False)
         self.sio.on("*", self._record)
         self.sio.connect(url, auth={"token": token} if token else None, transports=["websocket"], wait_timeout=10)
 
     def _record(self, event: str, data: Any = None) -> None:
+        arrived, wall = time.perf_counter(), time.time()
         with self._changed:
             self.events.append((event, data))
+            self.times.append(arrived)
+            self.wall_times.append(wall)
             self._changed.notify_all()
 
     def emit(self, event: str, data: Any) -> None:
@@ -114,12 +125,17 @@ class EventClient:
     def wait_for(self, event: str, predicate: Callable[[Any], bool] = lambda _: True, timeout: float = 20) -> Any:
         """The first ``event`` payload (received before or after the call) matching ``predicate``; raises
         ``TimeoutError`` after ``timeout`` seconds."""
+        return self.wait_arrival(event, predicate, timeout)[0]
+
+    def wait_arrival(self, event: str, predicate: Callable[[Any], bool] = lambda _: True,
+                     timeout: float = 20) -> tuple[Any, float]:
+        """Like ``wait_for``, with the ``time.perf_counter()`` at which the event arrived."""
         deadline = time.monotonic() + timeout
         with self._changed:
             while True:
-                for name, data in self.events:
+                for (name, data), arrived in zip(self.events, self.times, strict=True):
                     if name == event and predicate(data):
-                        return data
+                        return data, arrived
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise TimeoutError(f"no {event!r} event matched within {timeout} s; got {self.summary()}")

@@ -61,7 +61,8 @@ def job(job_id: int, game_id: str, engine: dict, game: str = "tictactoe", **opti
 
 
 def test_a_search_sends_started_then_depths_then_one_final_move(runner, recorder):
-    runner.submit(SearchJob(1, "g", 0, 0, new_game("tictactoe"), {"level": 8}, record_tree=3000))
+    full_search = {"depth": 9, "time": None, "algorithm": "alphabeta"}
+    runner.submit(SearchJob(1, "g", 0, 0, new_game("tictactoe"), full_search, record_tree=3000))
     final = recorder.wait_kind(1, "final")
     kinds = recorder.kinds(1)
     assert kinds[0] == "started" and kinds[-1] == "final" and "depth" in kinds

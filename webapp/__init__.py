@@ -21,7 +21,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """The app, configured from the environment (see docs/protocol.md, "Configuration") and ``test_config``.
 
     Opens the database, sets up the engine pool (its processes start with the first search) and restarts the
-    search of every unfinished game whose turn is the engine's.
+    search of every unfinished game whose turn is the engine's. Socket.IO events of one connection are handled
+    in order, in that connection's own thread (``async_handlers=False``): no thread is started per event.
     """
     from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
     from webapp.api import bp as api_bp
@@ -46,6 +47,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app,
         async_mode="threading",
         max_http_buffer_size=MAX_BODY_BYTES,
+        async_handlers=False,
         message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
     )
     arena = Arena(

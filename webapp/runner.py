@@ -1,6 +1,10 @@
 """Engine searches in worker processes: a pool of ``spawn`` processes, at most one search per game, a queue when
 every worker is busy, one relay thread carrying events back, and cancellation.
 
+Each worker has a pipe for its jobs and a pipe for its events; the relay thread waits on every event pipe and
+every worker's process sentinel at once (``multiprocessing.connection.wait``), so it also notices at once when
+a worker process dies.
+
 ``EngineRunner.submit(job)`` queues or starts a search. Every event of it reaches ``on_event(job, info)``, called
 from the relay thread only (so per game, events arrive in order): a "queued" event when it has to wait, then
 "started", "progress" (at most ``PROGRESS_PER_SECOND`` per search; the rest are dropped), "depth", and finally one
@@ -13,14 +17,16 @@ the parent clears it before handing that worker its next job, so the Event acts 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
-import queue
+import os
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from multiprocessing.connection import wait
 from typing import Any
 
 from webapp.worker import SearchJob, worker_main
@@ -59,6 +65,7 @@ class _Worker:
     index: int
     process: Any
     jobs: Any
+    events: Any
     stop: Any
     job: SearchJob | None = None
 
@@ -75,7 +82,7 @@ class EngineRunner:
         self._waiting: deque[SearchJob] = deque()
         self._by_game: dict[str, SearchJob] = {}
         self._progress = Throttle(PROGRESS_PER_SECOND)
-        self._results: Any = None
+        self._wake_reader, self._wake_writer = os.pipe()
         self._relay: threading.Thread | None = None
         self._closed = False
 
@@ -138,37 +145,46 @@ class EngineRunner:
             self._by_game.clear()
         for worker in workers:
             worker.stop.set()
-            worker.jobs.put(None)
+            with contextlib.suppress(OSError):
+                worker.jobs.send(None)
         for worker in workers:
             worker.process.join(timeout=3)
             if worker.process.is_alive():
                 worker.process.terminate()
                 worker.process.join(timeout=1)
         if self._relay is not None:
-            self._results.put(None)
+            os.write(self._wake_writer, b"x")
             self._relay.join(timeout=3)
+        for worker in workers:
+            worker.jobs.close()
+            worker.events.close()
+        os.close(self._wake_reader)
+        os.close(self._wake_writer)
 
     # --- pool -------------------------------------------------------------------------------------------------
 
     def _start_locked(self) -> None:
         if self._workers:
             return
-        self._results = self._context.Queue()
         self._workers = [self._spawn(index) for index in range(self.size)]
         self._relay = threading.Thread(target=self._relay_loop, name="engine-relay", daemon=True)
         self._relay.start()
 
     def _spawn(self, index: int) -> _Worker:
-        jobs, stop = self._context.Queue(), self._context.Event()
-        process = self._context.Process(
-            target=worker_main, args=(index, jobs, self._results, stop), name=f"engine-worker-{index}", daemon=True)
+        job_reader, job_writer = self._context.Pipe(duplex=False)
+        event_reader, event_writer = self._context.Pipe(duplex=False)
+        stop = self._context.Event()
+        process = self._context.Process(target=worker_main, args=(job_reader, event_writer, stop),
+                                        name=f"engine-worker-{index}", daemon=True)
         process.start()
-        return _Worker(index, process, jobs, stop)
+        job_reader.close()
+        event_writer.close()
+        return _Worker(index, process, job_writer, event_reader, stop)
 
     def _dispatch_locked(self, worker: _Worker, job: SearchJob) -> None:
         worker.stop.clear()
         worker.job = job
-        worker.jobs.put(job)
+        worker.jobs.send(job)
 
     def _free_worker_locked(self, worker: _Worker) -> None:
         worker.job = None
@@ -179,24 +195,38 @@ class EngineRunner:
 
     def _relay_loop(self) -> None:
         while True:
-            try:
-                message = self._results.get(timeout=POLL_SECONDS)
-            except queue.Empty:
-                self._replace_dead_workers()
-                continue
-            if message is None:
-                return
-            try:
-                self._relay_one(*message)
-            except Exception:
-                log.exception("relaying an engine event failed")
+            with self._lock:
+                if self._closed:
+                    return
+                by_handle = {w.events: w for w in self._workers} | {w.process.sentinel: w for w in self._workers}
+            ready = wait([*by_handle, self._wake_reader], timeout=POLL_SECONDS)
+            for handle in ready:
+                worker = by_handle.get(handle)
+                if worker is None:  # the wake-up pipe: close() was called
+                    return
+                if handle is worker.events:
+                    self._drain(worker)
+                else:
+                    self._drain(worker)
+                    self._replace_dead_worker(worker)
 
-    def _relay_one(self, index: int, job_id: int, info: dict[str, Any]) -> None:
+    def _drain(self, worker: _Worker) -> None:
+        """Relay every message waiting on the worker's event pipe."""
+        try:
+            while worker.events.poll():
+                job_id, info = worker.events.recv()
+                try:
+                    self._relay_one(worker, job_id, info)
+                except Exception:
+                    log.exception("relaying an engine event failed")
+        except (EOFError, OSError):
+            pass
+
+    def _relay_one(self, worker: _Worker, job_id: int, info: dict[str, Any]) -> None:
         kind = info.get("kind")
         ends_job = kind in ("final", "failed")
         with self._lock:
-            worker = self._workers[index] if index < len(self._workers) else None
-            if worker is None or worker.job is None or worker.job.id != job_id:
+            if worker.job is None or worker.job.id != job_id:
                 return
             job = worker.job
             current = self._by_game.get(job.game_id) is job
@@ -210,20 +240,20 @@ class EngineRunner:
         if current:
             self.on_event(job, info)
 
-    def _replace_dead_workers(self) -> None:
-        lost: list[SearchJob] = []
+    def _replace_dead_worker(self, dead: _Worker) -> None:
+        lost = None
         with self._lock:
-            if self._closed:
+            if self._closed or dead not in self._workers:
                 return
-            for position, worker in enumerate(self._workers):
-                if worker.process.is_alive():
-                    continue
-                log.error("engine worker %d died (exit code %s); starting a new one", worker.index,
-                          worker.process.exitcode)
-                if worker.job is not None and self._by_game.get(worker.job.game_id) is worker.job:
-                    lost.append(worker.job)
-                    del self._by_game[worker.job.game_id]
-                self._workers[position] = self._spawn(worker.index)
-                self._free_worker_locked(self._workers[position])
-        for job in lost:
-            self.on_event(job, {"kind": "failed", "message": "the engine worker process stopped"})
+            log.error("engine worker %d died (exit code %s); starting a new one", dead.index, dead.process.exitcode)
+            if dead.job is not None and self._by_game.get(dead.job.game_id) is dead.job:
+                lost = dead.job
+                del self._by_game[dead.job.game_id]
+            dead.process.join(timeout=1)
+            dead.jobs.close()
+            dead.events.close()
+            replacement = self._spawn(dead.index)
+            self._workers[self._workers.index(dead)] = replacement
+            self._free_worker_locked(replacement)
+        if lost is not None:
+            self.on_event(lost, {"kind": "failed", "message": "the engine worker process stopped"})

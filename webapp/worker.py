@@ -1,7 +1,10 @@
-"""What runs inside an engine worker process: take search jobs from a queue, run the engine, send every event
-back. No Flask here; the process only needs the engine.
+"""What runs inside an engine worker process: take search jobs from a pipe, run the engine, send every event
+back on another pipe. No Flask here; the process only needs the engine.
 
-Messages sent on the results queue are ``(worker_index, job_id, info)`` where ``info`` is a dict with a ``kind``:
+Pipes, not queues: a ``Connection.send`` writes at once from the calling thread (a queue hands the object to a
+feeder thread first), so an event leaves the worker as soon as the search yields it.
+
+Messages sent back are ``(job_id, info)`` where ``info`` is a dict with a ``kind``:
 "started", the engine's "progress" / "depth" / "final" events (``SearchInfo.to_dict()``), or "failed" (the search
 raised; ``message`` says what). Every job ends with exactly one "final" or "failed" message.
 """
@@ -11,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-import queue
 import random
 import time
 from collections.abc import Iterator
@@ -56,15 +58,15 @@ def search_events(job: SearchJob, stop: Any) -> Iterator[Any]:
     return think(job.state, limits, options, rng=rng, stop=stop)
 
 
-def _send(results: Any, index: int, job: SearchJob, info: dict[str, Any]) -> None:
+def _send(results: Any, job: SearchJob, info: dict[str, Any]) -> None:
     info["sent_at"] = time.time()
-    results.put((index, job.id, info))
+    results.send((job.id, info))
 
 
-def run_job(index: int, job: SearchJob, results: Any, stop: Any) -> None:
-    """Run one job, sending "started", its events, and one "final" (or "failed") to ``results``. Each event
-    gets ``sent_at``, the wall-clock time it left the worker."""
-    _send(results, index, job, {"kind": "started", "engine": job.engine})
+def run_job(job: SearchJob, results: Any, stop: Any) -> None:
+    """Run one job, sending "started", its events, and one "final" (or "failed") on ``results`` (a pipe end).
+    Each event gets ``sent_at``, the wall-clock time it left the worker."""
+    _send(results, job, {"kind": "started", "engine": job.engine})
     try:
         final = None
         for info in search_events(job, stop):
@@ -72,29 +74,32 @@ def run_job(index: int, job: SearchJob, results: Any, stop: Any) -> None:
             if info.final:
                 final = data
                 break
-            _send(results, index, job, data)
+            _send(results, job, data)
         if final is None or not final.get("best"):
             raise RuntimeError("the search ended without a move")
         remaining = job.not_before - time.time()
         if remaining > 0:
             stop.wait(remaining)
-        _send(results, index, job, final)
+        _send(results, job, final)
     except Exception as error:  # any engine failure is reported; the worker lives on
-        _send(results, index, job, {"kind": "failed", "message": f"{type(error).__name__}: {error}"})
+        _send(results, job, {"kind": "failed", "message": f"{type(error).__name__}: {error}"})
 
 
-def worker_main(index: int, jobs: Any, results: Any, stop: Any) -> None:
-    """The worker process: run jobs from ``jobs`` until it receives None or the parent process has gone."""
+def worker_main(jobs: Any, results: Any, stop: Any) -> None:
+    """The worker process: run the jobs received on ``jobs`` until it receives None, the pipe closes or the
+    parent process has gone."""
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
     parent = multiprocessing.parent_process()
     while True:
         try:
-            job = jobs.get(timeout=1.0)
-        except queue.Empty:
-            if parent is not None and not parent.is_alive():
-                return
-            continue
+            if not jobs.poll(1.0):
+                if parent is not None and not parent.is_alive():
+                    return
+                continue
+            job = jobs.recv()
+        except (EOFError, OSError):
+            return
         if job is None:
             return
-        run_job(index, job, results, stop)
+        run_job(job, results, stop)

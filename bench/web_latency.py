@@ -1,0 +1,100 @@
+"""Round trip of a person's move while both engine workers search: emit ``move`` -> ``moved`` back at the mover
+and at a spectator, over many moves on loopback, against a real gunicorn.
+
+    .venv/bin/python bench/web_latency.py [--moves 200] [--interval 0.06]
+
+Starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"`` with ``ARENA_WORKERS=2`` in a temporary folder, gives
+both workers a 60-second search (Nim, minimax, no pruning), then plays a Nim game between two people (taking one
+counter at a time, one move every ``--interval`` seconds to stay under the per-connection rate limit) and prints
+the latency percentiles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from servers import EventClient, LiveServer
+
+LONG_ENGINE = {"type": "engine", "time": 60, "algorithm": "minimax"}
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The ``share`` quantile (nearest rank) of ``values``."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+
+
+def describe(name: str, seconds: list[float]) -> str:
+    ms = [s * 1000 for s in seconds]
+    return (f"{name:<10} n={len(ms)}  p50={statistics.median(ms):6.2f} ms  p90={percentile(ms, 0.9):6.2f} ms  "
+            f"p99={percentile(ms, 0.99):6.2f} ms  max={max(ms):6.2f} ms")
+
+
+def busy_engines(server: LiveServer, count: int) -> list[str]:
+    """Start ``count`` long engine searches; returns their game ids once all are thinking."""
+    game_ids = []
+    for _ in range(count):
+        created = server.post("/api/games", {"game": "nim", "options": {"piles": [9, 9, 9, 9]},
+                                              "opponent": LONG_ENGINE, "side": 1}).json()
+        game_ids.append(created["id"])
+    deadline = time.monotonic() + 30
+    while any(server.get(f"/api/games/{g}").json()["search_state"] != "thinking" for g in game_ids):
+        if time.monotonic() > deadline:
+            raise RuntimeError("the engine searches did not start")
+        time.sleep(0.1)
+    return game_ids
+
+
+def run(moves: int, interval: float, searches: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        server = LiveServer(Path(folder) / "instance", env={"ARENA_WORKERS": "2"}).start()
+        try:
+            engines = busy_engines(server, searches)
+            created = server.post("/api/games", {"game": "nim", "options": {"piles": [99] * 8, "max_take": 1},
+                                                  "opponent": {"type": "friend"}, "side": 0}).json()
+            game_id = created["id"]
+            second = server.post(f"/api/games/{game_id}/seats").json()
+            players = [EventClient(server.url, created["token"]), EventClient(server.url, second["token"])]
+            spectator = EventClient(server.url)
+            for client in (*players, spectator):
+                client.emit("join", {"game_id": game_id})
+                client.wait_for("state")
+            mover_times, spectator_times = [], []
+            for ply in range(1, moves + 1):
+                started = time.perf_counter()
+                mover = players[(ply - 1) % 2]
+                mover.emit("move", {"game_id": game_id, "move": f"{(ply - 1) % 8 + 1}:1"})
+                _, at_mover = mover.wait_arrival("moved", lambda m, ply=ply: m["ply"] == ply)
+                _, at_spectator = spectator.wait_arrival("moved", lambda m, ply=ply: m["ply"] == ply)
+                mover_times.append(at_mover - started)
+                spectator_times.append(at_spectator - started)
+                time.sleep(max(0.0, interval - (time.perf_counter() - started)))
+            errors = sum(len(c.received("error")) for c in (*players, spectator))
+            still = [server.get(f"/api/games/{g}").json()["search_state"] for g in engines]
+            print(f"{moves} moves; engine searches during the run: {still}; error events: {errors}")
+            print(describe("mover", mover_times))
+            print(describe("spectator", spectator_times))
+            for client in (*players, spectator):
+                client.close()
+        finally:
+            server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--interval", type=float, default=0.06, help="seconds between two moves")
+    parser.add_argument("--searches", type=int, default=2, help="engine searches running meanwhile (0 = idle)")
+    args = parser.parse_args()
+    run(args.moves, args.interval, args.searches)
+
+
+if __name__ == "__main__":
+    main()
