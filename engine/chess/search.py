@@ -27,6 +27,7 @@ from engine.chess import board as cb
 from engine.chess.board import ALIGNED, Move, Position, gen_moves, gen_noisy, make_move, move_uci
 from engine.chess.evaluation import PERSONALITIES, build_tables, game_phase, lone_king_side, mopup_score
 from engine.game import MAX_PLIES, WIN, describe_score
+from engine.search.base import check_limits, check_options
 from engine.search.info import Limits, RootMove, SearchInfo, SearchOptions
 
 INF = WIN + 1
@@ -84,9 +85,15 @@ class ChessSearcher:
 
     def __init__(self, state: Any, limits: Limits | None = None, options: SearchOptions | None = None,
                  stop: StopFlag | None = None, *, personality: str = "balanced") -> None:
-        self.board: chess.Board = state.board
         self.limits = limits or Limits()
         self.options = options or SearchOptions()
+        check_limits(self.limits)
+        check_options(self.options)
+        if stop is not None and not callable(getattr(stop, "is_set", None)):
+            raise TypeError(f"stop must have an is_set() method, got {type(stop).__name__}")
+        if not isinstance(getattr(state, "board", None), chess.Board):
+            raise TypeError(f"expected a chess state with a python-chess board, got {type(state).__name__}")
+        self.board: chess.Board = state.board
         self._external_stop = stop
         self.personality = PERSONALITIES[personality]
         self._stop_requested = threading.Event()
