@@ -3,6 +3,7 @@ import { el } from "./boards/svg.js";
 import { formatCount, formatShort, isDecided } from "./format.js";
 
 const H = 90;
+let clipCounter = 0;
 
 /** Sizes the chart's coordinate system to its width on screen (so text is never stretched); returns the width. */
 function fit(svg) {
@@ -57,7 +58,8 @@ function squash(score, scale) {
 
 /**
  * The evaluation over the game: `points` are {ply, score} from seat 0's point of view (positive is good for seat 0),
- * `totalPlies` the length of the game so far. Above the middle line seat 0 is better.
+ * `totalPlies` the length of the game so far. Above the middle line seat 0 is better (filled in seat 0's colour),
+ * below it seat 1 (in seat 1's).
  */
 export function drawEvaluation(svg, points, totalPlies) {
   const W = fit(svg);
@@ -75,7 +77,13 @@ export function drawEvaluation(svg, points, totalPlies) {
   const coords = usable.map(xy);
   const line = coords.map(([x, y], i) => `${i ? "L" : "M"}${x.toFixed(1)} ${y.toFixed(1)}`).join("");
   const area = `${line}L${coords[coords.length - 1][0].toFixed(1)} ${mid}L${coords[0][0].toFixed(1)} ${mid}Z`;
-  svg.append(el("path", { class: "eval-area-pos", d: area }));
+  const id = `eval-${(clipCounter += 1)}`;
+  svg.append(el("defs", {}, [
+    el("clipPath", { id: `${id}-above` }, [el("rect", { x: 0, y: 0, width: W, height: mid })]),
+    el("clipPath", { id: `${id}-below` }, [el("rect", { x: 0, y: mid, width: W, height: mid })]),
+  ]));
+  svg.append(el("path", { class: "eval-area p0", d: area, "clip-path": `url(#${id}-above)` }));
+  svg.append(el("path", { class: "eval-area p1", d: area, "clip-path": `url(#${id}-below)` }));
   svg.append(el("path", { class: "eval-line", d: line }));
   usable.forEach((p, i) => {
     const dot = el("circle", { class: "eval-dot", cx: coords[i][0], cy: coords[i][1], r: 2.6 });

@@ -156,6 +156,7 @@ async function applyState(state) {
   if (state.you !== undefined) page.you = state.you;
   page.state = state;
   page.pending = false;
+  document.body.dataset.game = state.game;
   if (page.flipped === null) page.flipped = FLIP_BY_DEFAULT.has(state.game) && page.you === 1;
   $("flip").setAttribute("aria-pressed", String(page.flipped));
   if (!page.panel) page.panel = new EnginePanel($("panel"), state.players);

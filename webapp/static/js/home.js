@@ -92,7 +92,8 @@ function describeOpponent(summary) {
   if (opp.type === "engines") return `engine ${opp.levels?.[0]} vs engine ${opp.levels?.[1]}`;
   if (opp.type === "friend") return summary.free_seat ? "waiting for a second player" : "two players";
   if (opp.level) return `against engine level ${opp.level}`;
-  return `against ${opp.algorithm ?? "alphabeta"} engine`;
+  const limits = [opp.depth ? `depth ${opp.depth}` : null, opp.time ? `${opp.time} s` : null].filter(Boolean);
+  return `against ${opp.algorithm ?? "alphabeta"} engine${limits.length ? ` (${limits.join(", ")})` : ""}`;
 }
 
 async function refreshLive() {

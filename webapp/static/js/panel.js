@@ -3,9 +3,30 @@
 import { drawEvaluation, drawNodesPerDepth } from "./charts.js";
 import { escapeHtml, formatCount, formatMillis, formatPercent, isDecided, scoreClass, WIN } from "./format.js";
 
+const COUNT_UP_MS = 160;
+const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
+
 const STATE_TEXT = {
-  idle: "idle", starting: "starting", queued: "queued", thinking: "thinking", book: "book move", table: "solved table", done: "done", cancelled: "cancelled",
+  idle: "idle",
+  starting: "starting",
+  queued: "queued",
+  thinking: "thinking",
+  book: "book move",
+  table: "solved table",
+  done: "done",
+  cancelled: "cancelled",
+  failed: "failed",
 };
+
+/** "level 4" or "alphabeta · depth 30 · 1.2 s": the settings a search was started with. */
+function describeEngine(engine) {
+  if (!engine) return "";
+  if (engine.level) return `level ${engine.level}`;
+  const parts = [engine.algorithm ?? "alphabeta"];
+  if (engine.depth) parts.push(`depth ${engine.depth}`);
+  if (engine.time) parts.push(`${engine.time} s`);
+  return parts.join(" · ");
+}
 
 /** Text of a root move's score in the same units as the search's own score text. */
 function rootScoreText(score, unitsPerPoint) {
@@ -68,8 +89,9 @@ export class EnginePanel {
     } else if (info.kind === "started") {
       this.state = "thinking";
       this.info = null;
-    } else if (info.kind === "cancelled") {
-      this.state = "cancelled";
+      this.engineText = describeEngine(info.engine);
+    } else if (info.kind === "cancelled" || info.kind === "failed") {
+      this.state = info.kind;
     } else {
       this.info = info;
       if (info.source === "book" || info.source === "table") this.state = info.source;
@@ -125,6 +147,7 @@ export class EnginePanel {
     if (this.state === "queued" && this.queuePosition) stateText = `queued · #${this.queuePosition}`;
     pill.dataset.state = this.state;
     pill.textContent = stateText;
+    this.$("p-engine").textContent = this.engineText ?? "";
 
     const info = this.info;
     const score = this.$("p-score");
@@ -141,10 +164,10 @@ export class EnginePanel {
       : `<span class="muted" style="background:none">${this.state === "queued" ? "waiting for a free worker…" : "–"}</span>`;
 
     this.$("p-depth").innerHTML = info ? `${info.depth}<small>/${info.seldepth}</small>` : "–";
-    this.$("p-nodes").textContent = info ? formatCount(info.nodes) : "–";
+    this.countUp("p-nodes", info?.nodes);
     this.$("p-pruned").innerHTML = info
       ? `${formatCount(info.pruned)} <small>${formatPercent(info.pruned, info.generated)}</small>` : "–";
-    this.$("p-cutoffs").textContent = info ? formatCount(info.cutoffs) : "–";
+    this.countUp("p-cutoffs", info?.cutoffs);
     this.$("p-tt").innerHTML = info
       ? `${formatPercent(info.tt_hits, info.tt_probes)} <small>${formatCount(info.tt_hits)}</small>` : "–";
     this.$("p-nps").textContent = info ? formatCount(info.nps) : "–";
@@ -153,6 +176,29 @@ export class EnginePanel {
 
     this.drawRootMoves(info);
     drawNodesPerDepth(this.$("p-depth-chart"), info?.nodes_per_depth ?? []);
+  }
+
+  /** Shows a growing counter by counting up to `target` over a few frames; anything else is shown at once. */
+  countUp(id, target) {
+    const node = this.$(id);
+    const from = Number(node.dataset.value);
+    node.dataset.value = String(target);
+    if (!Number.isFinite(target)) {
+      node.textContent = "–";
+      return;
+    }
+    if (!Number.isFinite(from) || from >= target || REDUCED_MOTION.matches) {
+      node.textContent = formatCount(target);
+      return;
+    }
+    const start = performance.now();
+    const step = (now) => {
+      if (node.dataset.value !== String(target)) return;
+      const t = Math.min(1, (now - start) / COUNT_UP_MS);
+      node.textContent = formatCount(Math.round(from + (target - from) * t));
+      if (t < 1) requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
   }
 
   drawRootMoves(info) {

@@ -8,8 +8,11 @@ export function createBoard(container, { onMove }) {
 
   function render(view, { interactive = false } = {}) {
     const position = document.createElement("pre");
-    position.className = "mono";
-    position.textContent = view.text ?? view.fen ?? JSON.stringify({ ...view, legal: undefined }, null, 1);
+    position.className = "mono generic-position";
+    position.textContent = view.text ?? view.fen ?? Object.entries(view)
+      .filter(([key]) => !["legal", "targets", "to_move"].includes(key))
+      .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
+      .join("\n");
     const moves = document.createElement("div");
     moves.className = "generic-moves";
     if (interactive) {
