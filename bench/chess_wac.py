@@ -17,9 +17,9 @@ import chess
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.chess.search import ChessSearcher  # noqa: E402
-from engine.games.chess import ChessState  # noqa: E402
-from engine.search.info import Limits  # noqa: E402
+from engine.chess.search import ChessSearcher
+from engine.games.chess import ChessState
+from engine.search.info import Limits
 
 ROOT = Path(__file__).resolve().parents[1]
 

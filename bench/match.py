@@ -1,0 +1,138 @@
+"""A match between our chess engine and Stockfish limited to a given Elo, through python-chess.
+
+    .venv/bin/python bench/match.py [--games 20] [--elo 1350] [--time 0.5] [--personality balanced]
+                                    [--stockfish /usr/games/stockfish] [--seed 1] [--pgn games.pgn]
+
+Openings: random named lines from the opening tables (4 to 8 plies), each played twice with colours swapped, so
+colours alternate game by game. Both sides get ``--time`` seconds per move. Games end by the rules (checkmate,
+stalemate, insufficient material, threefold repetition, fifty moves) or are drawn after 300 plies. Prints each
+result, then the score and the Elo difference with its 95% error bar.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+import chess
+import chess.engine
+import chess.pgn
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.chess.openings import openings_dir
+from engine.chess.search import ChessSearcher
+from engine.games.chess import ChessState
+from engine.search.info import Limits
+
+MAX_PLIES = 300
+
+
+def opening_lines(rng: random.Random, count: int) -> list[list[str]]:
+    """``count`` random opening lines (SAN), each cut to 4-8 plies."""
+    rows = []
+    for path in sorted(openings_dir().glob("*.tsv")):
+        with path.open(encoding="utf-8") as handle:
+            rows.extend(csv.DictReader(handle, delimiter="\t"))
+    lines = []
+    while len(lines) < count:
+        row = rng.choice(rows)
+        sans = [token for token in row["pgn"].split() if not token.endswith(".")]
+        if len(sans) >= 4:
+            lines.append(sans[: min(len(sans), rng.randint(4, 8))])
+    return lines
+
+
+def our_move(board: chess.Board, seconds: float, personality: str) -> chess.Move:
+    final = None
+    for event in ChessSearcher(ChessState(board.copy()), Limits(time=seconds), personality=personality).search():
+        final = event
+    assert final is not None and final.best is not None
+    return chess.Move.from_uci(final.best)
+
+
+def play_game(opening: list[str], we_are_white: bool, stockfish: chess.engine.SimpleEngine, seconds: float,
+              personality: str) -> tuple[float, chess.Board, str]:
+    """Play one game; returns our score (1, 0.5, 0), the final board and the reason it ended."""
+    board = chess.Board()
+    for san in opening:
+        board.push_san(san)
+    while True:
+        state = ChessState(board)
+        outcome = state.outcome()
+        if outcome is not None:
+            if outcome.winner is None:
+                return 0.5, board, outcome.reason
+            we_won = (outcome.winner == 0) == we_are_white
+            return (1.0 if we_won else 0.0), board, outcome.reason
+        if len(board.move_stack) >= MAX_PLIES:
+            return 0.5, board, "adjudicated after 300 plies"
+        if (board.turn == chess.WHITE) == we_are_white:
+            move = our_move(board, seconds, personality)
+        else:
+            move = stockfish.play(board, chess.engine.Limit(time=seconds)).move
+        board.push(move)
+
+
+def elo_difference(score: float, games: int, variance: float) -> tuple[float, float, float]:
+    """Elo difference for a mean score, with the 95% interval from the per-game variance."""
+    def elo(p: float) -> float:
+        p = min(max(p, 1e-3), 1 - 1e-3)
+        return -400 * math.log10(1 / p - 1)
+
+    margin = 1.96 * math.sqrt(variance / games) if games > 1 else 0.5
+    return elo(score), elo(score - margin), elo(score + margin)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--elo", type=int, default=1350)
+    parser.add_argument("--time", type=float, default=0.5, help="seconds per move for both sides")
+    parser.add_argument("--personality", default="balanced")
+    parser.add_argument("--stockfish", default="/usr/games/stockfish")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pgn", type=Path, help="append the games to this PGN file")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    openings = opening_lines(rng, (args.games + 1) // 2)
+    stockfish = chess.engine.SimpleEngine.popen_uci(args.stockfish)
+    stockfish.configure({"UCI_LimitStrength": True, "UCI_Elo": args.elo, "Threads": 1, "Hash": 16})
+    scores: list[float] = []
+    started = time.monotonic()
+    try:
+        for number in range(args.games):
+            opening = openings[number // 2]
+            we_are_white = number % 2 == 0
+            score, board, reason = play_game(opening, we_are_white, stockfish, args.time, args.personality)
+            scores.append(score)
+            colour = "white" if we_are_white else "black"
+            print(f"game {number + 1:3d} as {colour}: {score:.1f} ({reason}, {len(board.move_stack)} plies) "
+                  f"opening {' '.join(opening)}; total {sum(scores):.1f}/{len(scores)}", flush=True)
+            if args.pgn:
+                game = chess.pgn.Game.from_board(board)
+                game.headers["White"] = "Alpha-Beta Arena" if we_are_white else f"Stockfish Elo {args.elo}"
+                game.headers["Black"] = f"Stockfish Elo {args.elo}" if we_are_white else "Alpha-Beta Arena"
+                game.headers["Termination"] = reason
+                with args.pgn.open("a", encoding="utf-8") as handle:
+                    print(game, file=handle, end="\n\n")
+    finally:
+        stockfish.quit()
+    games = len(scores)
+    mean = sum(scores) / games
+    variance = sum((s - mean) ** 2 for s in scores) / max(games - 1, 1)
+    elo, low, high = elo_difference(mean, games, variance)
+    wins, draws, losses = scores.count(1.0), scores.count(0.5), scores.count(0.0)
+    print(f"\nvs Stockfish UCI_Elo {args.elo} at {args.time} s/move: +{wins} ={draws} -{losses}, "
+          f"score {100 * mean:.1f}% over {games} games; Elo difference {elo:+.0f} "
+          f"(95% interval {low:+.0f} to {high:+.0f}); {time.monotonic() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
