@@ -54,17 +54,25 @@ class LiveServer:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log,
                                             start_new_session=True)
+        try:
+            self._wait_until_answering()
+        except BaseException:
+            self.kill()
+            raise
+        return self
+
+    def _wait_until_answering(self) -> None:
+        assert self.process is not None
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gunicorn exited with {self.process.returncode}:\n{self.log.read_text()}")
             try:
                 if requests.get(self.url + "/api/games", timeout=5).status_code == 200:
-                    return self
+                    return
             except requests.RequestException:
                 pass
             time.sleep(0.05)
-        self.kill()
         raise RuntimeError(f"gunicorn did not answer within {START_TIMEOUT} s:\n{self.log.read_text()}")
 
     def stop(self) -> None:

@@ -8,6 +8,9 @@ from __future__ import annotations
 import atexit
 import importlib.util
 import os
+import signal
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -59,5 +62,27 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.extensions["arena"] = arena
     atexit.register(arena.close)
+    _close_on_gunicorn_sigterm(arena.close)
     arena.resume()
     return app
+
+
+def _close_on_gunicorn_sigterm(close: Callable[[], None]) -> None:
+    """Under a gunicorn worker, make its SIGTERM (graceful stop) also stop the engine pool and close every
+    Socket.IO connection, so the threads holding WebSocket connections end and the worker exits at once.
+    Anywhere else (tests, ``python -m webapp``) nothing is changed."""
+    previous = signal.getsignal(signal.SIGTERM)
+    owner = getattr(previous, "__self__", None)
+    if threading.current_thread() is not threading.main_thread() or not type(owner).__module__.startswith(
+            "gunicorn.workers"):
+        return
+
+    def stop_everything() -> None:
+        close()
+        socketio.server.eio.disconnect()
+
+    def on_sigterm(signum: int, frame: Any) -> None:
+        threading.Thread(target=stop_everything, name="arena-shutdown", daemon=True).start()
+        previous(signum, frame)
+
+    signal.signal(signal.SIGTERM, on_sigterm)

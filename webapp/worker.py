@@ -15,6 +15,8 @@ import contextlib
 import multiprocessing
 import os
 import random
+import signal
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -85,18 +87,25 @@ def run_job(job: SearchJob, results: Any, stop: Any) -> None:
         _send(results, job, {"kind": "failed", "message": f"{type(error).__name__}: {error}"})
 
 
+def _exit_with_parent(parent: Any) -> None:
+    """Wait for the parent process to end, then end this process at once (even in the middle of a search)."""
+    parent.join()
+    os._exit(0)
+
+
 def worker_main(jobs: Any, results: Any, stop: Any) -> None:
-    """The worker process: run the jobs received on ``jobs`` until it receives None, the pipe closes or the
-    parent process has gone."""
+    """The worker process: run the jobs received on ``jobs`` until it receives None or the pipe closes; it ends
+    at once when the parent process ends. SIGINT and SIGTERM are ignored: a Ctrl-C or a SIGTERM sent to the whole
+    process group reaches the server, which then stops its workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
     parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with_parent, args=(parent,), name="parent-watch", daemon=True).start()
     while True:
         try:
-            if not jobs.poll(1.0):
-                if parent is not None and not parent.is_alive():
-                    return
-                continue
             job = jobs.recv()
         except (EOFError, OSError):
             return
