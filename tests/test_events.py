@@ -3,6 +3,8 @@ spectator payloads, each answered by an ``error`` that changes nothing."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 
 import pytest
@@ -245,3 +247,17 @@ def test_takeback_and_resign_cancel_a_running_search(app):
     Inbox(other).next("moved", lambda m: m["ply"] == 2)
     assert watcher.names().count("moved") == 2
     assert moves_of(app, game_id) == ["2:2"]
+
+
+def test_a_search_whose_worker_dies_is_started_again(app):
+    game_id, client = engine_game(app, {"type": "engine", "time": 1.0, "algorithm": "minimax"}, "nim",
+                                  {"piles": [9, 9, 9, 9]})
+    player = Inbox(client)
+    client.emit("move", {"game_id": game_id, "move": "1:1"})
+    player.next("search", lambda s: s["info"]["kind"] == "started")
+    [worker] = app.extensions["arena"].runner._workers
+    os.kill(worker.process.pid, signal.SIGKILL)
+    assert "stopped" in player.next("search", lambda s: s["info"]["kind"] == "failed")["info"]["message"]
+    player.next("search", lambda s: s["info"]["kind"] == "started")
+    assert player.next("moved", lambda m: m["ply"] == 2)["by"] == 1
+    assert "error" not in player.names()

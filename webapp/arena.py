@@ -28,6 +28,8 @@ from webapp.worker import SearchJob
 
 TREE_GAMES = {"tictactoe": 3000, "nim": 3000}
 """Games whose searches record their tree for the browser, with the node cap."""
+SEARCH_RETRIES = 1
+"""How many times a failed search (engine error, worker process died) is started again for the same move."""
 LIVE_LIST_SIZE = 50
 
 Emit = Callable[..., None]
@@ -42,6 +44,7 @@ class LiveGame:
     lock: threading.RLock = field(default_factory=threading.RLock)
     job_id: int | None = None
     last_search: dict[str, Any] | None = None
+    failed_searches: int = 0
 
     @property
     def id(self) -> str:
@@ -342,6 +345,7 @@ class Arena:
             raise ArenaError("not_your_turn", "another move was played first") from None
         live.states.append(after)
         live.stored.moves.append(stored_move)
+        live.failed_searches = 0
         if outcome is not None:
             live.stored.status, live.stored.winner, live.stored.reason = "finished", outcome.winner, outcome.reason
         live.last_search = None
@@ -475,7 +479,11 @@ class Arena:
                                         "event": "search"}, to=job.game_id)
             elif kind == "failed":
                 live.job_id = None
-                self.emit("error", {"code": "engine_failed", "message": f"the engine failed: {info['message']}",
-                                    "event": "search"}, to=job.game_id)
+                if live.failed_searches < SEARCH_RETRIES:
+                    live.failed_searches += 1
+                    self._start_engine_if_its_turn(live)
+                else:
+                    self.emit("error", {"code": "engine_failed", "message": f"the engine failed: {info['message']}",
+                                        "event": "search"}, to=job.game_id)
             else:
                 live.last_search = info
