@@ -1,0 +1,244 @@
+// Chess board: an 8x8 SVG with piece images from the server (/chess/pieces/wK.svg, drawn by python-chess).
+// Move by clicking (or Enter/Space on a focused square) a piece and then a destination, or by dragging.
+// Legal moves come only from view.legal (UCI); a promotion opens a chooser. Interface: see README.md.
+import { el, makeButton, rootSvg } from "./svg.js";
+
+const SQ = 50;
+const SIZE = 8 * SQ;
+const FILES = "abcdefgh";
+const PROMOTIONS = ["q", "r", "b", "n"];
+const PIECE_NAMES = { p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "king" };
+
+function pieceUrl(symbol) {
+  const colour = symbol === symbol.toUpperCase() ? "w" : "b";
+  return `/chess/pieces/${colour}${symbol.toUpperCase()}.svg`;
+}
+
+function squareXY(square, flipped) {
+  const file = FILES.indexOf(square[0]);
+  const rank = Number(square[1]) - 1;
+  return flipped ? [(7 - file) * SQ, rank * SQ] : [file * SQ, (7 - rank) * SQ];
+}
+
+function squareAt(x, y, flipped) {
+  const col = Math.floor(x / SQ);
+  const row = Math.floor(y / SQ);
+  if (col < 0 || col > 7 || row < 0 || row > 7) return null;
+  const file = flipped ? 7 - col : col;
+  const rank = flipped ? row : 7 - row;
+  return `${FILES[file]}${rank + 1}`;
+}
+
+function describe(symbol, square) {
+  const colour = symbol === symbol.toUpperCase() ? "White" : "Black";
+  return `${colour} ${PIECE_NAMES[symbol.toLowerCase()]} on ${square}`;
+}
+
+export function createBoard(container, { onMove }) {
+  const svg = rootSvg(SIZE, SIZE, "Chess board");
+  svg.style.touchAction = "none";
+  container.append(svg);
+  let view = null;
+  let opts = {};
+  let selected = null;
+  let drag = null;
+  let chooser = null;
+
+  function movesFrom(square) {
+    return (view?.legal ?? []).filter((m) => m.startsWith(square));
+  }
+
+  function play(from, to) {
+    const candidates = movesFrom(from).filter((m) => m.slice(2, 4) === to);
+    selected = null;
+    if (candidates.length === 0) return draw();
+    if (candidates.length === 1) return onMove(candidates[0]);
+    chooser = { from, to };
+    return draw();
+  }
+
+  function pointIn(event) {
+    const matrix = svg.getScreenCTM();
+    if (!matrix) return [0, 0];
+    const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+    return [point.x, point.y];
+  }
+
+  function drawSquares(flipped) {
+    for (let file = 0; file < 8; file += 1) {
+      for (let rank = 0; rank < 8; rank += 1) {
+        const square = `${FILES[file]}${rank + 1}`;
+        const [x, y] = squareXY(square, flipped);
+        const light = (file + rank) % 2 === 1;
+        svg.append(el("rect", {
+          x, y, width: SQ, height: SQ, class: light ? "chess-light" : "chess-dark",
+          style: `fill: ${light ? "var(--chess-light, #eedbbb)" : "var(--chess-dark, #b08962)"}`,
+        }));
+      }
+    }
+    for (let i = 0; i < 8; i += 1) {
+      const fileLabel = flipped ? FILES[7 - i] : FILES[i];
+      const rankLabel = flipped ? i + 1 : 8 - i;
+      const style = "font: 600 9px sans-serif; fill: rgba(0,0,0,0.55); pointer-events: none";
+      svg.append(el("text", { x: i * SQ + SQ - 7, y: SIZE - 3, style }, [document.createTextNode(fileLabel)]));
+      svg.append(el("text", { x: 2, y: i * SQ + 10, style }, [document.createTextNode(String(rankLabel))]));
+    }
+  }
+
+  function highlight(square, colour, flipped) {
+    const [x, y] = squareXY(square, flipped);
+    svg.append(el("rect", { x, y, width: SQ, height: SQ, style: `fill: ${colour}; pointer-events: none` }));
+  }
+
+  function drawArrow(move, flipped) {
+    const [x1, y1] = squareXY(move.slice(0, 2), flipped);
+    const [x2, y2] = squareXY(move.slice(2, 4), flipped);
+    const style = "stroke: var(--chess-arrow, rgba(30, 120, 220, 0.75)); stroke-width: 8; stroke-linecap: round;"
+      + " pointer-events: none";
+    const line = el("line", { x1: x1 + SQ / 2, y1: y1 + SQ / 2, x2: x2 + SQ / 2, y2: y2 + SQ / 2, style });
+    svg.append(line);
+    svg.append(el("circle", { cx: x2 + SQ / 2, cy: y2 + SQ / 2, r: 9, style: "fill: var(--chess-arrow, rgba(30, 120, 220, 0.75)); pointer-events: none" }));
+  }
+
+  function drawChooser(flipped) {
+    const { from, to } = chooser;
+    const white = view.pieces[from] === "P";
+    const [x, y0] = squareXY(to, flipped);
+    const down = y0 === 0;
+    svg.append(el("rect", { x: 0, y: 0, width: SIZE, height: SIZE, style: "fill: rgba(0,0,0,0.35)" }));
+    const cancel = svg.lastChild;
+    cancel.addEventListener("click", () => { chooser = null; draw(); });
+    PROMOTIONS.forEach((letter, index) => {
+      const y = down ? index * SQ : SIZE - (index + 1) * SQ;
+      const symbol = white ? letter.toUpperCase() : letter;
+      const button = el("rect", { x, y, width: SQ, height: SQ, rx: 6, style: "fill: #f4f4f4; stroke: #333" });
+      svg.append(button);
+      svg.append(el("image", { href: pieceUrl(symbol), x, y, width: SQ, height: SQ, "pointer-events": "none" }));
+      makeButton(button, `Promote to ${PIECE_NAMES[letter]}`, () => {
+        chooser = null;
+        onMove(`${from}${to}${letter}`);
+      });
+    });
+    svg.querySelector("[role=button]")?.focus();
+  }
+
+  function draw() {
+    svg.replaceChildren();
+    if (!view) return;
+    const flipped = Boolean(opts.flipped);
+    const interactive = Boolean(opts.interactive);
+    drawSquares(flipped);
+    const last = opts.lastMove ?? view.last_move ?? null;
+    if (last && last.length >= 4) {
+      highlight(last.slice(0, 2), "rgba(255, 214, 10, 0.38)", flipped);
+      highlight(last.slice(2, 4), "rgba(255, 214, 10, 0.5)", flipped);
+    }
+    if (view.check) highlight(view.check, "rgba(230, 40, 40, 0.55)", flipped);
+    if (selected) highlight(selected, "rgba(20, 160, 90, 0.45)", flipped);
+    for (const [square, symbol] of Object.entries(view.pieces ?? {})) {
+      if (drag && drag.from === square) continue;
+      const [x, y] = squareXY(square, flipped);
+      svg.append(el("image", { href: pieceUrl(symbol), x, y, width: SQ, height: SQ, "pointer-events": "none" }));
+    }
+    const arrow = opts.arrow ?? null;
+    if (arrow) drawArrow(arrow, flipped);
+    if (interactive) drawTargets(flipped);
+    if (drag) {
+      drag.image = el("image", { href: pieceUrl(view.pieces[drag.from]), x: drag.x - SQ / 2, y: drag.y - SQ / 2, width: SQ, height: SQ, "pointer-events": "none" });
+      svg.append(drag.image);
+    }
+    if (chooser) drawChooser(flipped);
+  }
+
+  function drawTargets(flipped) {
+    const destinations = new Set(selected ? movesFrom(selected).map((m) => m.slice(2, 4)) : []);
+    const movable = new Set((view.legal ?? []).map((m) => m.slice(0, 2)));
+    for (let file = 0; file < 8; file += 1) {
+      for (let rank = 1; rank <= 8; rank += 1) {
+        const square = `${FILES[file]}${rank}`;
+        const [x, y] = squareXY(square, flipped);
+        const symbol = view.pieces[square];
+        if (destinations.has(square)) {
+          const style = symbol
+            ? "fill: none; stroke: rgba(20, 100, 60, 0.6); stroke-width: 4; pointer-events: none"
+            : "fill: rgba(20, 100, 60, 0.45); pointer-events: none";
+          svg.append(el("circle", { cx: x + SQ / 2, cy: y + SQ / 2, r: symbol ? SQ / 2 - 3 : 8, style }));
+        }
+        if (!destinations.has(square) && !movable.has(square)) continue;
+        const target = el("rect", { x, y, width: SQ, height: SQ, style: "fill: transparent; cursor: pointer", "data-square": square });
+        svg.append(target);
+        const label = destinations.has(square)
+          ? `Move ${selected} to ${square}`
+          : `Select ${describe(symbol, square)}`;
+        makeButton(target, label, () => {
+          if (destinations.has(square)) return play(selected, square);
+          selected = selected === square ? null : square;
+          return draw();
+        });
+        if (movable.has(square)) {
+          target.addEventListener("pointerdown", (event) => {
+            if (event.button !== 0) return;
+            const [px, py] = pointIn(event);
+            drag = { from: square, x: px, y: py, moved: false, pointer: event.pointerId };
+            svg.setPointerCapture?.(event.pointerId);
+          });
+        }
+      }
+    }
+  }
+
+  function onPointerMove(event) {
+    if (!drag || event.pointerId !== drag.pointer) return;
+    const [x, y] = pointIn(event);
+    if (!drag.moved && Math.hypot(x - drag.x, y - drag.y) < 4) return;
+    if (!drag.moved) {
+      drag.moved = true;
+      selected = drag.from;
+      drag.x = x;
+      drag.y = y;
+      draw();
+      return;
+    }
+    drag.x = x;
+    drag.y = y;
+    drag.image?.setAttribute("x", String(x - SQ / 2));
+    drag.image?.setAttribute("y", String(y - SQ / 2));
+  }
+
+  function onPointerUp(event) {
+    if (!drag || event.pointerId !== drag.pointer) return;
+    const { from, moved } = drag;
+    drag = null;
+    if (!moved) return;
+    const [x, y] = pointIn(event);
+    const to = squareAt(x, y, Boolean(opts.flipped));
+    if (to && to !== from) {
+      play(from, to);
+      return;
+    }
+    selected = null;
+    draw();
+  }
+
+  svg.addEventListener("pointermove", onPointerMove);
+  svg.addEventListener("pointerup", onPointerUp);
+  svg.addEventListener("pointercancel", () => { drag = null; draw(); });
+
+  function render(nextView, options = {}) {
+    view = nextView;
+    opts = options;
+    selected = null;
+    chooser = null;
+    drag = null;
+    draw();
+  }
+
+  return {
+    render,
+    destroy() {
+      svg.removeEventListener("pointermove", onPointerMove);
+      svg.removeEventListener("pointerup", onPointerUp);
+      svg.remove();
+    },
+  };
+}
