@@ -113,7 +113,7 @@ export class SearchTree {
         }
       }
       let y;
-      if (kids.length) y = (kids[0].y + kids[kids.length - 1].y) / 2;
+      if (kids.length) y = kids[0].y;
       else {
         y = MARGIN + row * ROW;
         row += 1;
@@ -136,11 +136,14 @@ export class SearchTree {
       for (const kid of item.kids) {
         const start = item.x + RADIUS + 8 + labelWidth(item.label);
         const mx = (start + kid.x) / 2;
-        const d = `M${start} ${item.y}C${mx} ${item.y} ${mx} ${kid.y} ${kid.x - RADIUS} ${kid.y}`;
+        const end = kid.cut === undefined ? kid.x - RADIUS : kid.x - 20;
+        const d = `M${start} ${item.y}C${mx} ${item.y} ${mx} ${kid.y} ${end} ${kid.y}`;
         if (kid.cut !== undefined) {
           edges.append(el("path", { class: "tedge cut", d }));
           const label = el("g", { class: "tcut" });
-          label.append(el("text", { x: kid.x, y: kid.y + 4 }, [document.createTextNode(`✂ ${kid.cut}`)]));
+          const cx = kid.x - 14;
+          label.append(el("path", { class: "cut-mark", d: `M${cx - 4} ${kid.y - 4}l8 8m0 -8l-8 8` }));
+          label.append(el("text", { x: kid.x - 4, y: kid.y + 4 }, [document.createTextNode(kid.cut)]));
           label.append(el("title", {}, [document.createTextNode(`${kid.cut}: pruned, never searched (a cutoff made it unnecessary)`)]));
           nodes.append(label);
         } else {
