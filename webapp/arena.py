@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import logging
 import secrets
 import threading
 import time
@@ -31,6 +32,7 @@ TREE_GAMES = {"tictactoe": 3000, "nim": 3000}
 SEARCH_RETRIES = 1
 """How many times a failed search (engine error, worker process died) is started again for the same move."""
 LIVE_LIST_SIZE = 50
+log = logging.getLogger(__name__)
 
 Emit = Callable[..., None]
 
@@ -160,13 +162,19 @@ class Arena:
             return self._games.setdefault(game_id, LiveGame(stored, states))
 
     def resume(self) -> int:
-        """Restart the search of every unfinished game whose turn is the engine's; returns how many."""
-        game_ids = self.store.engine_turn_game_ids()
-        for game_id in game_ids:
-            live = self.get(game_id)
+        """Restart the search of every unfinished game whose turn is the engine's; returns how many started. A game
+        that cannot be loaded (say, its game module is gone) is logged and left alone."""
+        started = 0
+        for game_id in self.store.engine_turn_game_ids():
+            try:
+                live = self.get(game_id)
+            except (GameError, ImportError):
+                log.exception("game %s cannot be loaded; its engine turn is not resumed", game_id)
+                continue
             with live.lock:
                 self._start_engine_if_its_turn(live)
-        return len(game_ids)
+            started += 1
+        return started
 
     # --- reading ----------------------------------------------------------------------------------------------
 
