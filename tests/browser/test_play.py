@@ -84,6 +84,10 @@ def test_connect_four_against_the_engine_with_a_spectator(live_server, browser: 
     expect(spectator.locator("#back-live")).to_be_visible()
     spectator.click("#back-live")
     expect(spectator.locator(".c4-disc:not(.c4-ghost)")).to_have_count(4)
+    spectator.keyboard.press("ArrowLeft")
+    expect(spectator.locator(".c4-disc:not(.c4-ghost)")).to_have_count(3)
+    spectator.keyboard.press("Escape")
+    expect(spectator.locator(".c4-disc:not(.c4-ghost)")).to_have_count(4)
     assert player_errors == [] and spectator_errors == []
 
 

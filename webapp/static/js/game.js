@@ -1,6 +1,7 @@
 // The game page: draws the game's state, sends the person's moves, and shows the engine thinking.
 // Everything comes from the server (docs/protocol.md); the browser holds no rules.
 import { ApiError, connectGame, getGame, getPosition, takeSeat } from "./api.js";
+import { escapeHtml } from "./format.js";
 import { MoveList } from "./movelist.js";
 import { EnginePanel } from "./panel.js";
 import { SearchTree } from "./tree.js";
@@ -313,7 +314,13 @@ function wireControls() {
   $("tree-expand").addEventListener("click", () => page.tree.expandAll());
   $("tree-collapse").addEventListener("click", () => page.tree.collapseAll());
   document.addEventListener("keydown", (event) => {
+    if (!page.state || event.target.closest?.("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
+    const shown = page.reviewPly ?? page.state.ply;
     if (event.key === "Escape" && !isLive()) backToLive();
+    else if (event.key === "ArrowLeft" && shown > 0) review(shown - 1);
+    else if (event.key === "ArrowRight" && !isLive()) review(shown + 1);
+    else return;
+    event.preventDefault();
   });
   let stored = "";
   try {
@@ -328,8 +335,10 @@ async function start() {
     const state = await getGame(gameId);
     await applyState(state);
   } catch (error) {
+    root.classList.add("missing");
     $("status-main").textContent = error.code === "not_found" ? "No such game" : "The game could not be loaded";
-    $("status-sub").innerHTML = 'It may have been mistyped. <a href="/">Start a new game</a>.';
+    const reason = error.code === "not_found" ? "The link may have been mistyped." : error.message;
+    $("status-sub").innerHTML = `${escapeHtml(reason)} <a href="/">Start a new game</a>.`;
     return;
   }
   connect();

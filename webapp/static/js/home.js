@@ -25,6 +25,7 @@ function showOpponent() {
   const kind = value("opponent");
   for (const el of document.querySelectorAll("[data-opponent]")) el.hidden = el.dataset.opponent !== kind;
   document.querySelector("[data-side-row]").hidden = kind === "engines";
+  document.querySelector("[data-takeback]").hidden = !(kind === "engine" || kind === "custom");
 }
 
 /** The game's own options from the form, or throws an Error whose message says what is wrong. */
@@ -67,7 +68,10 @@ async function play(event) {
   try {
     const game = selectedGame();
     const side = value("side");
-    payload = { game, options: gameOptions(game), opponent: opponent(), side: side === "random" ? "random" : Number(side) };
+    const options = gameOptions(game);
+    const against = opponent();
+    if (against.type === "engine") options.takeback = form.elements.takeback.checked;
+    payload = { game, options, opponent: against, side: side === "random" ? "random" : Number(side) };
   } catch (error) {
     errorBox.textContent = error.message;
     return;

@@ -22,10 +22,10 @@ export class MoveList {
     }
     const cells = [];
     for (let i = 0; i < history.length; i += 2) {
-      cells.push(`<span class="no" role="presentation">${i / 2 + 1}.</span>`);
+      cells.push(`<span class="no" aria-hidden="true">${i / 2 + 1}.</span>`);
       for (const entry of history.slice(i, i + 2)) {
         const engineNote = entry.score_text ? ` (engine: ${entry.score_text})` : "";
-        cells.push(`<button type="button" role="listitem" data-ply="${entry.ply}" aria-current="${entry.ply === current}"`
+        cells.push(`<button type="button" data-ply="${entry.ply}" aria-current="${entry.ply === current}"`
           + ` title="${escapeHtml(`${names[entry.by] ?? ""} ${entry.move}${engineNote}`)}"`
           + ` aria-label="Move ${entry.ply}: ${escapeHtml(entry.move)}, show this position">${escapeHtml(entry.move)}</button>`);
       }
