@@ -12,6 +12,7 @@ the latency percentiles.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -35,6 +36,19 @@ def describe(name: str, seconds: list[float]) -> str:
     ms = [s * 1000 for s in seconds]
     return (f"{name:<10} n={len(ms)}  p50={statistics.median(ms):6.2f} ms  p90={percentile(ms, 0.9):6.2f} ms  "
             f"p99={percentile(ms, 0.99):6.2f} ms  max={max(ms):6.2f} ms")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time used so far by process ``pid`` (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_worker_pid(server: LiveServer) -> int:
+    """The pid of gunicorn's (single) worker process."""
+    assert server.process is not None
+    children = Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children").read_text().split()
+    return int(children[0])
 
 
 def busy_engines(server: LiveServer, count: int) -> list[str]:
@@ -67,6 +81,8 @@ def run(moves: int, interval: float, searches: int) -> None:
                 client.emit("join", {"game_id": game_id})
                 client.wait_for("state")
             mover_times, spectator_times = [], []
+            worker_pid = server_worker_pid(server)
+            cpu_before = cpu_seconds(worker_pid)
             for ply in range(1, moves + 1):
                 started = time.perf_counter()
                 mover = players[(ply - 1) % 2]
@@ -76,11 +92,14 @@ def run(moves: int, interval: float, searches: int) -> None:
                 mover_times.append(at_mover - started)
                 spectator_times.append(at_spectator - started)
                 time.sleep(max(0.0, interval - (time.perf_counter() - started)))
+            cpu_per_move = (cpu_seconds(worker_pid) - cpu_before) / moves
             errors = sum(len(c.received("error")) for c in (*players, spectator))
             still = [server.get(f"/api/games/{g}").json()["search_state"] for g in engines]
             print(f"{moves} moves; engine searches during the run: {still}; error events: {errors}")
             print(describe("mover", mover_times))
             print(describe("spectator", spectator_times))
+            print(f"server CPU per move (gunicorn worker, all threads): {cpu_per_move * 1000:.2f} ms; "
+                  f"load average at the end: {os.getloadavg()[0]:.2f}")
             for client in (*players, spectator):
                 client.close()
         finally:

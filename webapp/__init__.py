@@ -51,6 +51,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         async_mode="threading",
         max_http_buffer_size=MAX_BODY_BYTES,
         async_handlers=False,
+        manage_session=False,
         message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
     )
     arena = Arena(

@@ -320,9 +320,9 @@ class Arena:
             raise ArenaError("forbidden", "that seat is played by the engine")
         return seat
 
-    def play(self, game_id: str, seat: int | None, move_text: str) -> dict[str, Any]:
-        """A person's move with ``seat``; returns the new state. Errors: forbidden, game_over, not_your_turn,
-        illegal_move."""
+    def play(self, game_id: str, seat: int | None, move_text: str, answer: bool = True) -> dict[str, Any] | None:
+        """A person's move with ``seat``; returns the new state (None unless ``answer``). Errors: forbidden,
+        game_over, not_your_turn, illegal_move."""
         live = self.get(game_id)
         with live.lock:
             seat = self._check_player(live, seat)
@@ -331,7 +331,7 @@ class Arena:
             if live.state.to_move != seat:
                 raise ArenaError("not_your_turn", "it is not your turn")
             self._commit_move(live, move_text, seat)
-            return self.state_payload(live, seat, include_you=True)
+            return self.state_payload(live, seat, include_you=True) if answer else None
 
     def _commit_move(self, live: LiveGame, move_text: str, by: int, score: int | None = None,
                      score_text: str | None = None) -> None:

@@ -121,7 +121,7 @@ def on_leave(arena: Arena, connection: Connection, data: dict[str, Any]) -> None
 @game_event("move", ("game_id", "move"))
 def on_move(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Play a move with the connection's seat; the room gets ``moved``."""
-    arena.play(data["game_id"], connection.seat_in(data["game_id"]), data["move"])
+    arena.play(data["game_id"], connection.seat_in(data["game_id"]), data["move"], answer=False)
 
 
 @game_event("resign", ("game_id",))

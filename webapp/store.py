@@ -25,6 +25,7 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    insert,
     select,
     update,
 )
@@ -190,15 +191,16 @@ class Store:
                  winner: int | None = None, reason: str | None = None) -> dt.datetime:
         """Store ``move`` and the game's new turn/status in one transaction; returns the update time.
 
-        Raises ``PlyTakenError`` (and writes nothing) when ply ``move.ply`` already has a move.
+        Raises ``PlyTakenError`` (and writes nothing) when ply ``move.ply`` already has a move. (Core statements,
+        not the ORM's unit of work: this is the one write on the path of every move.)
         """
         now = _now()
         try:
-            with self._transaction() as session:
-                session.add(MoveRow(game_id=game_id, ply=move.ply, move=move.move, by=move.by, score=move.score,
-                                    score_text=move.score_text, created_at=now))
-                session.flush()
-                session.execute(update(GameRow).where(GameRow.id == game_id).values(
+            with self.engine.begin() as connection:
+                connection.execute(insert(MoveRow).values(
+                    game_id=game_id, ply=move.ply, move=move.move, by=move.by, score=move.score,
+                    score_text=move.score_text, created_at=now))
+                connection.execute(update(GameRow).where(GameRow.id == game_id).values(
                     ply=move.ply, to_move=to_move, status=status, winner=winner, reason=reason, updated_at=now))
         except IntegrityError:
             raise PlyTakenError(f"ply {move.ply} of game {game_id} already has a move") from None
