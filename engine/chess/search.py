@@ -36,9 +36,12 @@ EXACT, LOWER, UPPER = 0, 1, 2
 MAX_DEPTH = 64
 VICTIM = {"p": 100, "n": 320, "b": 330, "r": 500, "q": 950, "k": 0, ".": 100}
 ATTACKER = {"P": 1, "N": 3, "B": 3, "R": 5, "Q": 9, "K": 10}
+PIECE_VALUE = {"P": 100, "N": 320, "B": 330, "R": 500, "Q": 950, "K": 0}
 TT_LIMIT = 1 << 20
 PROGRESS_SECONDS = 0.1
 POLL_MASK = 1023
+SOFT_TIME = 0.6
+"""With a time limit, no new iteration starts after this share of it (an unfinished one still counts its moves)."""
 FUTILITY_MARGIN = 150
 """At depth 1, a static score this far above beta returns at once (reverse futility, "static null move")."""
 
@@ -312,6 +315,9 @@ class ChessSearcher:
     def _quiesce(self, pos: Position, alpha: int, beta: int, ply: int, check: bool | None = None) -> int:
         """Quiescence search: stand pat or resolve captures and queen promotions; every evasion when in check.
 
+        Captures that cannot raise the score enough (delta pruning) and captures of a cheaper piece on a defended
+        square (losing captures) are skipped.
+
         Same bound contract as ``_negamax`` (fail-soft).
         """
         self.nodes += 1
@@ -357,7 +363,8 @@ class ChessSearcher:
         margin = alpha - best - 200
         for index, move in enumerate(moves):
             i, j, promo = move
-            if VICTIM[board[j]] < margin and not promo:
+            victim = VICTIM[board[j]]
+            if not promo and (victim < margin or (PIECE_VALUE[board[i]] > victim + 50 and cb.attacked(board, j))):
                 self.pruned += 1
                 continue
             child = make_move(pos, move, tables)
@@ -479,7 +486,7 @@ class ChessSearcher:
                 self._emit("depth", self._pv(entries[0]))
                 if abs(result) > MATE_BOUND and depth >= WIN - abs(result) + 2:
                     break
-                if limits.time is not None and time.perf_counter() - self.started > 0.45 * limits.time:
+                if limits.time is not None and time.perf_counter() - self.started > SOFT_TIME * limits.time:
                     break
                 if len(entries) == 1 and limits.depth is None and limits.time is not None:
                     break
