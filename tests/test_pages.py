@@ -23,6 +23,7 @@ def test_home_page_offers_every_game_with_a_drawing(client: FlaskClient) -> None
         assert card, f"no card for {name}"
         assert game_class(name).title.replace("&", "&amp;") in card.group(0)
         assert "<svg" in card.group(0)
+        assert 'data-levels="[{&#34;depth&#34;:' in card.group(0)
     assert 'id="play"' in html
     for opponent in ("engine", "custom", "friend", "engines"):
         assert f'name="opponent" value="{opponent}"' in html

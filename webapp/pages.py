@@ -15,6 +15,7 @@ from pathlib import Path
 from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
 
 from engine.games import game_class, game_names
+from engine.levels import game_levels
 from webapp.seats import seat_from_cookie
 
 bp = Blueprint(
@@ -42,6 +43,8 @@ class GameCard:
     name: str
     title: str
     players: tuple[str, str]
+    levels: list[dict[str, int | float | None]]
+    """The engine's levels 1-8 for this game: ``depth`` and ``time`` limits (None = none) and ``margin``."""
 
 
 def game_cards() -> list[GameCard]:
@@ -49,7 +52,11 @@ def game_cards() -> list[GameCard]:
     cards = []
     for name in game_names():
         cls = game_class(name)
-        cards.append(GameCard(name, cls.title, tuple(cls.players)))
+        levels = [
+            {"depth": level.limits.depth, "time": level.limits.time, "margin": level.margin}
+            for level in game_levels(name)
+        ]
+        cards.append(GameCard(name, cls.title, tuple(cls.players), levels))
     return cards
 
 

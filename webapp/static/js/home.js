@@ -19,6 +19,20 @@ function selectGame(name) {
   for (const el of document.querySelectorAll("[data-player-name]")) el.textContent = players[Number(el.dataset.playerName)];
   for (const row of document.querySelectorAll("[data-options-for]")) row.hidden = row.dataset.optionsFor !== name;
   errorBox.textContent = "";
+  describeLevel();
+}
+
+/** What a level does in the selected game, from the level table on its card. */
+function describeLevel() {
+  const card = cards.find((c) => c.getAttribute("aria-pressed") === "true");
+  const levels = JSON.parse(card?.dataset.levels ?? "[]");
+  const level = levels[Number(value("level")) - 1];
+  const hint = document.getElementById("level-hint");
+  if (!level) return;
+  const reach = level.depth ? `searches ${level.depth} ${level.depth === 1 ? "ply" : "plies"} deep` : "searches as deep as it can";
+  const time = level.time ? `, at most ${level.time} s a move` : "";
+  const choice = level.margin ? "sometimes picks a slightly weaker move" : "always plays the best move it finds";
+  hint.textContent = `The engine ${reach}${time}; it ${choice}.`;
 }
 
 function showOpponent() {
@@ -125,7 +139,10 @@ for (const card of cards) card.addEventListener("click", () => selectGame(card.d
 for (const radio of form.elements.opponent) radio.addEventListener("change", showOpponent);
 for (const output of document.querySelectorAll("output[data-for]")) {
   const input = form.elements[output.dataset.for];
-  input.addEventListener("input", () => { output.textContent = input.value; });
+  input.addEventListener("input", () => {
+    output.textContent = input.value;
+    describeLevel();
+  });
 }
 form.addEventListener("submit", play);
 
