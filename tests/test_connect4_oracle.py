@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import time
+
+import pytest
+
 from engine.game import WIN
 from engine.games.connect4 import Connect4
 from engine.oracles import consult
-from engine.solve.connect4_oracle import SOLVER_EMPTY, SOLVER_LEVEL, connect4_oracle
+from engine.solve.connect4 import Solver, SolveTimeout, pons_to_engine
+from engine.solve.connect4_oracle import ATTEMPT_EMPTY, ATTEMPT_LEVEL, SOLVER_EMPTY, SOLVER_LEVEL, connect4_oracle
 
 WON_IN_SIX = "5554224333234511764415115"
 """Pons' middle_easy line 1: the side to move wins with its 6th stone (Pons score 4)."""
@@ -28,8 +33,10 @@ def test_oracle_plays_the_exact_win_with_every_move_scored() -> None:
 
 
 def test_oracle_declines_early_positions_low_levels_and_finished_games() -> None:
-    early = Connect4.from_setup("1234567" * 3)
-    assert 42 - early.moves > SOLVER_EMPTY and connect4_oracle(early, None) is None
+    early = Connect4.from_setup("1234567" * 2)
+    assert 42 - early.moves > ATTEMPT_EMPTY and connect4_oracle(early, None) is None
+    middle = Connect4.from_setup("1234567" * 3)
+    assert SOLVER_EMPTY < 42 - middle.moves <= ATTEMPT_EMPTY and connect4_oracle(middle, ATTEMPT_LEVEL - 1) is None
     assert connect4_oracle(Connect4.from_setup(WON_IN_SIX), SOLVER_LEVEL - 1) is None
     assert connect4_oracle(Connect4.from_setup("1122334"), None) is None
 
@@ -40,3 +47,21 @@ def test_oracle_scores_losses_by_their_length() -> None:
     assert info is not None
     # Pons -1 with 37 stones played: the opponent (19 stones so far) wins with its 21st stone, 4 plies from now.
     assert info.score == -(WIN - 4) and info.score_text == "loss in 2" and len(info.pv) == 4
+
+
+def test_attempt_gives_up_in_time_and_solver_deadline_raises() -> None:
+    state = Connect4.from_setup("44")  # far too early to solve in CPython
+    solver = Solver()
+    started = time.perf_counter()
+    with pytest.raises(SolveTimeout):
+        solver.solve(state, deadline=started + 0.05)
+    assert solver.nodes >= 8192 and time.perf_counter() - started < 5
+
+
+def test_attempt_solves_a_middle_game_position_at_the_top_level() -> None:
+    # Pons' middle_easy: 23 stones played (19 empty), the side to move wins with score 8.
+    state = Connect4.from_setup("52753311433677442422121")
+    info = connect4_oracle(state, ATTEMPT_LEVEL)
+    assert info is not None and info.source == "solver"
+    assert info.score == pons_to_engine(8, state.moves)
+    assert connect4_oracle(state, ATTEMPT_LEVEL - 1) is None  # 19 empty cells: only the top level tries

@@ -20,6 +20,7 @@ path avoids method calls, attribute look-ups and objects per node.
 from __future__ import annotations
 
 from collections.abc import Callable
+from time import perf_counter
 from typing import Protocol
 
 from engine.game import WIN, InvalidSetupError
@@ -46,6 +47,10 @@ class BitboardPosition(Protocol):
     def moves(self) -> int: ...
 
 
+class SolveTimeout(TimeoutError):
+    """The solve's deadline passed before the score was proven."""
+
+
 def _c_half(value: int) -> int:
     """``value / 2`` rounded toward zero, as C's integer division does (Pons' arithmetic)."""
     return -((-value) >> 1) if value < 0 else value >> 1
@@ -69,15 +74,18 @@ class Solver:
         """Forget every stored bound (Pons' benchmark resets before each position)."""
         self.table.clear()
 
-    def solve(self, state: BitboardPosition, weak: bool = False) -> int:
+    def solve(self, state: BitboardPosition, weak: bool = False, deadline: float | None = None) -> int:
         """Exact score of ``state`` for the side to move, in Pons' convention.
 
         With ``weak`` only the sign is exact: 1 win, 0 draw, -1 loss. A full board scores 0; a position with four
-        in a row is over and raises ``InvalidSetupError``.
+        in a row is over and raises ``InvalidSetupError``. With a ``deadline`` (a ``time.perf_counter()`` value),
+        ``SolveTimeout`` is raised soon after it passes (checked every 8,192 nodes); the table keeps what was
+        proven, so a later solve of the same or a nearby position goes faster.
         """
-        return self.solve_bits(state.position, state.mask, state.moves, weak)
+        return self.solve_bits(state.position, state.mask, state.moves, weak, deadline)
 
-    def solve_bits(self, position: int, mask: int, moves: int, weak: bool = False) -> int:
+    def solve_bits(self, position: int, mask: int, moves: int, weak: bool = False,
+                   deadline: float | None = None) -> int:
         """``solve`` on raw bitboards: ``position`` = stones of the side to move, ``mask`` = all stones."""
         self.nodes = 0
         if has_four(position ^ mask):
@@ -89,23 +97,26 @@ class Solver:
         if weak:
             low, high = -1, 1
         threats = winning_cells(position ^ mask, mask)
-        negamax, counter = _make_negamax(self.table, self.max_entries)
-        while low < high:
-            med = low + (high - low) // 2
-            if med <= 0 and _c_half(low) < med:
-                med = _c_half(low)
-            elif med >= 0 and _c_half(high) > med:
-                med = _c_half(high)
-            result = negamax(position, mask, moves, med, med + 1, threats)
-            if result <= med:
-                high = result
-            else:
-                low = result
-        self.nodes = counter()
+        negamax, counter = _make_negamax(self.table, self.max_entries, deadline)
+        try:
+            while low < high:
+                med = low + (high - low) // 2
+                if med <= 0 and _c_half(low) < med:
+                    med = _c_half(low)
+                elif med >= 0 and _c_half(high) > med:
+                    med = _c_half(high)
+                result = negamax(position, mask, moves, med, med + 1, threats)
+                if result <= med:
+                    high = result
+                else:
+                    low = result
+        finally:
+            self.nodes = counter()
         return (low > 0) - (low < 0) if weak else low
 
 
-def _make_negamax(table: dict[int, int], max_entries: int) -> tuple[Callable[..., int], Callable[[], int]]:
+def _make_negamax(table: dict[int, int], max_entries: int,
+                  deadline: float | None) -> tuple[Callable[..., int], Callable[[], int]]:
     """A negamax closure over ``table`` and a node counter; returns ``(negamax, nodes)``.
 
     ``negamax(position, mask, moves, alpha, beta, threats)`` returns the exact score when it lies strictly between
@@ -122,8 +133,11 @@ def _make_negamax(table: dict[int, int], max_entries: int) -> tuple[Callable[...
     def negamax(position: int, mask: int, moves: int, alpha: int, beta: int, threats: int) -> int:
         nonlocal nodes
         nodes += 1
-        if not nodes & 0xFFFF and len(table) > max_entries:
-            table.clear()
+        if not nodes & 0x1FFF:
+            if len(table) > max_entries:
+                table.clear()
+            if deadline is not None and perf_counter() > deadline:
+                raise SolveTimeout(f"no answer within the time allowed ({nodes} nodes searched)")
         # The literals are BOTTOM (4432676798593) and BOARD (279258638311359), inlined for speed.
         possible = (mask + 4432676798593) & 279258638311359  # the lowest empty cell of every column
         forced = possible & threats

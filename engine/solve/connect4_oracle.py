@@ -1,8 +1,11 @@
 """The Connect Four oracle: exact play from the exact solver once few enough cells are empty.
 
 Registered in ``engine.oracles`` so that ``engine.player.think`` plays perfect endgames: from ``SOLVER_EMPTY``
-empty cells down, solving every legal move takes well under a second in CPython (see ``bench/connect4_solver.py``),
-so levels ``SOLVER_LEVEL`` and up (and analysis without a level) play the exact move instead of searching.
+empty cells down, solving every legal move takes well under a second in CPython (``bench/connect4_solver.py
+--oracle``: median 24 ms, worst seen 0.2 s at 18 empty cells), so levels ``SOLVER_LEVEL`` and up (and play
+without a level) take the exact move instead of searching. Level ``ATTEMPT_LEVEL`` (and play without a level)
+also tries from ``ATTEMPT_EMPTY`` empty cells, giving the solver ``ATTEMPT_SECONDS``; when that is not enough the
+oracle answers None and the ordinary search plays.
 """
 
 from __future__ import annotations
@@ -12,19 +15,24 @@ import time
 from engine.game import describe_score
 from engine.games.connect4 import CELLS, Connect4
 from engine.search.info import RootMove, SearchInfo
-from engine.solve.connect4 import Solver, pons_to_engine
+from engine.solve.connect4 import Solver, SolveTimeout, pons_to_engine
 
 SOLVER_EMPTY = 18
 """The oracle answers when at most this many cells are empty."""
 SOLVER_LEVEL = 7
 """The weakest level that plays exact endgames; lower levels keep their search and randomness."""
+ATTEMPT_EMPTY = 24
+"""Up to this many empty cells, the strongest level tries the solver within ``ATTEMPT_SECONDS``."""
+ATTEMPT_SECONDS = 0.4
+ATTEMPT_LEVEL = 8
 
 
-def move_scores(state: Connect4, solver: Solver) -> list[tuple[int, int, int]]:
+def move_scores(state: Connect4, solver: Solver, deadline: float | None = None) -> list[tuple[int, int, int]]:
     """``(pons_score, move, nodes)`` of every legal move of ``state``, best first (ties: centre first).
 
     Pons' score of a move is minus the score of the position it leads to (his scores count the winner's stones
     at the end, so they do not depend on the ply); a move that wins at once scores ``(43 - stones) // 2``.
+    Raises ``SolveTimeout`` when ``deadline`` (a ``time.perf_counter()`` value) passes first.
     """
     scored = []
     for move in state.legal_moves():
@@ -34,17 +42,21 @@ def move_scores(state: Connect4, solver: Solver) -> list[tuple[int, int, int]]:
             score = 0 if outcome.winner is None else (CELLS + 1 - state.moves) // 2
             scored.append((score, move, 0))
             continue
-        score = -solver.solve(child)
+        score = -solver.solve(child, deadline=deadline)
         scored.append((score, move, solver.nodes))
     scored.sort(key=lambda entry: entry[0], reverse=True)  # stable: legal_moves is centre first
     return scored
 
 
-def principal_variation(state: Connect4, solver: Solver) -> list[int]:
-    """A line of perfect play from ``state`` to the end of the game (``solver``'s table speeds it up)."""
+def principal_variation(state: Connect4, solver: Solver, deadline: float | None = None) -> list[int]:
+    """A line of perfect play from ``state`` to the end of the game (``solver``'s table speeds it up), cut
+    short where ``deadline`` passes."""
     line = []
     while state.outcome() is None:
-        move = move_scores(state, solver)[0][1]
+        try:
+            move = move_scores(state, solver, deadline)[0][1]
+        except SolveTimeout:
+            break
         line.append(move)
         state = state.play(move)
     return line
@@ -53,21 +65,29 @@ def principal_variation(state: Connect4, solver: Solver) -> list[int]:
 def connect4_oracle(state: Connect4, level: int | None) -> SearchInfo | None:
     """The exact best move as a final ``SearchInfo`` (``source="solver"``), or None.
 
-    None when the game is over, more than ``SOLVER_EMPTY`` cells are empty, or ``level`` is below
-    ``SOLVER_LEVEL``. Otherwise ``score`` is exact in the engine's ``WIN - plies`` convention, ``root_moves``
-    holds the exact score of every legal move (bound "exact"), ``pv`` is a line of perfect play to the end and
-    ``nodes`` counts the solver's negamax calls.
+    None when the game is over, ``level`` is below ``SOLVER_LEVEL``, more than ``SOLVER_EMPTY`` cells are empty
+    (``ATTEMPT_EMPTY`` at ``ATTEMPT_LEVEL`` or without a level), or the attempt ran out of time. Otherwise
+    ``score`` is exact in the engine's ``WIN - plies`` convention, ``root_moves`` holds the exact score of every
+    legal move (bound "exact"), ``pv`` is a line of perfect play (to the end of the game unless an attempt's time
+    ran out first) and ``nodes`` counts the solver's negamax calls.
     """
-    if level is not None and level < SOLVER_LEVEL:
+    if (level is not None and level < SOLVER_LEVEL) or state.outcome() is not None:
         return None
-    if state.outcome() is not None or CELLS - state.moves > SOLVER_EMPTY:
-        return None
+    empty = CELLS - state.moves
     started = time.perf_counter()
+    deadline = None
+    if empty > SOLVER_EMPTY:
+        if empty > ATTEMPT_EMPTY or (level is not None and level < ATTEMPT_LEVEL):
+            return None
+        deadline = started + ATTEMPT_SECONDS
     solver = Solver()
-    scored = move_scores(state, solver)
+    try:
+        scored = move_scores(state, solver, deadline)
+    except SolveTimeout:
+        return None
     nodes = sum(entry[2] for entry in scored)
     best_score, best_move, _ = scored[0]
-    pv = [best_move, *principal_variation(state.play(best_move), solver)]
+    pv = [best_move, *principal_variation(state.play(best_move), solver, deadline)]
     score = pons_to_engine(best_score, state.moves)
     elapsed = (time.perf_counter() - started) * 1000
     root_moves = [
