@@ -74,6 +74,7 @@ function drawStatus(state) {
   const [first, second] = state.players;
   const playerNames = [first, second];
   $("status").classList.toggle("over", state.status === "finished");
+  $("status").classList.toggle("thinking", state.status === "active" && state.seats[state.to_move]?.kind === "engine");
   if (state.status === "finished") {
     const result = state.result ?? { winner: null, reason: "" };
     dot.className = `turn-dot${result.winner === null ? "" : ` p${result.winner}`}`;
@@ -81,7 +82,8 @@ function drawStatus(state) {
     else if (page.you === result.winner) main.textContent = `You win! (${playerNames[result.winner]})`;
     else if (page.you !== null && page.you !== undefined) main.textContent = `${playerNames[result.winner]} wins — you lose`;
     else main.textContent = `${playerNames[result.winner]} wins`;
-    sub.textContent = result.reason ? `${result.reason[0].toUpperCase()}${result.reason.slice(1)} · ${state.ply} moves` : "";
+    const moves = `${state.ply} ${state.ply === 1 ? "move" : "moves"}`;
+    sub.textContent = result.reason ? `${result.reason[0].toUpperCase()}${result.reason.slice(1)} · ${moves}` : moves;
   } else {
     const mover = state.to_move;
     const seat = state.seats[mover];

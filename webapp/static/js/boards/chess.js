@@ -180,7 +180,6 @@ export function createBoard(container, { onMove }) {
             if (event.button !== 0) return;
             const [px, py] = pointIn(event);
             drag = { from: square, x: px, y: py, moved: false, pointer: event.pointerId };
-            svg.setPointerCapture?.(event.pointerId);
           });
         }
       }
@@ -220,9 +219,15 @@ export function createBoard(container, { onMove }) {
     draw();
   }
 
-  svg.addEventListener("pointermove", onPointerMove);
-  svg.addEventListener("pointerup", onPointerUp);
-  svg.addEventListener("pointercancel", () => { drag = null; draw(); });
+  function onPointerCancel() {
+    if (!drag) return;
+    drag = null;
+    draw();
+  }
+
+  window.addEventListener("pointermove", onPointerMove);
+  window.addEventListener("pointerup", onPointerUp);
+  window.addEventListener("pointercancel", onPointerCancel);
 
   function render(nextView, options = {}) {
     view = nextView;
@@ -236,8 +241,9 @@ export function createBoard(container, { onMove }) {
   return {
     render,
     destroy() {
-      svg.removeEventListener("pointermove", onPointerMove);
-      svg.removeEventListener("pointerup", onPointerUp);
+      window.removeEventListener("pointermove", onPointerMove);
+      window.removeEventListener("pointerup", onPointerUp);
+      window.removeEventListener("pointercancel", onPointerCancel);
       svg.remove();
     },
   };

@@ -55,6 +55,11 @@ export function createBoard(container, { onMove }) {
     const frame = el("path", { class: "c4-frame", "fill-rule": "evenodd", d: framePath(rows, cols, x, y) });
     svg.append(frame);
     if (last) svg.append(el("circle", { class: "c4-last", cx: x(last[1]), cy: y(last[0]), r: CELL * 0.16 }));
+    const line = winningLine((view.winning_cells ?? []).map((cell) => cellIndex(cell, rows)));
+    if (line) {
+      const [[r1, c1], [r2, c2]] = line;
+      svg.append(el("line", { class: "win-line c4-win-line", x1: x(c1), y1: y(r1), x2: x(c2), y2: y(r2) }));
+    }
 
     for (let c = 0; c < cols; c += 1) {
       const text = String(c + 1);
@@ -81,6 +86,22 @@ export function createBoard(container, { onMove }) {
       svg?.remove();
     },
   };
+}
+
+/** The two ends of the winning cells when they all lie on one straight line, else null (two crossing lines). */
+function winningLine(cells) {
+  if (cells.length < 4) return null;
+  let ends = null;
+  let longest = -1;
+  for (const a of cells) {
+    for (const b of cells) {
+      const length = Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]));
+      if (length > longest) [longest, ends] = [length, [a, b]];
+    }
+  }
+  const [[r1, c1], [r2, c2]] = ends;
+  const collinear = cells.every(([r, c]) => (r - r1) * (c2 - c1) === (c - c1) * (r2 - r1));
+  return collinear ? ends : null;
 }
 
 /** The blue frame: a rounded rectangle with a hole at every cell (even-odd fill), so discs show through. */

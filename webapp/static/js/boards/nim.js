@@ -62,6 +62,7 @@ export function createBoard(container, { onMove }) {
         const counter = el("circle", { class: "nim-counter", cx, cy, r: radius });
         counters.push(counter);
         svg.append(counter);
+        if (interactive && !legal.has(move)) counter.classList.add("out-of-reach");
         if (legal.has(move)) {
           counter.classList.add("legal");
           const mark = (on) => counters.slice(k).forEach((c) => c.classList.toggle("take", on));
