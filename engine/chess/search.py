@@ -37,7 +37,8 @@ MAX_DEPTH = 64
 VICTIM = {"p": 100, "n": 320, "b": 330, "r": 500, "q": 950, "k": 0, ".": 100}
 ATTACKER = {"P": 1, "N": 3, "B": 3, "R": 5, "Q": 9, "K": 10}
 PIECE_VALUE = {"P": 100, "N": 320, "B": 330, "R": 500, "Q": 950, "K": 0}
-TT_LIMIT = 1 << 20
+TT_LIMIT = 1 << 18
+"""Most TT entries kept (each costs about 0.5 kB: the position is its own key); the table is cleared when full."""
 PROGRESS_SECONDS = 0.1
 POLL_MASK = 1023
 SOFT_TIME = 0.6
@@ -109,6 +110,7 @@ class ChessSearcher:
         self.strong_at_root = strong == self.board.turn
         self.contempt = self.personality.contempt
         self.tt: dict[Position, tuple[int, int, int, Move | None]] = {}
+        self.tt_limit = min(self.options.tt_size, TT_LIMIT)
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_DEPTH * 4)]
         self.history: dict[Move, int] = {}
         self.seen = self._game_history()
@@ -306,7 +308,7 @@ class ChessSearcher:
         if legal == 0:
             return -WIN + ply if check else self._draw(ply)
         if use_tt:
-            if len(self.tt) >= TT_LIMIT:
+            if len(self.tt) >= self.tt_limit:
                 self.tt.clear()
             flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
             self.tt[pos] = (depth, flag, _tt_score(best, ply), best_move)

@@ -37,6 +37,7 @@ function describe(symbol, square) {
 export function createBoard(container, { onMove }) {
   const svg = rootSvg(SIZE, SIZE, "Chess board");
   svg.style.touchAction = "none";
+  svg.style.userSelect = "none";
   container.append(svg);
   let view = null;
   let opts = {};
@@ -178,6 +179,7 @@ export function createBoard(container, { onMove }) {
         if (movable.has(square)) {
           target.addEventListener("pointerdown", (event) => {
             if (event.button !== 0) return;
+            event.preventDefault();
             const [px, py] = pointIn(event);
             drag = { from: square, x: px, y: py, moved: false, pointer: event.pointerId };
           });
