@@ -95,3 +95,12 @@ def test_table_kept_between_solves_until_reset() -> None:
 )
 def test_pons_scores_in_engine_convention(score: int, moves: int, engine_score: int) -> None:
     assert pons_to_engine(score, moves) == engine_score
+
+
+def test_table_emptied_past_max_entries_keeps_scores_exact() -> None:
+    state = Connect4.from_setup("24617524315172127")  # Pons' middle_medium: score 2, about 26,000 nodes
+    bounded = Solver(max_entries=1000)
+    assert bounded.solve(state) == 2
+    assert len(bounded.table) <= 1000 + 8192  # emptied at a check, then at most 8,192 nodes until the next
+    unbounded = Solver()
+    assert unbounded.solve(state) == 2 and len(unbounded.table) > 1000 + 8192
