@@ -176,3 +176,17 @@ def test_rematch_swaps_seats_and_is_made_once(app, client):
     new_state = client.get(f"/api/games/{made.json['id']}").json
     assert all(seat["taken"] for seat in new_state["seats"])
     assert client.get(f"/api/games/{game_id}").json["rematch_id"] == made.json["id"]
+
+
+def test_configuration_from_the_environment(tmp_path):
+    from webapp.config import ConfigError, load_config
+
+    first = load_config(tmp_path, {})
+    assert load_config(tmp_path, {})["SECRET_KEY"] == first["SECRET_KEY"]  # generated once, then kept
+    assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
+    assert first["DATABASE_URL"] == f"sqlite:///{tmp_path / 'arena.sqlite3'}" and first["ARENA_WORKERS"] == 2
+    chosen = load_config(tmp_path, {"SECRET_KEY": "s", "ARENA_WORKERS": "4", "DATABASE_URL": "postgresql://x/y"})
+    assert (chosen["SECRET_KEY"], chosen["ARENA_WORKERS"], chosen["DATABASE_URL"]) == ("s", 4, "postgresql://x/y")
+    for bad in ({"ARENA_WORKERS": "many"}, {"ARENA_WORKERS": "0"}, {"ARENA_PACE": "-1"}):
+        with pytest.raises(ConfigError, match=next(iter(bad))):
+            load_config(tmp_path, bad)
