@@ -52,7 +52,8 @@ export const takeSeat = (id, token) =>
  * Returns {socket, emit(event, extra)}, where emit adds the game id to the payload.
  */
 export function connectGame(gameId, token, handlers) {
-  const socket = io({ auth: token ? { token } : {}, transports: ["websocket", "polling"] });
+  // WebSocket first (no long-polling round trips; one thread per viewer on the server), long-polling if it fails.
+  const socket = io({ auth: token ? { token } : {}, transports: ["websocket", "polling"], tryAllTransports: true });
   socket.on("connect", () => socket.emit("join", { game_id: gameId }));
   for (const [event, handler] of Object.entries(handlers)) {
     if (event === "connect_error" || event === "disconnect") socket.on(event, handler);

@@ -86,6 +86,7 @@ export class EnginePanel {
     if (info.kind === "queued") {
       this.state = "queued";
       this.queuePosition = info.position ?? null;
+      this.info = null;
     } else if (info.kind === "started") {
       this.state = "thinking";
       this.info = null;
