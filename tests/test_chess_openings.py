@@ -1,0 +1,76 @@
+"""Opening names, the book, its cache, and the chess oracle (book and tablebase)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import chess
+import pytest
+
+from engine.chess import openings
+from engine.chess.oracle import chess_oracle, tablebase_move
+from engine.game import play_moves
+from engine.games import new_game
+from engine.games.chess import ChessState
+from engine.player import think
+
+
+def test_opening_names_follow_the_game() -> None:
+    board = chess.Board()
+    assert openings.opening_of(board) is None
+    for move in ["e4", "c5"]:
+        board.push_san(move)
+    assert openings.opening_of(board).name == "Sicilian Defense"
+    board.push_san("Nf3")
+    board.push_san("d6")
+    opening = openings.opening_of(board)
+    assert opening.eco == "B50" and opening.name.startswith("Sicilian Defense")
+
+
+def test_book_moves_are_legal_weighted_and_varied() -> None:
+    board = chess.Board()
+    moves = openings.book_moves(board)
+    assert moves["e2e4"] > moves["g2g4"] > 0
+    rng = random.Random(3)
+    picks = {openings.pick_book_move(board, rng) for _ in range(60)}
+    assert {"e2e4", "d2d4"} <= picks and "g2g4" not in picks
+    assert all(chess.Move.from_uci(move) in board.legal_moves for move in picks)
+    out_of_book = ChessState.from_setup("4k3/8/8/8/8/8/8/4K2R w K - 0 1").board
+    assert openings.book_moves(out_of_book) == {} and openings.pick_book_move(out_of_book, rng) is None
+
+
+def test_index_is_cached_on_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    (tables / "x.tsv").write_text("eco\tname\tpgn\nC20\tKing's Pawn Game\t1. e4 e5\n"
+                                  "C40\tKing's Knight Opening\t1. e4 e5 2. Nf3\n", encoding="utf-8")
+    monkeypatch.setenv("ARENA_OPENINGS", str(tables))
+    monkeypatch.setenv("ARENA_CACHE", str(tmp_path / "cache"))
+    openings.load_index.cache_clear()
+    try:
+        built = openings.load_index()
+        assert len(built.names) == 2 and built.moves[chess.Board().epd()] == {"e2e4": 2}
+        assert list((tmp_path / "cache").glob("chess-openings-*.pickle"))
+        openings.load_index.cache_clear()
+        assert openings.load_index() == built
+    finally:
+        openings.load_index.cache_clear()
+
+
+def test_oracle_plays_book_moves_at_levels_five_to_eight_only() -> None:
+    state = play_moves(new_game("chess"), ["e4", "e5"])
+    answer = chess_oracle(state, 5, random.Random(1))
+    assert answer is not None and answer.source == "book" and answer.final
+    assert chess.Move.from_uci(answer.best) in state.board.legal_moves
+    assert chess_oracle(state, 4) is None
+    events = list(think(state, level=8))
+    assert len(events) == 1 and events[0].source == "book"
+
+
+def test_without_tablebases_the_oracle_stays_silent(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    board = chess.Board("8/8/8/4k3/8/8/8/4K2Q w - - 0 1")
+    monkeypatch.delenv("ARENA_SYZYGY", raising=False)
+    assert tablebase_move(board) is None
+    assert tablebase_move(board, str(tmp_path / "missing")) is None
+    assert chess_oracle(ChessState(board), 8) is None
