@@ -135,6 +135,7 @@ def test_symmetric_key_is_equal_for_mirrored_positions() -> None:
         mirrored = Connect4.from_setup("".join(str(8 - int(c)) for c in state.setup()))
         assert mirrored.symmetric_key == state.symmetric_key
         assert mirror(state.key) == mirrored.key
+        assert (state.mirror_position, state.mirror_mask) == (mirror(state.position), mirror(state.mask))
     assert Connect4.from_setup("1").key != Connect4.from_setup("7").key
     assert Connect4.from_setup("1").symmetric_key == Connect4.from_setup("7").symmetric_key
     assert Connect4.from_setup("1").symmetric_key != Connect4.from_setup("2").symmetric_key
