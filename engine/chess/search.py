@@ -527,17 +527,24 @@ class ChessSearcher:
             self.root_nodes[move] += self.nodes - nodes_before
             self.root_scores[move] = score
             self.root_bounds[move] = bound
-            if score > best:
-                best = score
+            if exact_all:
+                if score > best:
+                    best = score
+                    if index:
+                        entries.remove(entry)
+                        entries.insert(0, entry)
+                continue
+            best = max(best, score)
+            if score > alpha:
+                # Only a proven improvement (not an upper bound from a failed-low window) changes the best move.
                 if index:
                     entries.remove(entry)
                     entries.insert(0, entry)
-                if score > alpha and not exact_all:
-                    alpha = score
-                    if alpha >= beta:
-                        self.cutoffs += 1
-                        self.pruned += len(entries) - index - 1
-                        break
+                alpha = score
+                if alpha >= beta:
+                    self.cutoffs += 1
+                    self.pruned += len(entries) - index - 1
+                    break
         return best
 
     def _pv(self, entry: list[Any]) -> list[str]:
