@@ -25,6 +25,8 @@ BOTTOM = sum(1 << (HEIGHT + 1) * c for c in range(WIDTH))
 BOARD = BOTTOM * ((1 << HEIGHT) - 1)
 """Every playable cell (the sentinel row excluded)."""
 COLUMN_MASKS = tuple(((1 << HEIGHT) - 1) << (HEIGHT + 1) * c for c in range(WIDTH))
+BOTTOM_CELLS = tuple(1 << (HEIGHT + 1) * c for c in range(WIDTH))
+TOP_CELLS = tuple(1 << (HEIGHT + 1) * c + HEIGHT - 1 for c in range(WIDTH))
 COLUMN_ORDER = (3, 2, 4, 1, 5, 0, 6)
 """Columns (0-based) centre first, the order moves are listed and tried in."""
 ODD_ROWS = BOTTOM * 0b010101
@@ -121,8 +123,9 @@ def _cell(column: int, row: int) -> int:
 class Connect4:
     """A Connect Four position: the columns played (0-based, in order) and Pons' bitboards.
 
-    ``position`` holds the stones of the side to move, ``mask`` every stone. Equality and hashing use the board
-    only, so two move orders reaching the same board give equal states.
+    ``position`` holds the stones of the side to move, ``mask`` every stone; the other fields are derived by
+    ``play`` (build states with ``initial``, ``from_setup`` and ``play``). Equality and hashing use the board only,
+    so two move orders reaching the same board give equal states.
     """
 
     history: tuple[int, ...] = field(default=(), compare=False)
@@ -131,6 +134,8 @@ class Connect4:
     mirror_position: int = field(default=0, compare=False, repr=False)
     """``position`` reflected left-right, kept up to date by ``play`` so that ``symmetric_key`` costs nothing."""
     mirror_mask: int = field(default=0, compare=False, repr=False)
+    won: bool = field(default=False, compare=False, repr=False)
+    """True when the side that just moved completed four in a row (set by ``play``)."""
 
     name: ClassVar[str] = "connect4"
     title: ClassVar[str] = "Connect Four"
@@ -190,33 +195,34 @@ class Connect4:
 
     def can_play(self, column: int) -> bool:
         """True when ``column`` (0-based) has an empty cell."""
-        return not self.mask & _cell(column, HEIGHT - 1)
+        return not self.mask & TOP_CELLS[column]
 
     def legal_moves(self) -> list[int]:
         """Columns (0-based) that are not full, centre first; none once the game is over."""
-        if self.outcome() is not None:
+        if self.won:
             return []
         mask = self.mask
-        return [c for c in COLUMN_ORDER if not mask & _cell(c, HEIGHT - 1)]
+        return [c for c in COLUMN_ORDER if not mask & TOP_CELLS[c]]
 
     def play(self, move: int) -> Connect4:
         """The position after the side to move drops a stone in column ``move`` (0-based)."""
         if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < WIDTH:
             raise IllegalMoveError(f"{move!r} is not a column; columns are 1-7")
-        if not self.can_play(move):
-            raise IllegalMoveError(f"column {move + 1} is full")
-        if self.outcome() is not None:
-            raise IllegalMoveError("the game is over")
         mask = self.mask
-        stone = (mask + _cell(move, 0)) & COLUMN_MASKS[move]
+        if mask & TOP_CELLS[move]:
+            raise IllegalMoveError(f"column {move + 1} is full")
+        if self.won:
+            raise IllegalMoveError("the game is over")
+        stone = (mask + BOTTOM_CELLS[move]) & COLUMN_MASKS[move]
         mirror_mask = self.mirror_mask
-        mirror_stone = (mirror_mask + _cell(WIDTH - 1 - move, 0)) & COLUMN_MASKS[WIDTH - 1 - move]
+        mirrored = WIDTH - 1 - move
+        mirror_stone = (mirror_mask + BOTTOM_CELLS[mirrored]) & COLUMN_MASKS[mirrored]
         return Connect4((*self.history, move), self.position ^ mask, mask | stone,
-                        self.mirror_position ^ mirror_mask, mirror_mask | mirror_stone)
+                        self.mirror_position ^ mirror_mask, mirror_mask | mirror_stone, has_four(self.position | stone))
 
     def outcome(self) -> Outcome | None:
         """Four in a row wins (only the side that just moved can have one); a full board without one is a draw."""
-        if has_four(self.position ^ self.mask):
+        if self.won:
             return Outcome(1 - self.to_move, "four in a row")
         if len(self.history) == CELLS:
             return Outcome(None, "board full")
@@ -259,7 +265,7 @@ class Connect4:
     def order_hint(self, move: int) -> int:
         """Higher for moves worth searching first: a win, then the threats created, then nearness to the centre."""
         mask = self.mask
-        stone = (mask + _cell(move, 0)) & COLUMN_MASKS[move]
+        stone = (mask + BOTTOM_CELLS[move]) & COLUMN_MASKS[move]
         mine = self.position | stone
         if has_four(mine):
             return 1000
