@@ -117,8 +117,40 @@ def test_tic_tac_toe_played_to_the_end_on_a_phone(live_server, browser: Browser,
     expect(page.locator("#rematch")).to_be_visible()
     expect(page.locator("#tree-card")).to_be_visible()
     assert page.locator("#tree .tnode").count() >= 2
+    page.locator("#tree .tnode .hit").first.click()
+    expect(page.locator(".tree-tip")).to_contain_text("window [")
 
     width = page.evaluate("document.scrollingElement.scrollWidth")
     assert width <= 375, f"the page is {width} px wide on a 375 px screen"
     page.screenshot(path=artifacts / "tictactoe-phone.png", full_page=True)
     assert errors == []
+
+
+def test_a_friend_takes_the_free_seat_through_the_link(live_server, browser: Browser, artifacts: Path) -> None:
+    host, host_errors = open_page(browser)
+    host.goto(live_server.url + "/")
+    host.click('.game-card[data-game="tictactoe"]')
+    host.check('input[name="opponent"][value="friend"]', force=True)
+    host.click("#play")
+    host.wait_for_url("**/g/*")
+    expect(host.locator("#status-main")).to_have_text("Your move (X)")
+
+    friend, friend_errors = open_page(browser, 375, 740)
+    friend.goto(host.url)
+    expect(friend.locator("#seat-banner")).to_be_visible()
+    expect(friend.locator(".ttt-cell.legal")).to_have_count(0)
+    friend.click("#take-seat")
+    expect(friend.locator("#seat-banner")).to_be_hidden()
+    expect(friend.locator('.player[data-player="1"] .you')).to_be_visible()
+    expect(host.locator("#watchers-count")).to_have_text("2")
+
+    for page, cell in [(host, "1"), (friend, "4"), (host, "2"), (friend, "5"), (host, "3")]:
+        page.click(f'[aria-label="Cell {cell}"]')
+        expect(page.locator(f'#moves button[aria-label^="Move"][title$=" {cell}"]')).to_have_count(1)
+    for page in (host, friend):
+        expect(page.locator("#status")).to_have_class(re.compile(r"\bover\b"))
+    expect(host.locator("#status-main")).to_have_text("You win! (X)")
+    expect(friend.locator("#status-main")).to_have_text("X wins — you lose")
+    expect(friend.locator(".win-line")).to_have_count(1)
+    friend.screenshot(path=artifacts / "tictactoe-friend-phone.png", full_page=True)
+    assert host_errors == [] and friend_errors == []

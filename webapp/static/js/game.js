@@ -231,7 +231,9 @@ function connect() {
         connect();
       }
     },
-    disconnect: () => showToast("Connection lost; reconnecting…", true),
+    disconnect: (reason) => {
+      if (reason !== "io client disconnect") showToast("Connection lost; reconnecting…", true);
+    },
   });
 }
 
