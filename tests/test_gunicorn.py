@@ -4,6 +4,7 @@ engine watched by a spectator, a game between two people through the share link,
 from __future__ import annotations
 
 import requests
+import socketio
 from servers import EventClient, LiveServer
 
 
@@ -12,6 +13,17 @@ def joined(server, game_id: str, token: str | None = None) -> EventClient:
     client.emit("join", {"game_id": game_id})
     client.wait_for("state")
     return client
+
+
+def connects(url: str, headers: dict[str, str]) -> bool:
+    """Whether a Socket.IO connection with these extra headers is accepted (the client is closed either way)."""
+    client = socketio.Client(reconnection=False)
+    try:
+        client.connect(url, headers=headers, transports=["websocket"], wait_timeout=5)
+    except socketio.exceptions.ConnectionError:
+        return False
+    client.disconnect()
+    return True
 
 
 def test_a_whole_tictactoe_game_against_the_engine_with_a_spectator(live_server):
@@ -74,6 +86,16 @@ def test_two_people_play_through_the_share_link(live_server):
     assert [m["move"] for m in spectator.received("moved")] == ["2:1", "1:1", "2:1"]
     for client in (first, second, spectator):
         client.close()
+
+
+def test_socketio_refuses_other_origins_and_oversized_messages(live_server):
+    assert not connects(live_server.url, {"Origin": "http://evil.example"})
+    created = live_server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}}).json()
+    client = joined(live_server, created["id"], created["token"])
+    client.emit("move", {"game_id": created["id"], "move": "5" * 20_000})
+    client.sio.wait()  # returns once the server has closed the connection
+    client.close()
+    assert live_server.get(f"/api/games/{created['id']}").json()["moves"] == []
 
 
 def test_a_crash_mid_search_loses_nothing_and_the_engine_resumes(tmp_path):
