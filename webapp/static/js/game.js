@@ -71,8 +71,8 @@ function drawStatus(state) {
   const main = $("status-main");
   const sub = $("status-sub");
   const dot = $("turn-dot");
-  const [first, second] = state.players;
-  const playerNames = [first, second];
+  const playerNames = state.players;
+  const isPlayer = page.you !== null && page.you !== undefined;
   $("status").classList.toggle("over", state.status === "finished");
   $("status").classList.toggle("thinking", state.status === "active" && state.seats[state.to_move]?.kind === "engine");
   if (state.status === "finished") {
@@ -80,7 +80,7 @@ function drawStatus(state) {
     dot.className = `turn-dot${result.winner === null ? "" : ` p${result.winner}`}`;
     if (result.winner === null) main.textContent = "Draw";
     else if (page.you === result.winner) main.textContent = `You win! (${playerNames[result.winner]})`;
-    else if (page.you !== null && page.you !== undefined) main.textContent = `${playerNames[result.winner]} wins — you lose`;
+    else if (isPlayer) main.textContent = `${playerNames[result.winner]} wins — you lose`;
     else main.textContent = `${playerNames[result.winner]} wins`;
     const moves = `${state.ply} ${state.ply === 1 ? "move" : "moves"}`;
     sub.textContent = result.reason ? `${result.reason[0].toUpperCase()}${result.reason.slice(1)} · ${moves}` : moves;

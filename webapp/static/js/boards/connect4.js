@@ -4,7 +4,7 @@ import { el, makeButton, rootSvg } from "./svg.js";
 
 const CELL = 60;
 const PAD = 10;
-const HEAD = 56;
+const HEAD = 46;
 
 /** Seat (0 = Red, 1 = Yellow) of a cell value from the view, or null for an empty cell. */
 function seatOf(value) {
