@@ -3,15 +3,15 @@
 The board is 12 rows of 10 characters: two padding rows above and below, one padding column each side, and the
 eight ranks in between (index 21 is a8 and 98 is h1 when White is to move). The side to move's pieces are
 upper case, the opponent's lower case, empty squares ``.``, padding `` ``. After every move the board is turned
-half a turn (``board[::-1].swapcase()``) so that the side to move always plays "up" the board; index ``i`` becomes
-``119 - i``. This is the representation popularised by the sunfish engine; the code here is our own.
+half a turn (``board[::-1]`` with the cases swapped) so that the side to move always plays "up" the board; index
+``i`` becomes ``119 - i``. This is the representation popularised by the sunfish engine; the code here is our own.
 
 A position also carries its material + piece-square score for the side to move (updated incrementally from the
 tables passed in), the castling rights of both sides by rook corner, and the en-passant square. Moves are
 ``(from, to, promotion)`` triples with promotion ``""`` or one of ``"NBRQ"``.
 
-Move generation is pseudo-legal; ``is_legal_after`` and ``attacked`` decide legality, and ``perft`` counts only
-legal move paths (cross-checked against published perft counts in the tests).
+Move generation is pseudo-legal; ``needs_legality_test`` (with ``pinned``) and ``left_in_check`` decide
+legality, and ``perft`` counts only legal move paths (cross-checked against published perft counts in the tests).
 """
 
 from __future__ import annotations
@@ -42,25 +42,8 @@ Move = tuple[int, int, str]
 PieceTables = Mapping[str, tuple[int, ...]]
 
 EMPTY_BOARD = (" " * 9 + "\n") * 2 + (" " + "." * 8 + "\n") * 8 + (" " * 9 + "\n") * 2
-
-
-def _aligned_squares() -> dict[int, frozenset[int]]:
-    """For each board square, the squares on a line (rank, file, diagonal) with it; used for pin tests."""
-    table = {}
-    for square in range(120):
-        if EMPTY_BOARD[square] != ".":
-            continue
-        seen = set()
-        for d in ALL_DIRECTIONS:
-            j = square + d
-            while EMPTY_BOARD[j] == ".":
-                seen.add(j)
-                j += d
-        table[square] = frozenset(seen)
-    return table
-
-
-ALIGNED = _aligned_squares()
+SWAP_SIDES = str.maketrans("PNBRQKpnbrqk", "pnbrqkPNBRQK")
+"""With ``board[::-1]``, turns the board to the other side's view (faster than ``str.swapcase``)."""
 
 
 def square_index(square: chess.Square, white_to_move: bool) -> int:
@@ -88,7 +71,8 @@ class Position(NamedTuple):
 
     def rotate(self) -> Position:
         """The same position with the other side to move and no en-passant square (a null move)."""
-        return Position(self.board[::-1].swapcase(), -self.score, self.their_castling[::-1], self.castling[::-1], 0)
+        return Position(self.board[::-1].translate(SWAP_SIDES), -self.score, self.their_castling[::-1],
+                        self.castling[::-1], 0)
 
 
 def gen_moves(board: str, castling: tuple[bool, bool], ep: int) -> list[Move]:
@@ -239,11 +223,28 @@ def left_in_check(child: Position) -> bool:
     return attacked_by_us(board, board.find("k"))
 
 
-def needs_legality_test(board: str, move: Move, king: int, ep: int) -> bool:
-    """False when a pseudo-legal ``move`` is certainly legal: a non-king move, not en passant, from a square
-    off every line through our king, while not in check. ``king`` is our king's index."""
+def pinned(board: str, king: int) -> set[int]:
+    """Squares of our pieces that stand between our king (index ``king``) and an enemy slider on the same line."""
+    pins = set()
+    for directions, sliders in ((ORTHOGONAL, "rq"), (DIAGONAL, "bq")):
+        for d in directions:
+            j = king + d
+            while board[j] == ".":
+                j += d
+            if board[j].isupper():
+                k = j + d
+                while board[k] == ".":
+                    k += d
+                if board[k] in sliders:
+                    pins.add(j)
+    return pins
+
+
+def needs_legality_test(board: str, move: Move, king: int, ep: int, pins: set[int]) -> bool:
+    """False when a pseudo-legal ``move`` is certainly legal while not in check: not a king move, not en
+    passant, and not by a pinned piece. ``king`` is our king's index, ``pins`` is ``pinned(board, king)``."""
     i = move[0]
-    return i == king or i in ALIGNED[king] or (move[1] == ep and board[i] == "P")
+    return i == king or i in pins or (move[1] == ep and board[i] == "P")
 
 
 def make_move(pos: Position, move: Move, tables: PieceTables) -> Position:
@@ -287,7 +288,7 @@ def make_move(pos: Position, move: Move, tables: PieceTables) -> Position:
             cells[j + S] = "."
             score += tables["P"][119 - (j + S)]
     board = "".join(cells)
-    return Position(board[::-1].swapcase(), -score, their_castling[::-1], castling[::-1], new_ep)
+    return Position(board[::-1].translate(SWAP_SIDES), -score, their_castling[::-1], castling[::-1], new_ep)
 
 
 def from_board(board: chess.Board, tables: PieceTables) -> Position:
@@ -344,9 +345,10 @@ def legal_moves(pos: Position, tables: PieceTables) -> Iterator[tuple[Move, Posi
     board = pos.board
     king = board.find("K")
     check = in_check(board)
+    pins = pinned(board, king)
     for move in gen_moves(board, pos.castling, pos.ep):
         child = make_move(pos, move, tables)
-        if (check or needs_legality_test(board, move, king, pos.ep)) and left_in_check(child):
+        if (check or needs_legality_test(board, move, king, pos.ep, pins)) and left_in_check(child):
             continue
         yield move, child
 

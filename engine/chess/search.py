@@ -24,7 +24,7 @@ from typing import Any, Protocol
 import chess
 
 from engine.chess import board as cb
-from engine.chess.board import ALIGNED, Move, Position, gen_moves, gen_noisy, make_move, move_uci
+from engine.chess.board import Move, Position, gen_moves, gen_noisy, make_move, move_uci
 from engine.chess.evaluation import PERSONALITIES, build_tables, game_phase, lone_king_side, mopup_score
 from engine.game import MAX_PLIES, WIN, describe_score
 from engine.search.base import check_limits, check_options
@@ -248,7 +248,7 @@ class ChessSearcher:
             moves = self._ordered(pos, moves, tt_move, ply)
         tables = self.tables
         king = board.find("K")
-        aligned = ALIGNED[king]
+        pins = cb.pinned(board, king)
         ep = pos.ep
         seen = self.seen
         seen.add(pos)
@@ -265,7 +265,7 @@ class ChessSearcher:
                 i, j, promo = move
                 child = make_move(pos, move, tables)
                 piece = board[i]
-                if (check or i == king or i in aligned or (j == ep and piece == "P")) and cb.left_in_check(child):
+                if (check or i == king or i in pins or (j == ep and piece == "P")) and cb.left_in_check(child):
                     continue
                 legal += 1
                 child_board = child.board
@@ -334,7 +334,6 @@ class ChessSearcher:
             check = cb.attacked(board, king)
         tables = self.tables
         ep = pos.ep
-        aligned = ALIGNED[king]
         if check:
             best = -WIN + ply
             moves = gen_moves(board, pos.castling, ep)
@@ -363,6 +362,7 @@ class ChessSearcher:
         moves.sort(key=lambda m: VICTIM[board[m[1]]] * 16 - ATTACKER[board[m[0]]] + (900 if m[2] else 0),
                    reverse=True)
         margin = alpha - best - 200
+        pins = cb.pinned(board, king)
         for index, move in enumerate(moves):
             i, j, promo = move
             victim = VICTIM[board[j]]
@@ -370,7 +370,7 @@ class ChessSearcher:
                 self.pruned += 1
                 continue
             child = make_move(pos, move, tables)
-            if (i == king or i in aligned or (j == ep and board[i] == "P")) and cb.left_in_check(child):
+            if (i == king or i in pins or (j == ep and board[i] == "P")) and cb.left_in_check(child):
                 continue
             score = -self._quiesce(child, -beta, -alpha, ply + 1)
             if score > best:
