@@ -38,28 +38,10 @@ WEAK_THREAT = 6
 """Evaluation weight of a threat on the other row parity."""
 STACKED = 20
 """Extra weight of a threat directly above another threat of the same side (whoever blocks one opens the other)."""
+OPEN_TWO = 2
+"""Evaluation weight of an open window (free of the opponent's stones) holding two or more of a side's stones."""
 DECISIVE = 100
 """Evaluation of a position the side to move wins at once (or loses to a double threat) without search."""
-
-
-def _window_counts() -> list[int]:
-    """For every bit of the board, how many of the 69 four-cell windows contain that cell (3 to 13)."""
-    counts = [0] * ((HEIGHT + 1) * WIDTH)
-    for column in range(WIDTH):
-        for row in range(HEIGHT):
-            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-                cells = [(column + i * dc, row + i * dr) for i in range(4)]
-                if all(0 <= c < WIDTH and 0 <= r < HEIGHT for c, r in cells):
-                    for c, r in cells:
-                        counts[(HEIGHT + 1) * c + r] += 1
-    return counts
-
-
-WEIGHT_PLANES = tuple(
-    sum(1 << bit for bit, count in enumerate(_window_counts()) if count >> plane & 1) for plane in range(4)
-)
-"""Bit planes of the cell weights: a cell's weight (the windows through it) is the sum of ``2**i`` over the planes
-``i`` that contain it, so a side's total is four popcounts."""
 
 
 def winning_cells(stones: int, mask: int) -> int:
@@ -79,6 +61,22 @@ def winning_cells(stones: int, mask: int) -> int:
     pair = stones & left
     r |= (pair << 8) & ((stones << 24) | (stones >> 8)) | (pair >> 16) & (left | (stones >> 24))
     return r & (BOARD ^ mask)
+
+
+def open_windows(stones: int, blockers: int) -> int:
+    """Sum over the four-cell windows free of ``blockers`` of the ``stones`` in each, plus ``OPEN_TWO`` for each
+    such window holding at least two of them."""
+    free = BOARD & ~blockers
+    total = 0
+    for shift in (1, HEIGHT + 1, HEIGHT, HEIGHT + 2):
+        starts = free & free >> shift & free >> 2 * shift & free >> 3 * shift
+        a = starts & stones
+        b = starts & stones >> shift
+        c = starts & stones >> 2 * shift
+        d = starts & stones >> 3 * shift
+        two = a & (b | c | d) | b & (c | d) | c & d
+        total += a.bit_count() + b.bit_count() + c.bit_count() + d.bit_count() + OPEN_TWO * two.bit_count()
+    return total
 
 
 def has_four(stones: int) -> bool:
@@ -229,15 +227,16 @@ class Connect4:
         return None
 
     def evaluate(self) -> int:
-        """Heuristic score for the side to move, in small units (a good threat is worth 12).
+        """Heuristic score for the side to move, in small units (a good threat is worth 12, a stone in an open
+        window 1).
 
-        Each threat (an empty cell where one stone would complete four) counts ``THREAT`` on its owner's good row
-        parity (rows 1, 3, 5 for the first player, 2, 4, 6 for the second: the zugzwang at the end of the game
-        fills the others first) and ``WEAK_THREAT`` otherwise, plus ``STACKED`` when another threat of the same
-        side lies just below it. Each stone counts the number of four-cell windows through its cell, halved
-        (the centre is worth most). The opponent's figures are subtracted. A position the side to move wins at once
-        scores ``DECISIVE``; one where the opponent has two playable threats, or a playable threat with another
-        just above it, scores ``-DECISIVE``.
+        Open windows: every four-cell line holding none of the opponent's stones counts 1 for each of the side's
+        stones in it, plus ``OPEN_TWO`` when it holds two or more. Threats (empty cells where one stone would
+        complete four) count ``THREAT`` on their owner's good row parity (rows 1, 3, 5 for the first player, 2, 4,
+        6 for the second: the zugzwang at the end of the game fills the others first), ``WEAK_THREAT`` otherwise,
+        and ``STACKED`` more with another threat of the same side just below. The opponent's figures are
+        subtracted. A position the side to move wins at once scores ``DECISIVE``; one where the opponent has two
+        playable threats, or a playable threat with another just above it, scores ``-DECISIVE``.
         """
         mask = self.mask
         mine = self.position
@@ -255,12 +254,7 @@ class Connect4:
         score = THREAT * ((my_threats & my_rows).bit_count() - (their_threats & their_rows).bit_count())
         score += WEAK_THREAT * ((my_threats & their_rows).bit_count() - (their_threats & my_rows).bit_count())
         stacked = (my_threats & my_threats << 1).bit_count() - (their_threats & their_threats << 1).bit_count()
-        score += STACKED * stacked
-        planes = WEIGHT_PLANES
-        cells = 0
-        for plane in range(4):
-            cells += ((mine & planes[plane]).bit_count() - (theirs & planes[plane]).bit_count()) << plane
-        return score + cells // 2
+        return score + STACKED * stacked + open_windows(mine, theirs) - open_windows(theirs, mine)
 
     def order_hint(self, move: int) -> int:
         """Higher for moves worth searching first: a win, then the threats created, then nearness to the centre."""
