@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from flask import Flask
+from flask.testing import FlaskClient
 
 from webapp.chess_assets import bp
 
 
-def client():
+def client() -> FlaskClient:
     app = Flask(__name__)
     app.register_blueprint(bp)
     return app.test_client()
