@@ -19,12 +19,12 @@ function emptyText(svg, W, text) {
 
 /**
  * Bars of the nodes spent on each completed depth (index 0 = depth 1), on a log scale so that every depth shows;
- * each bar's exact count is in its tooltip.
+ * each bar's exact count is in its tooltip. With no completed depth, `textWhenEmpty` says why.
  */
-export function drawNodesPerDepth(svg, counts) {
+export function drawNodesPerDepth(svg, counts, textWhenEmpty) {
   const W = fit(svg);
   if (!counts || counts.length === 0) {
-    emptyText(svg, W, "no completed depth yet");
+    emptyText(svg, W, textWhenEmpty);
     return;
   }
   const shown = counts.slice(-24);

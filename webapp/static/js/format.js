@@ -31,7 +31,7 @@ export function formatMillis(ms) {
 }
 
 export const WIN = 1_000_000;
-export const MAX_PLIES = 10_000;
+const MAX_PLIES = 10_000;
 
 /** True for a proven win or loss score (see engine/game.py). */
 export function isDecided(score) {

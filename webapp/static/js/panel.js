@@ -153,7 +153,7 @@ export class EnginePanel {
     const info = this.info;
     const score = this.$("p-score");
     score.textContent = info?.score_text || "–";
-    score.className = `score-big ${scoreClass(info?.score_text)}`;
+    score.className = `score-big ${scoreClass(info?.score_text)}${(info?.score_text ?? "").length > 12 ? " long" : ""}`;
     this.$("p-score-who").textContent = info && this.seat !== null
       ? `for ${this.names[this.seat]}, the engine's side${info.source === "book" ? " · from the opening book" : ""}`
         + `${info.source === "table" ? " · from the solved table" : ""}`
@@ -176,7 +176,8 @@ export class EnginePanel {
     this.$("p-ebf").textContent = info && Number.isFinite(info.ebf) ? info.ebf.toFixed(2) : "–";
 
     this.drawRootMoves(info);
-    drawNodesPerDepth(this.$("p-depth-chart"), info?.nodes_per_depth ?? []);
+    const noDepths = info?.algorithm === "mcts" ? "tree search by playouts: no depths" : "no completed depth yet";
+    drawNodesPerDepth(this.$("p-depth-chart"), info?.nodes_per_depth ?? [], noDepths);
   }
 
   /** Shows a growing counter by counting up to `target` over a few frames; anything else is shown at once. */
