@@ -14,7 +14,11 @@ bottom and row 6 an always-empty sentinel.
 
 The search works on raw ints (``position`` = stones of the side to move, ``mask`` = all stones, ``moves`` = stones
 played) inside one recursive function with every constant inlined: CPython spends its time on bytecodes, so the hot
-path avoids method calls, attribute look-ups and objects per node.
+path avoids method calls, attribute look-ups and objects per node. One saving is not in Pons' code: the score of a
+move (the winning cells it creates) is exactly the opponent-threat board the child node needs for its own
+non-losing moves, so the parent passes it down and every node computes threats once per child instead of once per
+child plus once for itself. Node counts are Pons' (his published means, within 2%); time per node is about half of
+a straightforward port's (``bench/connect4_solver.py``).
 """
 
 from __future__ import annotations
@@ -60,9 +64,11 @@ class Solver:
     """Pons' exact solver with a transposition table that lives until ``reset()``.
 
     ``solve(position)`` returns the exact score in Pons' convention; ``nodes`` is the number of negamax calls the
-    last ``solve`` made (Pons' ``getNodeCount``). The table is a dict (exact keys, no collisions: faster in CPython
-    than Pons' fixed array with partial keys); it is emptied whenever it grows past ``max_entries`` (checked every
-    65,536 nodes), which bounds memory at roughly 100 bytes an entry. Keep one solver per thread.
+    last ``solve`` made (Pons' ``getNodeCount``). The table is a dict with exact keys rather than Pons' fixed array
+    of 2^23 + 9 partial keys: clearing a dict costs what it holds, while refilling a list of 2^23 slots takes about
+    a quarter of a second in CPython, a thousand times the whole solve of an End-Easy position. It is emptied
+    whenever it grows past ``max_entries`` (checked every 8,192 nodes), which bounds memory at roughly 100 bytes an
+    entry. Keep one solver per thread.
     """
 
     def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES) -> None:
