@@ -21,11 +21,11 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
     func,
-    insert,
     select,
     update,
 )
@@ -83,6 +83,10 @@ class MoveRow(Base):
     score: Mapped[int | None] = mapped_column(Integer, nullable=True)
     score_text: Mapped[str | None] = mapped_column(String(40), nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+_INSERT_MOVE = MoveRow.__table__.insert()
+_UPDATE_GAME_TURN = GameRow.__table__.update().where(GameRow.__table__.c.id == bindparam("b_game_id"))
 
 
 @dataclass(slots=True)
@@ -191,17 +195,18 @@ class Store:
                  winner: int | None = None, reason: str | None = None) -> dt.datetime:
         """Store ``move`` and the game's new turn/status in one transaction; returns the update time.
 
-        Raises ``PlyTakenError`` (and writes nothing) when ply ``move.ply`` already has a move. (Core statements,
-        not the ORM's unit of work: this is the one write on the path of every move.)
+        Raises ``PlyTakenError`` (and writes nothing) when ply ``move.ply`` already has a move. (Prepared Core
+        statements, not the ORM: this is the one write on the path of every move.)
         """
         now = _now()
         try:
             with self.engine.begin() as connection:
-                connection.execute(insert(MoveRow).values(
-                    game_id=game_id, ply=move.ply, move=move.move, by=move.by, score=move.score,
-                    score_text=move.score_text, created_at=now))
-                connection.execute(update(GameRow).where(GameRow.id == game_id).values(
-                    ply=move.ply, to_move=to_move, status=status, winner=winner, reason=reason, updated_at=now))
+                connection.execute(_INSERT_MOVE, {
+                    "game_id": game_id, "ply": move.ply, "move": move.move, "by": move.by, "score": move.score,
+                    "score_text": move.score_text, "created_at": now})
+                connection.execute(_UPDATE_GAME_TURN, {
+                    "b_game_id": game_id, "ply": move.ply, "to_move": to_move, "status": status, "winner": winner,
+                    "reason": reason, "updated_at": now})
         except IntegrityError:
             raise PlyTakenError(f"ply {move.ply} of game {game_id} already has a move") from None
         return now
