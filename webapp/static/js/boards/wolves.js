@@ -1,0 +1,174 @@
+// Wolves & Rabbit board: an 8x8 board played on the dark squares; the wolves start on rank 8, the rabbit on rank 1.
+// Move by clicking (or Enter/Space on) a piece that can move, then one of its highlighted target squares; the
+// rabbit, the only piece of its side, is selected at once. Moves are "FROM-TO" ("c1-d2"), taken only from
+// view.legal. Interface: see README.md in this folder.
+import { el, makeButton, rootSvg } from "./svg.js";
+
+const SQ = 50;
+const SIZE = 8 * SQ;
+const FILES = "abcdefgh";
+
+function squareXY(square, flipped) {
+  const file = FILES.indexOf(square[0]);
+  const rank = Number(square[1]) - 1;
+  return flipped ? [(7 - file) * SQ, rank * SQ] : [file * SQ, (7 - rank) * SQ];
+}
+
+function movesByPiece(legal) {
+  const moves = new Map();
+  for (const text of legal) {
+    const [from, to] = text.split("-");
+    if (!moves.has(from)) moves.set(from, []);
+    moves.get(from).push(to);
+  }
+  return moves;
+}
+
+function drawRabbit(x, y, fresh) {
+  const cx = x + SQ / 2;
+  const cy = y + SQ / 2 + 4;
+  const fill = "fill: var(--p0); stroke: rgba(0,0,0,0.35); stroke-width: 1.5";
+  return el("g", { class: `wolves-rabbit${fresh ? " piece-in" : ""}`, "pointer-events": "none" }, [
+    el("ellipse", { cx: cx - 6, cy: cy - 15, rx: 4, ry: 10, style: fill }),
+    el("ellipse", { cx: cx + 6, cy: cy - 15, rx: 4, ry: 10, style: fill }),
+    el("circle", { cx, cy, r: 13, style: fill }),
+    el("circle", { cx: cx - 4.5, cy: cy - 2, r: 1.8, style: "fill: rgba(0,0,0,0.7)" }),
+    el("circle", { cx: cx + 4.5, cy: cy - 2, r: 1.8, style: "fill: rgba(0,0,0,0.7)" }),
+  ]);
+}
+
+function drawWolf(x, y, fresh) {
+  const cx = x + SQ / 2;
+  const cy = y + SQ / 2 + 3;
+  const fill = "fill: var(--p1); stroke: rgba(0,0,0,0.4); stroke-width: 1.5";
+  return el("g", { class: `wolves-wolf${fresh ? " piece-in" : ""}`, "pointer-events": "none" }, [
+    el("path", { d: `M${cx - 14} ${cy - 4}L${cx - 11} ${cy - 21}L${cx - 2} ${cy - 12}Z`, style: fill }),
+    el("path", { d: `M${cx + 14} ${cy - 4}L${cx + 11} ${cy - 21}L${cx + 2} ${cy - 12}Z`, style: fill }),
+    el("circle", { cx, cy, r: 15, style: fill }),
+    el("circle", { cx: cx - 5, cy: cy - 3, r: 2, style: "fill: rgba(0,0,0,0.75)" }),
+    el("circle", { cx: cx + 5, cy: cy - 3, r: 2, style: "fill: rgba(0,0,0,0.75)" }),
+    el("path", { d: `M${cx - 3} ${cy + 5}L${cx + 3} ${cy + 5}L${cx} ${cy + 9}Z`, style: "fill: rgba(0,0,0,0.7)" }),
+  ]);
+}
+
+export function createBoard(container, { onMove, players = ["Rabbit", "Wolves"] }) {
+  const svg = rootSvg(SIZE, SIZE, "Wolves and Rabbit board");
+  svg.style.userSelect = "none";
+  container.append(svg);
+  let view = null;
+  let opts = {};
+  let selected = null;
+  let fresh = new Set();
+
+  function highlight(square, style, flipped) {
+    const [x, y] = squareXY(square, flipped);
+    svg.append(el("rect", { x, y, width: SQ, height: SQ, style: `${style}; pointer-events: none` }));
+  }
+
+  function drawSquares(flipped) {
+    for (let file = 0; file < 8; file += 1) {
+      for (let rank = 0; rank < 8; rank += 1) {
+        const square = `${FILES[file]}${rank + 1}`;
+        const [x, y] = squareXY(square, flipped);
+        const dark = (file + rank) % 2 === 0;
+        const fill = dark ? "var(--wolves-dark, #6b7a5a)" : "var(--wolves-light, #e9e4d3)";
+        svg.append(el("rect", { x, y, width: SQ, height: SQ, style: `fill: ${fill}` }));
+      }
+    }
+    const goalY = flipped ? 7 * SQ : 0;
+    svg.append(el("rect", {
+      x: 1, y: goalY + 1, width: SIZE - 2, height: SQ - 2,
+      style: "fill: none; stroke: var(--p0); stroke-width: 2; stroke-dasharray: 6 5; opacity: 0.7; pointer-events: none",
+    }));
+    const labelStyle = "font: 600 9px sans-serif; fill: rgba(0,0,0,0.55); pointer-events: none";
+    for (let i = 0; i < 8; i += 1) {
+      const fileLabel = flipped ? FILES[7 - i] : FILES[i];
+      const rankLabel = flipped ? i + 1 : 8 - i;
+      svg.append(el("text", { x: i * SQ + SQ - 7, y: SIZE - 3, style: labelStyle }, [document.createTextNode(fileLabel)]));
+      svg.append(el("text", { x: 2, y: i * SQ + 10, style: labelStyle }, [document.createTextNode(String(rankLabel))]));
+    }
+  }
+
+  function lastMove() {
+    const text = opts.lastMove ?? null;
+    if (text && text.includes("-")) {
+      const [from, to] = text.split("-");
+      return { from, to };
+    }
+    return view.last ?? null;
+  }
+
+  function drawResult(flipped) {
+    if ((view.legal ?? []).length > 0 || !view.rabbit) return;
+    const escaped = view.rabbit[1] === "8";
+    const rabbitWins = escaped || view.to_move === 1;
+    const [x, y] = squareXY(view.rabbit, flipped);
+    svg.append(el("circle", {
+      class: "piece-in", cx: x + SQ / 2, cy: y + SQ / 2, r: SQ / 2 - 2,
+      style: `fill: none; stroke: var(${rabbitWins ? "--p0" : "--p1"}); stroke-width: 4; pointer-events: none`,
+    }));
+  }
+
+  function draw() {
+    svg.replaceChildren();
+    if (!view) return;
+    const flipped = Boolean(opts.flipped);
+    const interactive = Boolean(opts.interactive);
+    drawSquares(flipped);
+    const last = lastMove();
+    if (last) {
+      highlight(last.from, "fill: rgba(255, 214, 10, 0.3)", flipped);
+      highlight(last.to, "fill: rgba(255, 214, 10, 0.45)", flipped);
+    }
+    const moves = interactive ? movesByPiece(view.legal ?? []) : new Map();
+    if (selected && !moves.has(selected)) selected = null;
+    if (!selected && moves.size === 1) [selected] = moves.keys();
+    if (selected) highlight(selected, "fill: rgba(20, 160, 90, 0.45)", flipped);
+    for (const [square, piece] of Object.entries(view.pieces ?? {})) {
+      const [x, y] = squareXY(square, flipped);
+      const isNew = fresh.has(square);
+      svg.append(piece === "rabbit" ? drawRabbit(x, y, isNew) : drawWolf(x, y, isNew));
+    }
+    drawResult(flipped);
+    for (const [square, targets] of moves) {
+      const [x, y] = squareXY(square, flipped);
+      const hit = el("rect", { x, y, width: SQ, height: SQ, style: "fill: transparent; cursor: pointer" });
+      svg.append(hit);
+      const name = view.pieces[square] === "rabbit" ? players[0] : "Wolf";
+      makeButton(hit, `${name} on ${square}: ${targets.length} move${targets.length === 1 ? "" : "s"}`, () => {
+        selected = selected === square && moves.size > 1 ? null : square;
+        draw();
+      });
+    }
+    for (const to of moves.get(selected) ?? []) {
+      const [x, y] = squareXY(to, flipped);
+      svg.append(el("circle", {
+        class: "wolves-target", cx: x + SQ / 2, cy: y + SQ / 2, r: 8, style: "fill: rgba(20, 160, 90, 0.8); pointer-events: none",
+      }));
+      const hit = el("rect", { x, y, width: SQ, height: SQ, style: "fill: transparent; cursor: pointer" });
+      svg.append(hit);
+      const from = selected;
+      makeButton(hit, `Move ${from} to ${to}`, () => {
+        selected = null;
+        onMove(`${from}-${to}`);
+      });
+    }
+  }
+
+  function render(nextView, options = {}) {
+    const before = view?.pieces ?? null;
+    fresh = new Set(before ? Object.keys(nextView.pieces ?? {}).filter((sq) => before[sq] !== nextView.pieces[sq]) : []);
+    view = nextView;
+    opts = options;
+    selected = null;
+    draw();
+    fresh = new Set();
+  }
+
+  return {
+    render,
+    destroy() {
+      svg.remove();
+    },
+  };
+}
