@@ -11,6 +11,7 @@ A ``Table`` holds one byte per index (``code``): ``NOT_A_POSITION`` (0), ``DRAW_
 
 from __future__ import annotations
 
+import os
 import struct
 import zlib
 from collections.abc import Iterable
@@ -183,7 +184,7 @@ class Table:
         name = self.game.encode()
         header = _HEADER.pack(MAGIC, FORMAT_VERSION, self.version, name, len(self.codes))
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{id(self)}.part")
+        partial = path.with_name(f"{path.name}.{os.getpid()}.part")
         partial.write_bytes(header + zlib.compress(self.codes, 6))
         partial.replace(path)
 
