@@ -184,7 +184,9 @@ class EngineRunner:
     def _dispatch_locked(self, worker: _Worker, job: SearchJob) -> None:
         worker.stop.clear()
         worker.job = job
-        worker.jobs.send(job)
+        # A worker that has just died cannot take it; the relay thread sees its sentinel and fails the job.
+        with contextlib.suppress(OSError):
+            worker.jobs.send(job)
 
     def _free_worker_locked(self, worker: _Worker) -> None:
         worker.job = None
