@@ -44,6 +44,7 @@ function showOpponent() {
 
 /** The game's own options from the form, or throws an Error whose message says what is wrong. */
 function gameOptions(game) {
+  if (game === "wolves") return { rabbit: value("rabbit") };
   if (game !== "nim") return {};
   const piles = value("piles").split(",").map((p) => p.trim()).filter(Boolean);
   if (piles.length === 0 || piles.length > 8 || !piles.every((p) => /^\d{1,2}$/.test(p) && Number(p) > 0)) {
