@@ -66,6 +66,15 @@ def test_a_move_is_broadcast_to_the_room_as_moved(app, friends):
     assert named(watcher, "moved")[0]["state"]["view"]["cells"][0] == "O"
 
 
+def test_a_move_over_http_reaches_the_room_too(app, friends):
+    game_id, first, _ = friends
+    watcher = connect(app, None, game_id)
+    answer = app.test_client().post(f"/api/games/{game_id}/moves", json={"move": "5", "token": first})
+    assert answer.status_code == 200
+    [moved] = named(watcher, "moved")
+    assert moved["move"] == "5" and moved["state"]["moves"] == ["5"]
+
+
 @pytest.mark.parametrize("payload", [
     None, "5", 5, [1, 2], {"game_id": None, "move": "5"}, {"move": "5"}, {"game_id": "g"},
     {"game_id": "x" * 33, "move": "5"}, {"game_id": "bad id!", "move": "5"}, {"game_id": "GAME", "move": 5},
