@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, expect, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -15,6 +15,9 @@ CHROMIUM_ARGS = [
     "--disable-sync", "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+
+expect.set_options(timeout=15_000)
+"""The machine's two cores are shared with the engine's worker processes: give each expectation room to wait."""
 
 
 @pytest.fixture(scope="session")
