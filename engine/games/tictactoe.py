@@ -38,8 +38,15 @@ def _transform(mask: int, mapping: tuple[int, ...]) -> int:
     return sum(1 << mapping[c] for c in range(9) if mask >> c & 1)
 
 
+_HAS_LINE = tuple(any(mask & line == line for line in LINE_MASKS) for mask in range(FULL + 1))
+"""For each set of cells (a 9-bit mask), whether it holds three in a row."""
+
+
 def _has_line(mask: int) -> bool:
-    return any(mask & line == line for line in LINE_MASKS)
+    return _HAS_LINE[mask]
+
+
+_X_WINS, _O_WINS, _DRAW = Outcome(0, "three in a row"), Outcome(1, "three in a row"), Outcome(None, "board full")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +104,7 @@ class TicTacToe:
 
     def legal_moves(self) -> list[int]:
         """Empty cells (0-based), centre first, then corners, then edges; none once the game is over."""
-        if self.outcome() is not None:
+        if _HAS_LINE[self.x] or _HAS_LINE[self.o]:
             return []
         taken = self.x | self.o
         return [c for c in CENTER_FIRST if not taken >> c & 1]
@@ -108,7 +115,7 @@ class TicTacToe:
             raise IllegalMoveError(f"{move!r} is not a cell; cells are 1-9")
         if (self.x | self.o) >> move & 1:
             raise IllegalMoveError(f"cell {move + 1} is already taken")
-        if self.outcome() is not None:
+        if _HAS_LINE[self.x] or _HAS_LINE[self.o]:
             raise IllegalMoveError("the game is over")
         if len(self.cells) % 2 == 0:
             return TicTacToe((*self.cells, move), self.x | 1 << move, self.o)
@@ -116,12 +123,12 @@ class TicTacToe:
 
     def outcome(self) -> Outcome | None:
         """Three in a row wins; a full board without one is a draw."""
-        if _has_line(self.x):
-            return Outcome(0, "three in a row")
-        if _has_line(self.o):
-            return Outcome(1, "three in a row")
+        if _HAS_LINE[self.x]:
+            return _X_WINS
+        if _HAS_LINE[self.o]:
+            return _O_WINS
         if len(self.cells) == 9:
-            return Outcome(None, "board full")
+            return _DRAW
         return None
 
     def evaluate(self) -> int:

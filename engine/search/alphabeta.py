@@ -22,9 +22,12 @@ Techniques, each switched by ``SearchOptions``:
 With no depth or time limit the search is solving the position: null move and LMR, whose reduced searches can only
 delay the proof, are then left out.
 
-Mate-distance pruning always runs with alpha-beta: a position ``ply`` plies from the root cannot be worth more
-than a win on the next ply nor less than a loss on it; a game's ``score_bounds()`` (bounds for the side to move,
-counted from the position itself) narrows this further.
+- ``bounds``: mate-distance pruning (a position ``ply`` plies from the root cannot be worth more than a win on
+  the next ply nor less than a loss on it), narrowed by the game's ``score_bounds()`` (bounds for the side to
+  move, counted from the position itself, checked before the horizon too), and ``non_losing_moves()`` (moves
+  that hand the opponent an immediate win are skipped when at least two plies remain). These are the game's
+  value from its rules, so with them a depth-limited score can differ from plain minimax at that depth (it is
+  closer to the truth); they never change a score searched to the end.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from engine.search.base import MAX_DEPTH, BaseSearcher, SearchAborted, effective
 from engine.search.info import Limits, RootMove, SearchOptions
 from engine.search.ordering import MoveOrderer
 from engine.search.tree import TreeRecorder
-from engine.search.tt import EXACT, LOWER, SOLVED_DEPTH, UPPER, TranspositionTable, from_table, to_table
+from engine.search.tt import NO_LOWER, NO_UPPER, SOLVED_DEPTH, TranspositionTable, from_table, to_table
 
 INFINITY = WIN + 1
 """Finite stand-in for an infinite bound: beyond every score."""
@@ -69,13 +72,14 @@ class Searcher(BaseSearcher):
         self._pvs = options.alphabeta and options.pvs
         self._ordering = options.ordering
         self._symmetric = hasattr(state, "symmetric_key")
-        self._bounds = getattr(state, "score_bounds", None) is not None
+        self._mate_pruning = options.alphabeta and options.bounds
+        self._bounds = self._mate_pruning and getattr(state, "score_bounds", None) is not None
         self._quiesce = options.quiescence and getattr(state, "noisy_moves", None) is not None
         solving = self.limits.depth is None and self.limits.time is None
         self._null = (options.alphabeta and options.null_move and not solving
                       and getattr(state, "play_null", None) is not None)
         self._lmr = options.alphabeta and options.lmr and not solving
-        self._non_losing = options.alphabeta and getattr(state, "non_losing_moves", None) is not None
+        self._non_losing = self._mate_pruning and getattr(state, "non_losing_moves", None) is not None
         self._horizon = 0
         self._in_null = 0
         self._scores: list[int] = []
@@ -226,10 +230,9 @@ class Searcher(BaseSearcher):
         self._iteration_roots = [results[m] if m in results else RootMove(state.move_text(m), None)
                                  for m in self._root_order]
         if self.tt is not None:
-            flag = EXACT if not ab else UPPER if best <= alpha_start else LOWER if best >= beta else EXACT
             key = state.symmetric_key if self._symmetric else state.key
             stored_depth = SOLVED_DEPTH if self._horizon == horizon_before else depth
-            self.tt.store(key, stored_depth, flag, best, best_move, state.key)
+            self.tt.store(key, stored_depth, *_bounds_of(best, alpha_start, beta, ab), best_move, state.key)
         return best
 
     def _principal_variation(self, score: int) -> list[str]:
@@ -280,12 +283,12 @@ class Searcher(BaseSearcher):
         if outcome is not None:
             return terminal_score(outcome, state.to_move, ply)
         ab = self._alphabeta
-        if depth <= 0 and not (ab and self._bounds):
+        if depth <= 0 and not self._bounds:
             if self._quiesce:
                 return self._quiescence(state, alpha, beta, ply)
             self._horizon += 1
             return state.evaluate()
-        if ab:
+        if self._mate_pruning:
             low, high = -(WIN - ply - 1), WIN - ply - 1
             if self._bounds:
                 bound_low, bound_high = state.score_bounds()
@@ -317,12 +320,15 @@ class Searcher(BaseSearcher):
                 if entry[5] == state.key:
                     tt_move = entry[4]
                 if entry[1] >= depth:
-                    flag = entry[2]
-                    score = from_table(entry[3], ply)
-                    if flag == EXACT or (ab and (score >= beta if flag == LOWER else score <= alpha)):
+                    lower, upper = from_table(entry[2], ply), from_table(entry[3], ply)
+                    if lower == upper or (ab and (lower >= beta or upper <= alpha)):
                         if entry[1] != SOLVED_DEPTH:
                             self._horizon += 1
-                        return score
+                        return lower if lower == upper or lower >= beta else upper
+                    if ab and (lower > alpha or upper < beta):
+                        # a narrower window; results within the stored bounds stay exact, so no horizon mark
+                        alpha, beta = max(alpha, lower), min(beta, upper)
+                        alpha_start = alpha
         horizon_before = self._horizon
         if (self._null and not self._in_null and depth > NULL_MOVE_REDUCTION and not is_decided(beta)
                 and not (hasattr(state, "in_check") and state.in_check())):
@@ -383,9 +389,9 @@ class Searcher(BaseSearcher):
                     if ab:
                         alpha = score
         if tt is not None:
-            flag = EXACT if not ab else UPPER if best <= alpha_start else LOWER if best >= beta else EXACT
             stored_depth = SOLVED_DEPTH if self._horizon == horizon_before else depth
-            tt.store(key, stored_depth, flag, to_table(best, ply), best_move, state.key)
+            lower, upper = _bounds_of(best, alpha_start, beta, ab)
+            tt.store(key, stored_depth, to_table(lower, ply), to_table(upper, ply), best_move, state.key)
         return best
 
     def _quiescence(self, state: State, alpha: int, beta: int, ply: int) -> int:
@@ -425,3 +431,9 @@ class Searcher(BaseSearcher):
                     alpha = score
         return best
 
+
+def _bounds_of(score: int, alpha: int, beta: int, alphabeta: bool) -> tuple[int, int]:
+    """What a fail-soft result says about the value: (lower, upper) bounds, equal when exact."""
+    if not alphabeta or alpha < score < beta:
+        return score, score
+    return (NO_LOWER, score) if score <= alpha else (score, NO_UPPER)

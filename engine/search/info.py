@@ -46,6 +46,8 @@ class SearchOptions:
     null_move: bool = True
     lmr: bool = True
     check_extension: bool = True
+    bounds: bool = True
+    """Mate-distance pruning and the game's rule-based hints (``score_bounds``, ``non_losing_moves``)."""
     record_tree: int = 0
     """When positive, record the search tree (at most this many nodes) and attach it to the final event."""
     exploration: float = 1.41

@@ -1,47 +1,55 @@
 """A bounded transposition table: what a search learnt about a position, found again by its key.
 
-An entry is ``(key, depth, flag, score, move, move_key, generation)``:
+An entry is ``(key, depth, lower, upper, move, move_key, generation)``:
 
-- ``flag`` says what ``score`` is: ``EXACT`` (the value), ``LOWER`` (a fail-high: the value is at least this) or
-  ``UPPER`` (a fail-low: at most this).
-- ``depth`` is the remaining depth the position was searched to; ``SOLVED_DEPTH`` marks a result reached
-  without any heuristic evaluation, hence valid at every depth.
+- ``lower`` and ``upper`` bound the position's value (``lower == upper``: the exact value). A fail-high gives a
+  lower bound, a fail-low an upper bound; results for the same position and depth are intersected, so a
+  position searched with different windows (as PVS and mate-distance scores do) keeps both sides.
+  ``NO_LOWER`` / ``NO_UPPER`` stand for "no bound".
+- ``depth`` is the remaining depth the position was searched to; ``SOLVED_DEPTH`` marks results reached without
+  any heuristic evaluation, true game-theoretic bounds valid at every depth.
 - Decided scores are stored relative to the position itself (``to_table``) and turned back into scores relative
   to the root of the current search (``from_table``), so a mate found through a transposition keeps its distance.
 - ``move`` is the best move found, valid in the position whose exact key is ``move_key`` (with symmetric keys,
   a transposed position shares the entry but not the move).
 
-Replacement policy: two tables of ``size`` slots each, indexed by the key's low bits. The first keeps the
-deepest result (an entry is replaced by one at least as deep, or by anything once it is from an older search);
-what the first refuses goes to the second, which always takes the newest entry. Slots live in dicts, so a table
-costs memory only for the slots in use and never holds more than ``2 * size`` entries.
+Replacement policy: two tables of ``size`` slots each, indexed by a hash of the key. The first keeps the
+deepest result (an entry gives way to one at least as deep, or to anything once it is from an older search);
+what the first refuses, or what it evicts, goes to the second, which always takes the newest entry. Slots live in
+dicts, so a table costs memory only for the slots in use and never holds more than ``2 * size`` entries.
 """
 
 from __future__ import annotations
 
 from engine.game import MAX_PLIES, WIN, Move
 
-EXACT, LOWER, UPPER = 0, 1, 2
 SOLVED_DEPTH = 1 << 30
 """Depth recorded for results that no horizon influenced: they hold at every depth."""
 
+NO_LOWER, NO_UPPER = -2 * WIN, 2 * WIN
+"""Stand-ins for a missing bound (beyond every score, never adjusted for distance)."""
+
 Entry = tuple[int, int, int, int, Move | None, int, int]
+
+_SPREAD = 0x9E3779B97F4A7C15
+"""Odd multiplier (2^64 / golden ratio): the slot takes middle bits of ``key * _SPREAD``, which depend on all the
+low bits of the key, so keys that differ only in their high bits (packed pile sizes...) do not share slots."""
 
 
 def to_table(score: int, ply: int) -> int:
     """A score relative to the root, found ``ply`` plies down, made relative to that position."""
-    if score > WIN - MAX_PLIES:
+    if WIN - MAX_PLIES < score <= WIN:
         return score + ply
-    if score < -(WIN - MAX_PLIES):
+    if -WIN <= score < -(WIN - MAX_PLIES):
         return score - ply
     return score
 
 
 def from_table(score: int, ply: int) -> int:
     """The inverse of ``to_table``: a stored score seen ``ply`` plies from the current root."""
-    if score > WIN - MAX_PLIES:
+    if WIN - MAX_PLIES < score <= WIN:
         return score - ply
-    if score < -(WIN - MAX_PLIES):
+    if -WIN <= score < -(WIN - MAX_PLIES):
         return score + ply
     return score
 
@@ -72,7 +80,7 @@ class TranspositionTable:
 
     def get(self, key: int) -> Entry | None:
         """The entry stored for ``key``, or None."""
-        slot = key & self._mask
+        slot = (key * _SPREAD >> 29) & self._mask
         entry = self._deep.get(slot)
         if entry is not None and entry[0] == key:
             return entry
@@ -81,13 +89,33 @@ class TranspositionTable:
             return entry
         return None
 
-    def store(self, key: int, depth: int, flag: int, score: int, move: Move | None, move_key: int) -> None:
-        """Record a result; ``score`` must already be relative to the position (``to_table``)."""
-        slot = key & self._mask
-        entry = (key, depth, flag, score, move, move_key, self.generation)
-        old = self._deep.get(slot)
-        if old is None or depth >= old[1] or old[6] != self.generation or (old[0] == key and flag == EXACT):
-            if old is not None and old[0] != key:
+    def store(self, key: int, depth: int, lower: int, upper: int, move: Move | None, move_key: int) -> None:
+        """Record bounds found for ``key`` (already relative to the position, see ``to_table``).
+
+        Bounds at the same depth as the stored ones are intersected with them; a deeper result replaces a
+        shallower one, and a shallower one never overwrites a deeper one for the same key.
+        """
+        slot = (key * _SPREAD >> 29) & self._mask
+        deep = self._deep
+        old = deep.get(slot)
+        if old is not None and old[0] != key:
+            recent = self._recent.get(slot)
+            if recent is not None and recent[0] == key:
+                old, deep = recent, self._recent
+        if old is not None and old[0] == key:
+            if depth < old[1]:
+                return
+            if depth == old[1]:
+                new_lower, new_upper = max(lower, old[2]), min(upper, old[3])
+                if new_lower <= new_upper:
+                    lower, upper = new_lower, new_upper
+                if move is None:
+                    move = old[4]
+            deep[slot] = (key, depth, lower, upper, move, move_key, self.generation)
+            return
+        entry = (key, depth, lower, upper, move, move_key, self.generation)
+        if old is None or depth >= old[1] or old[6] != self.generation:
+            if old is not None:
                 self._recent[slot] = old
             self._deep[slot] = entry
         else:
