@@ -21,6 +21,8 @@ from typing import Any
 from engine.game import GameError, State, describe_score
 from engine.games import game_class, new_game
 from webapp.errors import ArenaError
+from webapp.lab import PREFIX as LAB_PREFIX
+from webapp.lab import Lab
 from webapp.runner import EngineRunner
 from webapp.seats import issue_token
 from webapp.store import PlyTakenError, Store, StoredGame, StoredMove, StoredSeat
@@ -136,6 +138,7 @@ class Arena:
         self._games: dict[str, LiveGame] = {}
         self._games_lock = threading.Lock()
         self._job_ids = itertools.count(1)
+        self.lab = Lab(self.runner, emit, lambda: next(self._job_ids))
 
     def close(self) -> None:
         """Stop the engine workers and close the database."""
@@ -467,7 +470,10 @@ class Arena:
         self.runner.cancel(live.id, reason)
 
     def _on_search_event(self, job: SearchJob, info: dict[str, Any]) -> None:
-        """Runner callback: relay the event to the room; play the final event's move."""
+        """Runner callback: relay the event to the room; play the final event's move. Lab jobs go to the lab."""
+        if job.game_id.startswith(LAB_PREFIX):
+            self.lab.on_event(job, info)
+            return
         kind = info["kind"]
         message = {"game_id": job.game_id, "ply": job.ply, "seat": job.seat, "info": info}
         if kind in ("cancelled", "queued"):

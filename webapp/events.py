@@ -1,4 +1,5 @@
-"""Socket.IO handlers (default namespace): ``join``, ``leave``, ``move``, ``resign``, ``takeback``, ``rematch``.
+"""Socket.IO handlers (default namespace): ``join``, ``leave``, ``move``, ``resign``, ``takeback``, ``rematch``,
+and the lab's ``lab_start`` and ``lab_stop``.
 
 A connection's seat comes from the token in its connect ``auth``; it applies to the game the token names. Every
 event is rate-limited per connection and its payload checked; a refused event gets an ``error`` event back (to
@@ -19,6 +20,8 @@ from flask_socketio import ConnectionRefusedError, emit, join_room, leave_room
 from webapp import socketio
 from webapp.arena import Arena
 from webapp.errors import ArenaError
+from webapp.lab import PREFIX as LAB_PREFIX
+from webapp.lab import parse_run
 from webapp.rate_limit import TokenBucket
 from webapp.seats import BadTokenError, SeatClaim, read_token
 from webapp.validation import check_event
@@ -140,3 +143,23 @@ def on_takeback(arena: Arena, connection: Connection, data: dict[str, Any]) -> N
 def on_rematch(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Create (once) the rematch; the room gets ``rematch``."""
     arena.rematch(data["game_id"], connection.seat_in(data["game_id"]))
+
+
+@game_event("lab_start", ("game", "setup", "moves", "configs"))
+def on_lab_start(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
+    """Start a lab run; the sender joins its room and gets ``lab_started`` ``{run, configs}``, then ``lab`` events."""
+    state, configs = parse_run(data)
+    run = arena.lab.new_run()
+    join_room(f"{LAB_PREFIX}{run}")
+    emit("lab_started", {"run": run, "setup": state.setup(), "configs": [
+        {"preset": c.preset, "depth": c.limits.depth, "time": c.limits.time, "playouts": c.limits.nodes}
+        for c in configs]})
+    arena.lab.start(run, state, configs)
+
+
+@game_event("lab_stop", ("run",))
+def on_lab_stop(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
+    """Cancel the searches of a lab run still going (each column gets a ``cancelled`` event)."""
+    if not isinstance(data["run"], str) or not data["run"].isalnum() or len(data["run"]) > 32:
+        raise ArenaError("bad_request", "run must be the id lab_started gave")
+    arena.lab.stop(data["run"])

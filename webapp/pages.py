@@ -16,6 +16,7 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 
 from engine.games import game_class, game_names
 from engine.levels import game_levels
+from webapp.lab import Lab
 from webapp.seats import seat_from_cookie
 
 bp = Blueprint(
@@ -87,6 +88,15 @@ def game(game_id: str) -> str:
     held = seat_from_cookie(request, game_id)
     token, seat = held if held else ("", None)
     return render_template("game.html", game_id=game_id, token=token, seat=seat)
+
+
+@bp.get("/lab")
+def lab() -> str:
+    """The algorithm lab; ``?game=NAME&setup=TEXT`` opens a position (a game page's "Lab" link)."""
+    game_name = request.args.get("game", "")
+    return render_template("lab.html", cards=game_cards(), presets=Lab.presets(),
+                           game=game_name if game_name in game_names() else "",
+                           setup=request.args.get("setup", "")[:200])
 
 
 @bp.get("/vendor/<path:path>")

@@ -30,9 +30,10 @@ WORKER_NICENESS = 10
 class SearchJob:
     """One engine move to find: the position, who plays, with which settings.
 
-    ``engine`` is ``{"level": n}`` or ``{"depth", "time", "algorithm"}``; ``record_tree`` asks for the search tree
-    (0 = no); ``not_before`` is a wall-clock time before which the final event is held back (pacing of engine
-    against engine games).
+    ``engine`` is ``{"level": n}``, ``{"depth", "time", "algorithm"}`` or, for the lab, ``{"lab": {"preset",
+    "options", "limits"}}`` (``SearchOptions`` and ``Limits`` fields; a plain search without oracle or chance);
+    ``record_tree`` asks for the search tree (0 = no); ``not_before`` is a wall-clock time before which the final
+    event is held back (pacing of engine against engine games).
     """
 
     id: int
@@ -51,6 +52,11 @@ def search_events(job: SearchJob, stop: Any) -> Iterator[Any]:
     from engine.player import think
     from engine.search.info import Limits, SearchOptions
 
+    if "lab" in job.engine:
+        from engine.search import make_searcher
+
+        lab = job.engine["lab"]
+        return make_searcher(job.state, Limits(**lab["limits"]), SearchOptions(**lab["options"]), stop).search()
     rng = random.Random(job.seed)
     options = SearchOptions(record_tree=job.record_tree) if "level" in job.engine else SearchOptions(
         algorithm=job.engine["algorithm"], record_tree=job.record_tree)

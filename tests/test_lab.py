@@ -1,0 +1,89 @@
+"""The algorithm lab: its searches equal ``python -m engine analyse`` with the same configuration, they go through
+the shared worker pool (queued when it is busy), and bad requests are refused with a reason."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from engine.cli import main
+from engine.commands.analyse import TOGGLES
+from webapp import socketio
+from webapp.lab import PRESETS
+
+
+def lab_client(app):
+    client = socketio.test_client(app)
+    assert client.is_connected()
+    return client
+
+
+def collect_finals(client, columns: int, timeout: float = 60) -> tuple[str, dict[int, dict], list[str]]:
+    """The run id, each column's final event, and the kinds of every lab event seen, in order."""
+    run, finals, kinds = None, {}, []
+    deadline = time.monotonic() + timeout
+    while len(finals) < columns and time.monotonic() < deadline:
+        for message in client.get_received():
+            payload = message["args"][0]
+            if message["name"] == "lab_started":
+                run = payload["run"]
+            elif message["name"] == "lab":
+                kinds.append(payload["info"]["kind"])
+                if payload["info"]["kind"] == "final":
+                    finals[payload["column"]] = payload["info"]
+            elif message["name"] == "error":
+                pytest.fail(f"error event: {payload}")
+        time.sleep(0.05)
+    return run, finals, kinds
+
+
+def analyse_json(game: str, position: str, depth: int, preset: str, capsys: pytest.CaptureFixture[str]) -> dict:
+    """The final event of ``python -m engine analyse`` with the preset's options spelled out as flags."""
+    options = PRESETS[preset][1]
+    flags = [f"--option={name}={'on' if getattr(options, name) else 'off'}" for name in TOGGLES]
+    argv = ["analyse", game, "--position", position, "--depth", str(depth), "--json",
+            "--algorithm", options.algorithm, *flags]
+    assert main(argv) == 0
+    return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+
+def test_lab_numbers_equal_the_analyse_command(app, capsys: pytest.CaptureFixture[str]) -> None:
+    client = lab_client(app)
+    presets = ["minimax", "alphabeta", "tt", "everything"]
+    client.emit("lab_start", {"game": "tictactoe", "setup": "5", "moves": ["1"],
+                              "configs": [{"preset": p, "depth": 4} for p in presets]})
+    run, finals, kinds = collect_finals(client, len(presets))
+    assert run and sorted(finals) == [0, 1, 2, 3]
+    assert "queued" in kinds  # one worker: the other columns wait their turn
+    for column, preset in enumerate(presets):
+        expected = analyse_json("tictactoe", "51", 4, preset, capsys)
+        got = finals[column]
+        for field in ("score", "best", "nodes", "pruned", "cutoffs", "depth", "pv"):
+            assert got[field] == expected[field], (preset, field)
+    assert finals[0]["pruned"] == 0 < finals[1]["pruned"]
+    assert len({f["score"] for f in finals.values()}) == 1
+
+
+@pytest.mark.parametrize(("payload", "message"), [
+    ({"game": "go", "setup": "", "moves": [], "configs": [{"preset": "alphabeta"}]}, "unknown game"),
+    ({"game": "tictactoe", "setup": "55", "moves": [], "configs": [{"preset": "alphabeta"}]}, "already taken"),
+    ({"game": "tictactoe", "setup": "", "moves": [], "configs": []}, "choose 1 to 4"),
+    ({"game": "tictactoe", "setup": "", "moves": [], "configs": [{"preset": "magic"}]}, "unknown preset"),
+    ({"game": "tictactoe", "setup": "", "moves": [], "configs": [{"preset": "minimax", "depth": 99}]}, "depth must"),
+    ({"game": "tictactoe", "setup": "123456789", "moves": [], "configs": [{"preset": "minimax"}]}, "the game is over"),
+    ({"game": "tictactoe", "setup": "", "moves": ["x"], "configs": [{"preset": "minimax"}]}, "not a cell"),
+])
+def test_bad_lab_requests_are_refused(app, payload: dict, message: str) -> None:
+    client = lab_client(app)
+    client.emit("lab_start", payload)
+    errors = [m["args"][0] for m in client.get_received() if m["name"] == "error"]
+    assert len(errors) == 1 and message in errors[0]["message"] and errors[0]["event"] == "lab_start"
+
+
+def test_lab_page_opens_a_position(app) -> None:
+    page = app.test_client().get("/lab?game=wolves&setup=R:c1%20W:b8,d8,f8,h8%20w")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert 'value="R:c1 W:b8,d8,f8,h8 w"' in html and '<option value="wolves" selected>' in html

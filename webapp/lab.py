@@ -1,0 +1,151 @@
+"""The algorithm lab: one position searched by up to four search configurations side by side.
+
+A run is started by the Socket.IO event ``lab_start`` ``{game, setup, moves, configs}`` (the position: ``setup``
+in the game's notation, empty for the start, then ``moves`` played from it); each config is
+``{preset, depth, time, playouts}`` (see ``PRESETS``). Its searches go through the same engine runner as games
+(queued when every worker is busy, the same caps on depth and time), as jobs whose ``game_id`` is
+``lab-<run>-<column>``. Every event of those searches reaches the run's room ``lab-<run>`` as ``lab``
+``{run, column, info}``, ``info`` being the runner's event (``SearchInfo`` fields for progress, depth and final).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from engine.game import GameError, play_moves
+from engine.games import game_class, game_names
+from engine.search.info import Limits, SearchOptions
+from webapp.errors import ArenaError
+from webapp.runner import EngineRunner
+from webapp.worker import SearchJob
+
+PREFIX = "lab-"
+MAX_CONFIGS = 4
+MAX_DEPTH = 64
+MAX_TIME = 30.0
+MAX_PLAYOUTS = 200_000
+MAX_MOVES = 100
+DEFAULT_TIME = 5.0
+"""Time cap of a config that gives neither a depth nor a time (every search must end)."""
+
+_BARE = SearchOptions(pvs=False, iterative=False, tt=False, ordering=False, killers=False, history=False,
+                      aspiration=False, null_move=False, lmr=False)
+PRESETS: dict[str, tuple[str, SearchOptions]] = {
+    "minimax": ("Minimax", SearchOptions(algorithm="minimax")),
+    "alphabeta": ("Alpha-beta", _BARE),
+    "ordering": ("+ ordering", dataclasses.replace(_BARE, ordering=True, killers=True, history=True)),
+    "tt": ("+ ordering + TT", dataclasses.replace(_BARE, ordering=True, killers=True, history=True, tt=True)),
+    "iterative": ("+ ordering + TT + iterative deepening",
+                  dataclasses.replace(_BARE, ordering=True, killers=True, history=True, tt=True, iterative=True)),
+    "everything": ("Everything", SearchOptions()),
+    "mcts": ("MCTS", SearchOptions(algorithm="mcts")),
+}
+"""Preset name -> (label, search options). Quiescence stays on throughout (it only matters for chess)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LabConfig:
+    """One column of a run: a preset and its limits (``playouts`` counts MCTS iterations)."""
+
+    preset: str
+    limits: Limits
+
+    @property
+    def options(self) -> SearchOptions:
+        """The preset's search options."""
+        return PRESETS[self.preset][1]
+
+
+def _number(config: dict[str, Any], name: str, kind: type, low: float, high: float) -> Any:
+    value = config.get(name)
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or (kind is int and not float(value).is_integer()):
+        raise ArenaError("bad_request", f"{name} must be a {'whole ' if kind is int else ''}number, got {value!r}")
+    if not low <= value <= high:
+        raise ArenaError("bad_request", f"{name} must be from {low} to {high}, got {value!r}")
+    return kind(value)
+
+
+def parse_config(config: object) -> LabConfig:
+    """A config ``{preset, depth?, time?, playouts?}``; a bad one raises ``ArenaError`` ("bad_request")."""
+    if not isinstance(config, dict) or set(config) - {"preset", "depth", "time", "playouts"}:
+        raise ArenaError("bad_request", "a config is {preset, depth, time, playouts}")
+    preset = config.get("preset")
+    if preset not in PRESETS:
+        raise ArenaError("bad_request", f"unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
+    depth = _number(config, "depth", int, 1, MAX_DEPTH)
+    seconds = _number(config, "time", float, 0.05, MAX_TIME)
+    playouts = _number(config, "playouts", int, 1, MAX_PLAYOUTS)
+    if preset == "mcts":
+        depth = None
+    else:
+        playouts = None
+    if depth is None and seconds is None and playouts is None:
+        seconds = DEFAULT_TIME
+    return LabConfig(preset, Limits(depth=depth, time=seconds, nodes=playouts))
+
+
+def parse_run(data: dict[str, Any]) -> tuple[Any, list[LabConfig]]:
+    """The position (``setup`` then ``moves``) and configs of a ``lab_start`` payload; anything wrong raises
+    ``ArenaError``."""
+    game, setup, moves, configs = data["game"], data["setup"], data["moves"], data["configs"]
+    if game not in game_names():
+        raise ArenaError("bad_game", f"unknown game {game!r}")
+    if not isinstance(setup, str) or len(setup) > 200:
+        raise ArenaError("bad_request", "setup must be the position in the game's notation (at most 200 characters)")
+    if not isinstance(moves, list) or len(moves) > MAX_MOVES or not all(isinstance(m, str) and len(m) <= 16
+                                                                        for m in moves):
+        raise ArenaError("bad_request", f"moves must be a list of at most {MAX_MOVES} move texts")
+    cls = game_class(game)
+    try:
+        state = cls.from_setup(setup) if setup.strip() else cls.initial()
+        state = play_moves(state, moves)
+    except GameError as error:
+        raise ArenaError("bad_game", str(error)) from None
+    if state.outcome() is not None:
+        raise ArenaError("bad_game", f"the game is over in that position ({state.outcome().reason})")
+    if not isinstance(configs, list) or not 1 <= len(configs) <= MAX_CONFIGS:
+        raise ArenaError("bad_request", f"choose 1 to {MAX_CONFIGS} configurations")
+    return state, [parse_config(config) for config in configs]
+
+
+class Lab:
+    """The lab's runs: starts their searches on the shared runner and relays their events to the run's room."""
+
+    def __init__(self, runner: EngineRunner, emit: Callable[..., None], job_ids: Callable[[], int]) -> None:
+        self.runner = runner
+        self.emit = emit
+        self._job_ids = job_ids
+        self._counter = itertools.count(1)
+
+    def new_run(self) -> str:
+        """A fresh run id; join its room ``lab-<run>`` before ``start`` to hear every event."""
+        return f"{next(self._counter)}{secrets.token_hex(4)}"
+
+    def start(self, run: str, state: Any, configs: list[LabConfig]) -> None:
+        """Start (or queue) one search per config."""
+        for column, config in enumerate(configs):
+            engine = {"lab": {"preset": config.preset, "options": dataclasses.asdict(config.options),
+                              "limits": dataclasses.asdict(config.limits)}}
+            self.runner.submit(SearchJob(id=self._job_ids(), game_id=f"{PREFIX}{run}-{column}", ply=0, seat=0,
+                                         state=state, engine=engine))
+
+    def stop(self, run: str) -> None:
+        """Cancel every search of the run still queued or running."""
+        for column in range(MAX_CONFIGS):
+            self.runner.cancel(f"{PREFIX}{run}-{column}", "stopped")
+
+    def on_event(self, job: SearchJob, info: dict[str, Any]) -> None:
+        """Runner callback for lab jobs: send the event to the run's room."""
+        run, _, column = job.game_id[len(PREFIX):].rpartition("-")
+        self.emit("lab", {"run": run, "column": int(column), "info": info}, to=f"{PREFIX}{run}")
+
+    @staticmethod
+    def presets() -> list[dict[str, str]]:
+        """The presets the page offers: ``{name, label}``."""
+        return [{"name": name, "label": label} for name, (label, _) in PRESETS.items()]
