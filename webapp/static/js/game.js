@@ -160,6 +160,7 @@ async function applyState(state) {
   page.state = state;
   page.pending = false;
   document.body.dataset.game = state.game;
+  $("lab-link").href = `/lab?game=${encodeURIComponent(state.game)}&setup=${encodeURIComponent(state.setup)}`;
   if (page.flipped === null) page.flipped = FLIP_BY_DEFAULT.has(state.game) && page.you === 1;
   $("flip").setAttribute("aria-pressed", String(page.flipped));
   if (!page.panel) page.panel = new EnginePanel($("panel"), state.players);

@@ -1,0 +1,39 @@
+"""The lab in headless Chromium: opened from a game page on its position, two searches compared in a table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Browser, expect
+
+
+def test_lab_compares_two_searches_from_a_game_position(live_server, browser: Browser, artifacts: Path) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    created = live_server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}}).json()
+    moved = live_server.post(f"/api/games/{created['id']}/moves", {"move": "5", "token": created["token"]})
+    assert moved.status_code == 200, moved.text
+    page.goto(live_server.url + created["url"])
+    expect(page.locator("#lab-link")).to_have_attribute("href", "/lab?game=tictactoe&setup=5")
+    page.click("#lab-link")
+    page.wait_for_url("**/lab?*")
+    expect(page.locator('select[name="game"]')).to_have_value("tictactoe")
+    expect(page.locator('input[name="setup"]')).to_have_value("5")
+    page.fill('input[name="moves"]', "1")
+    page.select_option('select[name="preset0"]', "minimax")
+    page.fill('input[name="depth0"]', "4")
+    page.select_option('select[name="preset1"]', "everything")
+    page.fill('input[name="depth1"]', "4")
+    page.click("#lab-run")
+    rows = page.locator("#lab-table tbody tr")
+    expect(rows).to_have_count(2)
+    expect(page.locator('#lab-table tbody tr[data-state="done"]')).to_have_count(2, timeout=30_000)
+    expect(page.locator("#lab-agree")).to_have_text("All values agree.")
+    minimax, everything = (rows.nth(i).locator("td") for i in range(2))
+    assert minimax.nth(6).inner_text() == "0"  # minimax prunes nothing
+    assert everything.nth(6).inner_text() != "0"
+    assert minimax.nth(10).inner_text() == everything.nth(10).inner_text() == "yes"
+    page.screenshot(path=artifacts / "lab.png", full_page=True)
+    assert errors == []
