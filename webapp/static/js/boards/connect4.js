@@ -54,7 +54,10 @@ export function createBoard(container, { onMove }) {
 
     const frame = el("path", { class: "c4-frame", "fill-rule": "evenodd", d: framePath(rows, cols, x, y) });
     svg.append(frame);
-    if (last) svg.append(el("circle", { class: "c4-last", cx: x(last[1]), cy: y(last[0]), r: CELL * 0.16 }));
+    if (last) {
+      const fresh = previous && seatOf(previous[last[0]]?.[last[1]]) === null;
+      svg.append(el("circle", { class: `c4-last${fresh ? " fresh" : ""}`, cx: x(last[1]), cy: y(last[0]), r: CELL * 0.16 }));
+    }
     const line = winningLine((view.winning_cells ?? []).map((cell) => cellIndex(cell, rows)));
     if (line) {
       const [[r1, c1], [r2, c2]] = line;
