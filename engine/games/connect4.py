@@ -29,6 +29,7 @@ BOTTOM_CELLS = tuple(1 << (HEIGHT + 1) * c for c in range(WIDTH))
 TOP_CELLS = tuple(1 << (HEIGHT + 1) * c + HEIGHT - 1 for c in range(WIDTH))
 COLUMN_ORDER = (3, 2, 4, 1, 5, 0, 6)
 """Columns (0-based) centre first, the order moves are listed and tried in."""
+CENTRE_BONUS = (0, 1, 2, 3, 2, 1, 0)
 ODD_ROWS = BOTTOM * 0b010101
 """Cells on rows 1, 3 and 5 (counted from 1 at the bottom): the first player's good threat rows."""
 
@@ -257,13 +258,15 @@ class Connect4:
         return score + STACKED * stacked + open_windows(mine, theirs) - open_windows(theirs, mine)
 
     def order_hint(self, move: int) -> int:
-        """Higher for moves worth searching first: a win, then the threats created, then nearness to the centre."""
+        """Higher for moves worth searching first: a win (1000), then nearness to the centre (3 down to 0).
+
+        Counting the threats each move creates (Pons' order, which the exact solver keeps) costs a third of the
+        depth-limited search's time and saves no nodes there: its TT, killers and history already order well.
+        """
         mask = self.mask
-        stone = (mask + BOTTOM_CELLS[move]) & COLUMN_MASKS[move]
-        mine = self.position | stone
-        if has_four(mine):
+        if has_four(self.position | (mask + BOTTOM_CELLS[move]) & COLUMN_MASKS[move]):
             return 1000
-        return 8 * winning_cells(mine, mask | stone).bit_count() + 3 - abs(move - WIDTH // 2)
+        return CENTRE_BONUS[move]
 
     def non_losing_moves(self) -> list[int]:
         """Legal moves that do not let the opponent win on the next move (Pons' ``possibleNonLosingMoves``).
