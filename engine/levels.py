@@ -34,7 +34,7 @@ _PLAY = SearchOptions()
 _TABLES: dict[str, tuple[SearchOptions, tuple[tuple[int | None, float | None, int], ...]]] = {
     "tictactoe": (_SOLVE, ((1, None, 6), (1, None, 2), (2, None, 2), (2, None, 1),
                            (3, None, 1), (4, None, 0), (6, None, 0), (None, None, 0))),
-    "nim": (_SOLVE, ((1, None, 0), (2, None, 0), (3, None, 0), (4, None, 0),
+    "nim": (_SOLVE, ((1, None, 1), (2, None, 1), (3, None, 1), (4, None, 1),
                      (6, None, 0), (8, None, 0), (12, 2.0, 0), (None, 5.0, 0))),
     "connect4": (_PLAY, ((1, None, 8), (2, None, 4), (3, None, 3), (4, None, 2),
                          (5, 1.0, 1), (6, 1.0, 0), (None, 0.5, 0), (None, 1.0, 0))),

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import queue
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -27,7 +26,8 @@ PROGRESS_INTERVAL = 0.1
 """Seconds between two progress events during a long iteration."""
 
 MAX_DEPTH = 200
-"""Deepest iteration a search attempts when no depth limit is given (the game is usually solved long before)."""
+"""Deepest iteration a search attempts when no depth limit is given (the game is usually solved long before);
+small enough for Python's default recursion limit."""
 
 ALGORITHMS = ("alphabeta", "minimax", "mcts")
 
@@ -187,7 +187,6 @@ class BaseSearcher:
         self._deadline = self._started + self.limits.time if self.limits.time is not None else math.inf
         self._last_progress = self._started
         self._next_check = self._check_point()
-        sys.setrecursionlimit(max(sys.getrecursionlimit(), 8 * MAX_DEPTH + 1000))
         try:
             self._run()
         except BaseException as error:  # handed to the consumer, which re-raises it

@@ -1,0 +1,188 @@
+"""How searches behave: events and counters, stopping, mate distance, tree recording, and bad input."""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import threading
+import time
+
+import pytest
+
+from engine.game import WIN
+from engine.games.connect4 import Connect4
+from engine.games.nim import Nim
+from engine.games.tictactoe import TicTacToe
+from engine.search import analyse, final_event, make_searcher
+from engine.search.alphabeta import Searcher
+from engine.search.info import Limits, SearchInfo, SearchOptions
+
+COUNTERS = ("nodes", "qnodes", "cutoffs", "pruned", "generated", "tt_probes", "tt_hits", "seldepth", "time_ms")
+ALGORITHMS = ("alphabeta", "minimax", "mcts")
+STOP_BOUND_SECONDS = 1.0
+"""Generous bound on the time from setting a stop flag to the final event (the design aims at a few ms)."""
+
+
+def events_of(state, limits: Limits, options: SearchOptions = SearchOptions()) -> list[SearchInfo]:  # noqa: B008
+    return list(make_searcher(state, limits, options).search())
+
+
+@pytest.mark.parametrize(("state", "limits", "algorithm"), [
+    (Connect4.initial(), Limits(depth=7), "alphabeta"),
+    (TicTacToe(), Limits(depth=6), "minimax"),
+    (TicTacToe(), Limits(nodes=2_000), "mcts"),
+], ids=ALGORITHMS)
+def test_counters_never_decrease_and_the_final_event_comes_last(state, limits, algorithm) -> None:
+    events = events_of(state, limits, SearchOptions(algorithm=algorithm))
+    assert [e.final for e in events].count(True) == 1 and events[-1].final and events[-1].kind == "final"
+    assert {e.kind for e in events} <= {"progress", "depth", "final"}
+    for before, after in itertools.pairwise(events):
+        for counter in COUNTERS:
+            assert getattr(after, counter) >= getattr(before, counter), counter
+        assert len(after.nodes_per_depth) >= len(before.nodes_per_depth)
+    assert all(e.algorithm == algorithm for e in events)
+
+
+def test_one_depth_event_per_iteration() -> None:
+    events = events_of(Connect4.initial(), Limits(depth=5))
+    assert [e.depth for e in events if e.kind == "depth"] == [1, 2, 3, 4, 5]
+    final = events[-1]
+    assert len(final.nodes_per_depth) == 5 and sum(final.nodes_per_depth) == final.nodes
+    assert final.ebf is not None and final.ebf > 1
+
+
+def test_pruned_is_zero_for_minimax_and_positive_for_alphabeta() -> None:
+    minimax = analyse(TicTacToe(), Limits(depth=4), SearchOptions(algorithm="minimax"))
+    alphabeta = analyse(TicTacToe(), Limits(depth=4))
+    assert minimax.pruned == 0 and minimax.cutoffs == 0 and minimax.tt_probes == 0
+    assert alphabeta.pruned > 0 and alphabeta.cutoffs > 0 and alphabeta.nodes < minimax.nodes
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@pytest.mark.parametrize("state", [TicTacToe.from_setup("51"), Nim.from_setup("3,4,5 max=3"),
+                                   Connect4.from_setup("4453")], ids=["tictactoe", "nim", "connect4"])
+def test_final_best_move_is_legal(state, algorithm: str) -> None:
+    limits = Limits(nodes=500) if algorithm == "mcts" else Limits(depth=3)
+    info = analyse(state, limits, SearchOptions(algorithm=algorithm, seed=1))
+    assert state.parse_move(info.best) in state.legal_moves()
+    assert info.best in {root.move for root in info.root_moves}
+
+
+def test_root_moves_say_which_scores_are_exact() -> None:
+    info = analyse(TicTacToe.from_setup("1"))
+    assert info.root_moves[0].move == info.best == "5" and info.root_moves[0].bound == "exact"
+    assert {root.bound for root in info.root_moves} <= {"exact", "upper", "lower"}
+    assert all(root.score <= info.score for root in info.root_moves)
+    everything = analyse(TicTacToe.from_setup("1"), options=SearchOptions(root_margin=WIN))
+    assert all(root.bound == "exact" for root in everything.root_moves)
+    exact = {root.move: root.score for root in analyse(TicTacToe.from_setup("1"), options=SearchOptions(
+        algorithm="minimax")).root_moves}
+    assert {root.move: root.score for root in everything.root_moves} == exact
+
+
+@pytest.mark.parametrize("make_flag", [threading.Event, multiprocessing.Event], ids=["thread", "process"])
+def test_stop_flag_ends_a_long_search_promptly_with_a_legal_move(make_flag) -> None:
+    stop = make_flag()
+    state = Connect4.initial()
+    searcher = make_searcher(state, Limits(), SearchOptions(), stop)
+    stopped_at = None
+    for info in searcher.search():
+        if stopped_at is None and info.depth >= 6:
+            stop.set()
+            stopped_at = time.monotonic()
+    assert info.final and time.monotonic() - stopped_at < STOP_BOUND_SECONDS
+    assert state.parse_move(info.best) in state.legal_moves()
+
+
+def test_stop_method_and_closing_the_generator_end_the_worker() -> None:
+    searcher = Searcher(Connect4.initial())
+    events = searcher.search()
+    first = next(events)
+    searcher.stop()
+    rest = list(events)
+    assert rest[-1].final and rest[-1].nodes >= first.nodes
+    threads_before = threading.active_count()
+    events = Searcher(Connect4.initial()).search()
+    next(events)
+    events.close()
+    assert threading.active_count() <= threads_before
+
+
+def test_a_stopped_search_before_any_depth_still_answers_a_legal_move() -> None:
+    stop = threading.Event()
+    stop.set()
+    info = final_event(make_searcher(Connect4.initial(), Limits(), SearchOptions(), stop).search())
+    assert info.final and info.best in {str(c) for c in range(1, 8)}
+
+
+def test_node_limit_is_respected() -> None:
+    info = analyse(Connect4.initial(), Limits(nodes=3_000))
+    assert 3_000 <= info.nodes <= 3_000 + 1
+
+
+def test_the_faster_win_is_taken() -> None:
+    info = analyse(TicTacToe.from_setup("7918"))  # X can win at once with 4, or later with 5, 3 or 2
+    assert info.best == "4" and info.score == WIN - 1 and info.score_text == "win in 1"
+
+
+def test_a_lost_side_resists_as_long_as_it_can() -> None:
+    info = analyse(TicTacToe.from_setup("2589"))  # every move loses; only 1 delays the loss by two plies
+    assert info.best == "1" and info.score == -(WIN - 4) and info.score_text == "loss in 2"
+
+
+def test_set_position_keeps_what_was_learnt() -> None:
+    searcher = Searcher(TicTacToe.from_setup("1"))
+    first = final_event(searcher.search())
+    searcher.set_position(TicTacToe.from_setup("15"))
+    second = final_event(searcher.search())
+    fresh = analyse(TicTacToe.from_setup("15"))
+    assert first.score == 0 and second.score == fresh.score == 0
+    assert second.nodes < fresh.nodes
+
+
+def test_recorded_tree_holds_windows_scores_and_pruned_moves() -> None:
+    info = analyse(TicTacToe.from_setup("15"), Limits(), SearchOptions(iterative=False, record_tree=10_000))
+    tree = info.tree
+    assert tree["move"] is None and tree["score"] == info.score and tree["truncated"] is False
+
+    def walk(node: dict) -> int:
+        assert set(node) >= {"move", "alpha", "beta", "score", "depth", "children", "pruned"}
+        assert -WIN <= node["alpha"] <= node["beta"] <= WIN
+        return 1 + sum(walk(child) for child in node["children"])
+
+    assert walk(tree) == info.nodes
+    assert any(node["pruned"] for node in _all_nodes(tree))
+    small = analyse(TicTacToe.from_setup("15"), Limits(), SearchOptions(iterative=False, record_tree=5))
+    assert small.tree["truncated"] is True and sum(1 for _ in _all_nodes(small.tree)) == 5
+
+
+def _all_nodes(node: dict):
+    yield node
+    for child in node["children"]:
+        yield from _all_nodes(child)
+
+
+def test_a_finished_game_gets_its_score_and_no_move() -> None:
+    info = analyse(TicTacToe.from_setup("14253"))
+    assert info.final and info.best is None and info.score == -WIN
+
+
+@pytest.mark.parametrize(("limits", "message"), [
+    (Limits(depth=0), "limits.depth must be a positive whole number"),
+    (Limits(time=-1.0), "limits.time must be a positive number"),
+    (Limits(nodes=0), "limits.nodes must be a positive whole number"),
+])
+def test_bad_limits_raise_value_error(limits: Limits, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_searcher(TicTacToe(), limits)
+
+
+def test_bad_options_and_arguments_raise_specific_errors() -> None:
+    with pytest.raises(ValueError, match="unknown algorithm 'alphabet'"):
+        make_searcher(TicTacToe(), Limits(), SearchOptions(algorithm="alphabet"))
+    with pytest.raises(ValueError, match="tt_size must be a positive"):
+        make_searcher(TicTacToe(), Limits(), SearchOptions(tt_size=0))
+    with pytest.raises(TypeError, match="expected a game state"):
+        make_searcher("5193", Limits())
+    with pytest.raises(TypeError, match="stop must have an is_set"):
+        make_searcher(TicTacToe(), Limits(), SearchOptions(), stop=True)
