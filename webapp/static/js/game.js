@@ -249,7 +249,8 @@ async function onRematch(payload) {
     window.location.assign(payload.url);
     return;
   }
-  showToast(`A rematch has started: ${window.location.origin}${payload.url}`);
+  $("rematch-link").href = payload.url;
+  $("rematch-banner").hidden = false;
 }
 
 // ---- controls ----
