@@ -213,6 +213,13 @@ def test_missing_table_is_built_on_first_use(tmp_path: Path) -> None:
     assert tables.table("tictactoe", tmp_path) is built
 
 
+def test_unwritable_folder_still_gives_a_table(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    built = tables.table("tictactoe", blocker / "tables")
+    assert built is not None and built.entry(0) == Entry("draw", None)
+
+
 def test_command_line(table_dir: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["tablebase", "probe", "wolves", "R:c3 W:b4,d4,f6,h8 w"]) == 0
     probed = json.loads(capsys.readouterr().out)

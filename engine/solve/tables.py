@@ -8,6 +8,7 @@ it for the life of the process. ``verdict(state)`` gives the exact value of a po
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from pathlib import Path
@@ -21,6 +22,8 @@ from engine.solve.tablebase import Entry, Table, TableError, solve
 SPACES: dict[str, type[TicTacToeSpace] | type[WolvesSpace]] = {"tictactoe": TicTacToeSpace, "wolves": WolvesSpace}
 """Games with a solved table, and the class numbering their positions (``index_of`` is a static method, so
 probing needs no instance; building makes one)."""
+
+log = logging.getLogger(__name__)
 
 TABLE_LEVEL = 8
 """The lowest difficulty level that plays from the table."""
@@ -47,11 +50,15 @@ def table_path(game: str, directory: Path | None = None) -> Path:
 
 
 def build(game: str, directory: Path | None = None) -> Table:
-    """Solve ``game`` by retrograde analysis, save the table, and keep it for this process."""
+    """Solve ``game`` by retrograde analysis, save the table, and keep it for this process. When the folder
+    cannot be written the table is still kept (and used) in memory, and a warning is logged."""
     positions = space(game)()
     solved = Table(game, positions.version, bytes(solve(positions)))
     path = table_path(game, directory)
-    solved.save(path)
+    try:
+        solved.save(path)
+    except OSError as error:
+        log.warning("cannot save the %s table to %s: %s", game, path, error)
     _tables[game, path] = solved
     return solved
 
