@@ -87,3 +87,21 @@ def test_lab_page_opens_a_position(app) -> None:
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     assert 'value="R:c1 W:b8,d8,f8,h8 w"' in html and '<option value="wolves" selected>' in html
+
+
+def test_lab_stop_cancels_the_run(app) -> None:
+    client = lab_client(app)
+    client.emit("lab_start", {"game": "tictactoe", "setup": "", "moves": [],
+                              "configs": [{"preset": "minimax", "time": 30}, {"preset": "minimax", "time": 30}]})
+    started = [m["args"][0] for m in client.get_received() if m["name"] == "lab_started"]
+    assert len(started) == 1
+    client.emit("lab_stop", {"run": started[0]["run"]})
+    deadline = time.monotonic() + 10
+    cancelled: set[int] = set()
+    while len(cancelled) < 2 and time.monotonic() < deadline:
+        for message in client.get_received():
+            if message["name"] == "lab" and message["args"][0]["info"]["kind"] == "cancelled":
+                cancelled.add(message["args"][0]["column"])
+        time.sleep(0.05)
+    assert cancelled == {0, 1}
+    assert app.extensions["arena"].runner.state_of(f"lab-{started[0]['run']}-0") == "idle"
