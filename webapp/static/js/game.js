@@ -25,6 +25,8 @@ const page = {
   reviewView: null,
   reviewLast: null,
   pending: false,
+  hint: null,
+  hintFrame: 0,
   connection: null,
   panel: null,
   tree: new SearchTree($("tree"), $("tree-summary")),
@@ -138,7 +140,22 @@ function drawBoard() {
   const live = isLive();
   const view = live ? state.view : page.reviewView;
   const lastMove = live ? (state.history?.at(-1)?.move ?? null) : page.reviewLast;
-  page.board.render(view, { interactive: canMove(state), flipped: Boolean(page.flipped), lastMove });
+  const thinking = live && state.status === "active" && state.seats[state.to_move]?.kind === "engine";
+  page.board.render(view, {
+    interactive: canMove(state), flipped: Boolean(page.flipped), lastMove, hint: thinking ? page.hint : null,
+  });
+}
+
+/** Shows the engine's current favourite on the board, redrawn at most once per animation frame. */
+function showHint(move) {
+  if (move === page.hint) return;
+  page.hint = move;
+  if (!page.hintFrame) {
+    page.hintFrame = requestAnimationFrame(() => {
+      page.hintFrame = 0;
+      drawBoard();
+    });
+  }
 }
 
 function drawAll() {
@@ -157,6 +174,7 @@ function drawAll() {
 
 async function applyState(state) {
   if (state.you !== undefined) page.you = state.you;
+  if (state.ply !== page.state?.ply) page.hint = null;
   page.state = state;
   page.pending = false;
   document.body.dataset.game = state.game;
@@ -205,6 +223,7 @@ function connect() {
     search: (payload) => {
       page.panel?.onSearch(payload);
       const info = payload.info;
+      if (page.state && payload.ply === page.state.ply) showHint(info.final ? null : (info.best ?? null));
       if (info.final && info.tree && TREE_GAMES.has(page.state?.game)) {
         $("tree-card").hidden = false;
         page.tree.show(info.tree);

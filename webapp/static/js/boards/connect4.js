@@ -20,7 +20,7 @@ export function createBoard(container, { onMove }) {
   let svg = null;
   let previous = null;
 
-  function render(view, { interactive = false, flipped = false } = {}) {
+  function render(view, { interactive = false, flipped = false, hint = null } = {}) {
     const cells = view.cells;
     const rows = cells.length;
     const cols = cells[0].length;
@@ -67,6 +67,7 @@ export function createBoard(container, { onMove }) {
     for (let c = 0; c < cols; c += 1) {
       const text = String(c + 1);
       const ghost = el("circle", { class: `c4-ghost c4-disc p${toMove}`, cx: x(c), cy: HEAD / 2, r: CELL * 0.36 });
+      if (hint === text) ghost.classList.add("favourite");
       svg.append(ghost);
       if (!legal.has(text)) continue;
       svg.append(el("path", {

@@ -21,7 +21,7 @@ export function createBoard(container, { onMove }) {
     return { rows, perRow, radius };
   }
 
-  function render(view, { interactive = false, flipped = false } = {}) {
+  function render(view, { interactive = false, flipped = false, hint = null } = {}) {
     const piles = view.piles;
     const { rows, perRow, radius } = layout(piles);
     const contentWidth = piles.length * PILE_WIDTH + (piles.length + 1) * GAP;
@@ -63,6 +63,8 @@ export function createBoard(container, { onMove }) {
         counters.push(counter);
         svg.append(counter);
         if (interactive && !legal.has(move)) counter.classList.add("out-of-reach");
+        const [hintPile, hintCount] = hint ? hint.split(":").map(Number) : [0, 0];
+        if (hintPile === pileIndex + 1 && take <= hintCount) counter.classList.add("hinted");
         if (legal.has(move)) {
           counter.classList.add("legal");
           const mark = (on) => counters.slice(k).forEach((c) => c.classList.toggle("take", on));

@@ -23,7 +23,7 @@ export function createBoard(container, { onMove }) {
   container.append(svg);
   let previous = null;
 
-  function render(view, { interactive = false, flipped = false } = {}) {
+  function render(view, { interactive = false, flipped = false, hint = null } = {}) {
     svg.replaceChildren();
     const legal = new Set(interactive ? view.legal : []);
     const last = view.last ?? null;
@@ -39,6 +39,7 @@ export function createBoard(container, { onMove }) {
         svg.append(drawMark(mark, x, y, previous !== null && !previous[index]));
         return;
       }
+      if (hint === text) svg.append(el("g", { class: "ttt-hint-move" }, [drawMark(view.to_move === 0 ? "X" : "O", x, y, false)]));
       const target = el("rect", { class: `ttt-cell${legal.has(text) ? " legal" : ""}`, x: x + 4, y: y + 4, width: 92, height: 92, rx: 10 });
       svg.append(target);
       if (legal.has(text)) {
