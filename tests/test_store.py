@@ -118,3 +118,22 @@ def test_concurrent_moves_through_the_arena_accept_exactly_one(app):
         thread.join()
     assert len(accepted) == 1 and refused == ["not_your_turn"] * 7
     assert arena.store.load_game(created["id"]).moves[0].move == accepted[0]
+
+
+def test_finished_games_leave_memory_when_nobody_watches_and_come_back_from_the_store(app):
+    arena = app.extensions["arena"]
+    client = app.test_client()
+    created = client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}}).json
+    second = app.test_client().post(f"/api/games/{created['id']}/seats").json
+    arena.join(created["id"], "watcher-sid", None)
+    for move, token in zip("14253", [created["token"], second["token"]] * 3, strict=False):
+        arena.play(created["id"], 0 if token == created["token"] else 1, move)
+    assert arena.cached_games() == 1  # finished, but watched
+    arena.leave(created["id"], "watcher-sid")
+    assert arena.cached_games() == 0
+    state = client.get(f"/api/games/{created['id']}").json
+    assert state["moves"] == list("14253") and state["result"]["winner"] == 0
+    assert client.get(f"/api/games/{created['id']}/positions/3").json["setup"] == "142"
+    assert arena.cached_games() == 0  # reading a finished game nobody watches does not keep it in memory
+    arena.rematch(created["id"], 1)  # acting on a game that left memory loads it again
+    assert client.get(f"/api/games/{created['id']}").json["rematch_id"]

@@ -100,10 +100,7 @@ def list_games() -> Response:
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Response:
     """One game's state, with ``you`` when the seat cookie names a seat of it."""
-    arena = _arena()
-    live = arena.get(_checked_id(game_id))
-    with live.lock:
-        return jsonify(arena.state_payload(live, _you(game_id), include_you=True))
+    return jsonify(_arena().game_state(_checked_id(game_id), _you(game_id)))
 
 
 @bp.get("/games/<game_id>/positions/<int:ply>")

@@ -14,7 +14,8 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,26 +42,36 @@ Emit = Callable[..., None]
 
 @dataclass(slots=True)
 class LiveGame:
-    """A game in memory: what the store holds plus every position (``states[i]`` = after ``i`` moves)."""
+    """A game in memory: what the store holds, the start position and the current one. Past positions are
+    replayed from the start when asked for (``position_at``), so a long game costs one position, not hundreds.
+
+    ``evicted`` is set (under ``lock``) when the game is dropped from memory; whoever then holds this object
+    must load the game again (``Arena._locked`` does).
+    """
 
     stored: StoredGame
-    states: list[State]
+    start: State
+    state: State
     lock: threading.RLock = field(default_factory=threading.RLock)
     job_id: int | None = None
     last_search: dict[str, Any] | None = None
     failed_searches: int = 0
+    evicted: bool = False
 
     @property
     def id(self) -> str:
         return self.stored.id
 
     @property
-    def state(self) -> State:
-        return self.states[-1]
-
-    @property
     def ply(self) -> int:
-        return len(self.states) - 1
+        return len(self.stored.moves)
+
+    def position_at(self, ply: int) -> State:
+        """The position after the first ``ply`` moves."""
+        state = self.start
+        for move in self.stored.moves[:ply]:
+            state = state.play(state.parse_move(move.move))
+        return state
 
     @property
     def active(self) -> bool:
@@ -148,7 +159,8 @@ class Arena:
     # --- loading ----------------------------------------------------------------------------------------------
 
     def get(self, game_id: str) -> LiveGame:
-        """The live game ``game_id`` (loaded from the store on first use); unknown ids raise ``not_found``."""
+        """The live game ``game_id`` (loaded from the store on first use); unknown ids raise ``not_found``.
+        To read or change it, use ``_locked`` instead, which also handles a game dropped from memory meanwhile."""
         with self._games_lock:
             live = self._games.get(game_id)
         if live is not None:
@@ -156,13 +168,35 @@ class Arena:
         stored = self.store.load_game(game_id)
         if stored is None:
             raise ArenaError("not_found", f"there is no game {game_id!r}")
-        state = game_class(stored.game).from_setup(stored.start_setup)
-        states = [state]
-        for move in stored.moves:
-            state = state.play(state.parse_move(move.move))
-            states.append(state)
+        start = game_class(stored.game).from_setup(stored.start_setup)
+        loaded = LiveGame(stored, start, start)
+        loaded.state = loaded.position_at(len(stored.moves))
         with self._games_lock:
-            return self._games.setdefault(game_id, LiveGame(stored, states))
+            return self._games.setdefault(game_id, loaded)
+
+    @contextmanager
+    def _locked(self, game_id: str) -> Iterator[LiveGame]:
+        """The live game ``game_id`` with its lock held (loaded again if it was dropped from memory meanwhile)."""
+        while True:
+            live = self.get(game_id)
+            with live.lock:
+                if not live.evicted:
+                    yield live
+                    return
+
+    def _evict_if_idle(self, live: LiveGame) -> None:
+        """Drop a finished game nobody is watching from memory (it stays in the store). Lock held."""
+        if live.active or live.job_id is not None or self.rooms.count(live.id):
+            return
+        with self._games_lock:
+            if self._games.get(live.id) is live:
+                del self._games[live.id]
+        live.evicted = True
+
+    def cached_games(self) -> int:
+        """How many games are held in memory."""
+        with self._games_lock:
+            return len(self._games)
 
     def resume(self) -> int:
         """Restart the search of every unfinished game whose turn is the engine's; returns how many started. A game
@@ -170,12 +204,11 @@ class Arena:
         started = 0
         for game_id in self.store.engine_turn_game_ids():
             try:
-                live = self.get(game_id)
+                with self._locked(game_id) as live:
+                    self._start_engine_if_its_turn(live)
             except (GameError, ImportError):
                 log.exception("game %s cannot be loaded; its engine turn is not resumed", game_id)
                 continue
-            with live.lock:
-                self._start_engine_if_its_turn(live)
             started += 1
         return started
 
@@ -235,14 +268,21 @@ class Arena:
         return {"seat": seat.seat, "kind": "human" if engine is None else "engine", "taken": seat.taken or
                 engine is not None, "label": label}
 
+    def game_state(self, game_id: str, you: int | None) -> dict[str, Any]:
+        """The state of game ``game_id`` with ``you``; unknown ids raise ``not_found``."""
+        with self._locked(game_id) as live:
+            payload = self.state_payload(live, you, include_you=True)
+            self._evict_if_idle(live)
+            return payload
+
     def position(self, game_id: str, ply: int) -> dict[str, Any]:
         """The position after ``ply`` moves (read-only view); a ply beyond the game raises ``not_found``."""
-        live = self.get(game_id)
-        with live.lock:
+        with self._locked(game_id) as live:
             if not 0 <= ply <= live.ply:
                 raise ArenaError("not_found", f"game {game_id} has plies 0 to {live.ply}, not {ply}")
-            state = live.states[ply]
+            state = live.position_at(ply)
             move = live.stored.moves[ply - 1] if ply else None
+            self._evict_if_idle(live)
             return {"id": game_id, "game": live.stored.game, "ply": ply, "setup": state.setup(), "view": state.view(),
                     "move": move.move if move else None, "by": move.by if move else None}
 
@@ -250,8 +290,7 @@ class Arena:
         """Summaries of the unfinished games, most recently active first."""
         summaries = []
         for game_id in self.store.live_game_ids(LIVE_LIST_SIZE):
-            live = self.get(game_id)
-            with live.lock:
+            with self._locked(game_id) as live:
                 stored = live.stored
                 seats = [self._seat_payload(live, seat) for seat in stored.seats]
                 summaries.append({
@@ -294,7 +333,7 @@ class Arena:
                             options=options, opponent=opponent, status="active", winner=None, reason=None,
                             rematch_id=None, created_at=now, updated_at=now, seats=seats)
         self.store.create_game(stored, state.to_move)
-        live = LiveGame(stored, [state])
+        live = LiveGame(stored, state, state)
         with self._games_lock:
             self._games[game_id] = live
         with live.lock:
@@ -305,8 +344,7 @@ class Arena:
 
     def take_seat(self, game_id: str) -> tuple[int, str]:
         """Take the first free human seat of the game; returns ``(seat, token)``; ``no_free_seat`` if none."""
-        live = self.get(game_id)
-        with live.lock:
+        with self._locked(game_id) as live:
             for seat in live.stored.seats:
                 if seat.engine is None and not seat.taken and self.store.take_seat(game_id, seat.seat):
                     seat.taken = True
@@ -326,8 +364,7 @@ class Arena:
     def play(self, game_id: str, seat: int | None, move_text: str, answer: bool = True) -> dict[str, Any] | None:
         """A person's move with ``seat``; returns the new state (None unless ``answer``). Errors: forbidden,
         game_over, not_your_turn, illegal_move."""
-        live = self.get(game_id)
-        with live.lock:
+        with self._locked(game_id) as live:
             seat = self._check_player(live, seat)
             if not live.active:
                 raise ArenaError("game_over", "the game is over")
@@ -354,7 +391,7 @@ class Arena:
                 outcome.winner if outcome else None, outcome.reason if outcome else None)
         except PlyTakenError:
             raise ArenaError("not_your_turn", "another move was played first") from None
-        live.states.append(after)
+        live.state = after
         live.stored.moves.append(stored_move)
         live.failed_searches = 0
         if outcome is not None:
@@ -363,23 +400,24 @@ class Arena:
         self.emit("moved", {"game_id": live.id, "move": text, "by": by, "ply": stored_move.ply,
                             "state": self.state_payload(live)}, to=live.id)
         self._start_engine_if_its_turn(live)
+        self._evict_if_idle(live)
 
     def resign(self, game_id: str, seat: int | None) -> dict[str, Any]:
         """``seat`` resigns; returns the final state. Errors: forbidden, game_over."""
-        live = self.get(game_id)
-        with live.lock:
+        with self._locked(game_id) as live:
             seat = self._check_player(live, seat)
             if not live.active:
                 raise ArenaError("game_over", "the game is over")
             self._cancel_search(live, "resigned")
             live.stored.updated_at = self.store.finish_game(game_id, 1 - seat, "resigned")
             live.stored.status, live.stored.winner, live.stored.reason = "finished", 1 - seat, "resigned"
-            return self._broadcast_state(live, seat)
+            answer = self._broadcast_state(live, seat)
+            self._evict_if_idle(live)
+            return answer
 
     def takeback(self, game_id: str, seat: int | None) -> dict[str, Any]:
         """Undo back to ``seat``'s last turn (its move and the engine's reply). Errors: forbidden, not_allowed."""
-        live = self.get(game_id)
-        with live.lock:
+        with self._locked(game_id) as live:
             seat = self._check_player(live, seat)
             if live.stored.opponent.get("type") != "engine" or not live.stored.options.get("takeback"):
                 raise ArenaError("not_allowed", "takeback is not enabled in this game")
@@ -389,9 +427,10 @@ class Arena:
             if not mine:
                 raise ArenaError("not_allowed", "you have no move to take back")
             keep = mine[-1] - 1
+            state = live.position_at(keep)
             self._cancel_search(live, "takeback")
-            live.stored.updated_at = self.store.truncate_moves(game_id, keep, live.states[keep].to_move)
-            del live.states[keep + 1:]
+            live.stored.updated_at = self.store.truncate_moves(game_id, keep, state.to_move)
+            live.state = state
             del live.stored.moves[keep:]
             live.stored.status, live.stored.winner, live.stored.reason = "active", None, None
             return self._broadcast_state(live, seat)
@@ -399,8 +438,7 @@ class Arena:
     def rematch(self, game_id: str, seat: int | None) -> tuple[str, int, str]:
         """A new game with the same settings and the seats swapped (made once per game); returns the caller's
         ``(new id, seat, token)`` and sends ``rematch`` to the room, with each player's token for players."""
-        live = self.get(game_id)
-        with live.lock:
+        with self._locked(game_id) as live:
             seat = self._check_player(live, seat)
             stored = live.stored
             if stored.rematch_id is None:
@@ -410,8 +448,7 @@ class Arena:
                                             engines, None)
                 self.store.set_rematch(game_id, new_id)
                 stored.rematch_id = new_id
-                new_live = self.get(new_id)
-                with new_live.lock:
+                with self._locked(new_id) as new_live:
                     for old_seat in (0, 1):
                         if stored.seats[old_seat].engine is None and self.store.take_seat(new_id, 1 - old_seat):
                             new_live.stored.seats[1 - old_seat].taken = True
@@ -433,8 +470,7 @@ class Arena:
     def join(self, game_id: str, sid: str, seat: int | None) -> None:
         """Put ``sid`` in the game's room: send it the state (and the running search's last event), and the new
         watcher count to the room."""
-        live = self.get(game_id)
-        with live.lock:
+        with self._locked(game_id) as live:
             count = self.rooms.join(game_id, sid, seat)
             self.emit("state", self.state_payload(live, seat, include_you=True), to=sid)
             job = self.runner.current_job(game_id)
@@ -444,10 +480,18 @@ class Arena:
         self.emit("watchers", {"game_id": game_id, "count": count}, to=game_id)
 
     def leave(self, game_id: str, sid: str) -> None:
-        """Take ``sid`` out of the game's room and tell the room the new watcher count."""
+        """Take ``sid`` out of the game's room and tell the room the new watcher count; a finished game nobody
+        watches any more is dropped from memory."""
         count = self.rooms.leave(game_id, sid)
-        if count is not None:
-            self.emit("watchers", {"game_id": game_id, "count": count}, to=game_id)
+        if count is None:
+            return
+        self.emit("watchers", {"game_id": game_id, "count": count}, to=game_id)
+        with self._games_lock:
+            live = self._games.get(game_id)
+        if live is not None:
+            with live.lock:
+                if not live.evicted:
+                    self._evict_if_idle(live)
 
     # --- engine -----------------------------------------------------------------------------------------------
 
@@ -479,8 +523,7 @@ class Arena:
         if kind in ("cancelled", "queued"):
             self.emit("search", message, to=job.game_id)
             return
-        live = self.get(job.game_id)
-        with live.lock:
+        with self._locked(job.game_id) as live:
             if live.job_id != job.id:
                 return
             self.emit("search", message, to=job.game_id)
