@@ -24,18 +24,21 @@ def move_count(page: Page) -> int:
     return page.locator("#moves button[data-ply]").count()
 
 
-def watch_nodes_while_thinking(page: Page, engine_moves: int) -> list[str]:
+def watch_nodes_while_thinking(page: Page, engine_moves: int) -> tuple[list[str], int]:
     """The distinct node counts the panel showed while its state said "thinking", until the engine's move arrived
-    (the move list reaching ``engine_moves`` entries)."""
+    (the move list reaching ``engine_moves`` entries), and how many times the board showed the engine's current
+    favourite column."""
     seen: list[str] = []
+    favourites = 0
     deadline = time.monotonic() + ENGINE_TIMEOUT_MS / 1000
     while move_count(page) < engine_moves and time.monotonic() < deadline:
         state = page.inner_text("#panel-state").lower()
         nodes = page.inner_text("#p-nodes")
         if state == "thinking" and nodes not in seen and nodes != "–":
             seen.append(nodes)
+        favourites += page.locator(".c4-ghost.favourite").count()
         page.wait_for_timeout(40)
-    return seen
+    return seen, favourites
 
 
 def test_connect_four_against_the_engine_with_a_spectator(live_server, browser: Browser, artifacts: Path) -> None:
@@ -53,8 +56,10 @@ def test_connect_four_against_the_engine_with_a_spectator(live_server, browser: 
     player.click('[aria-label="Drop a disc in column 4"]')
     expect(player.locator("#panel-state")).to_have_text("thinking", ignore_case=True, timeout=ENGINE_TIMEOUT_MS)
     player.screenshot(path=artifacts / "connect4-thinking.png")
-    counts = watch_nodes_while_thinking(player, engine_moves=2)
+    counts, favourites = watch_nodes_while_thinking(player, engine_moves=2)
     assert len(counts) >= 2, f"the panel's node count did not change while the engine thought: {counts}"
+    assert favourites > 0, "the board never showed the engine's current favourite"
+    expect(player.locator(".c4-ghost.favourite")).to_have_count(0)
     values = [int(text.replace(",", "")) for text in counts]
     assert values == sorted(values) and values[0] < values[-1]
     expect(player.locator("#moves button[data-ply]")).to_have_count(2)
