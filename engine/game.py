@@ -80,8 +80,10 @@ class State(Protocol):
     - ``view()``: a JSON-able dict the browser draws from (cells, last move, legal moves as text, whose turn).
 
     Optional hints the search uses when present: ``order_hint(move) -> int`` (higher is searched first),
-    ``noisy_moves()`` (for quiescence), ``score_bounds() -> (low, high)`` (exact bounds from the rules),
-    ``symmetric_key`` (the same for positions equal up to a symmetry).
+    ``noisy_moves()`` (for quiescence), ``score_bounds() -> (low, high)`` (exact bounds from the rules on the
+    value for the side to move, decided scores counted in plies from this position), ``non_losing_moves()``
+    (the legal moves after which the opponent cannot win at once; empty when none), ``symmetric_key`` (the same
+    for positions equal up to a symmetry), ``play_null()`` and ``in_check()`` (null-move pruning).
     """
 
     name: ClassVar[str]

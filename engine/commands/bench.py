@@ -1,8 +1,8 @@
 """``python -m engine bench``: nodes, time, nps and EBF per game and technique set; Connect Four solving times.
 
 ``--quick`` keeps to the small games and the first 20 positions of each Connect Four set; ``--games`` and
-``--sets`` choose what runs, ``--limit`` how many positions of each set, ``--max-nodes`` caps each search (a row
-that hit the cap is marked "stopped").
+``--sets`` choose what runs (``--no-search`` / ``--no-solve`` skip a table), ``--limit`` how many positions of each
+set, ``--max-nodes`` caps each search (a row that hit the cap is marked "stopped").
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, help="positions per Connect Four set (default: all)")
     parser.add_argument("--max-nodes", type=int, default=2_000_000, help="node cap of each search")
     parser.add_argument("--no-solve", action="store_true", help="skip the Connect Four solver sets")
+    parser.add_argument("--no-search", action="store_true", help="skip the search table")
 
 
 def format_search_row(row: SearchRow) -> str:
@@ -48,10 +49,11 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     limit = args.limit if args.limit is not None else (20 if args.quick else None)
-    print(f"{'game':<10} {'position':<10} {'depth':>5} {'technique':<11} {'nodes':>10} {'ms':>10} {'nps':>8} "
-          f"{'ebf':>6}  value")
-    for row in search_rows(games, args.max_nodes):
-        print(format_search_row(row), flush=True)
+    if not args.no_search:
+        print(f"{'game':<10} {'position':<10} {'depth':>5} {'technique':<11} {'nodes':>10} {'ms':>10} {'nps':>8} "
+              f"{'ebf':>6}  value")
+        for row in search_rows(games, args.max_nodes):
+            print(format_search_row(row), flush=True)
     if args.no_solve:
         return 0
     try:

@@ -93,7 +93,7 @@ class Searcher(BaseSearcher):
             self.score = terminal_score(outcome, state.to_move, 0) if outcome is not None else state.evaluate()
             self._emit("final")
             return
-        self._root_order = self.orderer.order(state, moves, None, 0) if self._ordering else list(moves)
+        self._root_order = self.orderer.order(state, moves, self._root_tt_move(), 0) if self._ordering else list(moves)
         self.best = state.move_text(self._root_order[0])
         max_depth = self.limits.depth or MAX_DEPTH
         depths = range(1, max_depth + 1) if options.iterative else (max_depth,)
@@ -115,7 +115,7 @@ class Searcher(BaseSearcher):
             self.score = score
             self._scores.append(score)
             self.best = state.move_text(self._iteration_best)
-            self.pv = self._principal_variation(score)
+            self.pv = self._principal_variation()
             self.root_moves = self._iteration_roots
             if self._recorder is not None:
                 self.tree = self._recorder.result()
@@ -123,6 +123,14 @@ class Searcher(BaseSearcher):
             if self._horizon == horizon_before:
                 break  # proven: no heuristic value took part, deeper iterations would find the same
         self._emit("final")
+
+    def _root_tt_move(self) -> Move | None:
+        """The best move the TT remembers for the root (from an earlier search of this game), or None."""
+        if self.tt is None:
+            return None
+        state = self.state
+        entry = self.tt.get(state.symmetric_key if self._symmetric else state.key)
+        return entry[4] if entry is not None and entry[5] == state.key else None
 
     def _iterate(self, depth: int) -> int:
         """One iteration at ``depth``, with an aspiration window around the previous score when enabled."""
@@ -235,7 +243,7 @@ class Searcher(BaseSearcher):
             self.tt.store(key, stored_depth, *_bounds_of(best, alpha_start, beta, ab), best_move, state.key)
         return best
 
-    def _principal_variation(self, score: int) -> list[str]:
+    def _principal_variation(self) -> list[str]:
         """The PV of the last iteration as move texts, extended from the TT while its moves stay legal."""
         line = list(self._pv_table[0])
         state = self.state
@@ -343,7 +351,7 @@ class Searcher(BaseSearcher):
                 return score
         moves = state.legal_moves()
         self.generated += len(moves)
-        if self._non_losing and depth >= 2:
+        if self._non_losing and depth >= 2:  # moves handing the opponent a win at once count as pruned
             safe = state.non_losing_moves()
             if safe:
                 self.pruned += len(moves) - len(safe)
