@@ -101,6 +101,24 @@ def search_rows(games: set[str] | None, max_nodes: int) -> Iterator[SearchRow]:
             yield measure_search(state, depth, technique, options, max_nodes)
 
 
+def stop_latencies(game: str = "connect4", after: float = 0.3, runs: int = 5) -> list[float]:
+    """Milliseconds from setting the stop flag of an unlimited search (set once ``after`` seconds have passed,
+    on the next event) to the arrival of its final event, for ``runs`` searches."""
+    import threading
+
+    latencies = []
+    for _ in range(runs):
+        stop = threading.Event()
+        started, stopped_at = time.perf_counter(), None
+        for info in make_searcher(game_class(game).initial(), Limits(), SearchOptions(), stop).search():
+            if stopped_at is None and time.perf_counter() - started >= after:
+                stop.set()
+                stopped_at = time.perf_counter()
+            if info.final:
+                latencies.append((time.perf_counter() - stopped_at) * 1000)
+    return latencies
+
+
 def solve_rows(sets: tuple[str, ...], limit: int | None) -> Iterator[SolveRow]:
     """Solve the first ``limit`` lines of each Connect Four set with ``engine.solve.connect4.Solver``, the table
     cleared before each position as in Pons' benchmark."""

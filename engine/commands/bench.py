@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from engine.bench import CONNECT4_DATA, CONNECT4_SETS, SearchRow, SolveRow, search_rows, solve_rows
+from engine.bench import CONNECT4_DATA, CONNECT4_SETS, SearchRow, SolveRow, search_rows, solve_rows, stop_latencies
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
               f"{'ebf':>6}  value")
         for row in search_rows(games, args.max_nodes):
             print(format_search_row(row), flush=True)
+        latencies = sorted(stop_latencies())
+        print(f"\nstop flag to final event (connect4, unlimited search, {len(latencies)} runs): median "
+              f"{latencies[len(latencies) // 2]:.1f} ms, max {latencies[-1]:.1f} ms")
     if args.no_solve:
         return 0
     try:
