@@ -109,6 +109,21 @@ export function createBoard(container, { onMove, players = ["Rabbit", "Wolves"] 
     }));
   }
 
+  function drawHint(flipped) {
+    const hint = opts.hint ?? null;
+    if (!hint || !(view.legal ?? []).includes(hint)) return;
+    const [from, to] = hint.split("-");
+    const [x1, y1] = squareXY(from, flipped);
+    const [x2, y2] = squareXY(to, flipped);
+    const ghost = view.pieces[from] === "rabbit" ? drawRabbit(x2, y2, false) : drawWolf(x2, y2, false);
+    ghost.setAttribute("class", "wolves-hint");
+    ghost.setAttribute("opacity", "0.35");
+    svg.append(el("line", {
+      x1: x1 + SQ / 2, y1: y1 + SQ / 2, x2: x2 + SQ / 2, y2: y2 + SQ / 2,
+      style: "stroke: var(--accent, #3d86ff); stroke-width: 4; stroke-linecap: round; opacity: 0.35; pointer-events: none",
+    }), ghost);
+  }
+
   function draw() {
     svg.replaceChildren();
     if (!view) return;
@@ -124,6 +139,7 @@ export function createBoard(container, { onMove, players = ["Rabbit", "Wolves"] 
     if (selected && !moves.has(selected)) selected = null;
     if (!selected && moves.size === 1) [selected] = moves.keys();
     if (selected) highlight(selected, "fill: rgba(20, 160, 90, 0.45)", flipped);
+    drawHint(flipped);
     for (const [square, piece] of Object.entries(view.pieces ?? {})) {
       const [x, y] = squareXY(square, flipped);
       const isNew = fresh.has(square);
@@ -160,7 +176,6 @@ export function createBoard(container, { onMove, players = ["Rabbit", "Wolves"] 
     fresh = new Set(before ? Object.keys(nextView.pieces ?? {}).filter((sq) => before[sq] !== nextView.pieces[sq]) : []);
     view = nextView;
     opts = options;
-    selected = null;
     draw();
     fresh = new Set();
   }
