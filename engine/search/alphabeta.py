@@ -33,7 +33,14 @@ delay the proof, are then left out.
 from __future__ import annotations
 
 from engine.game import WIN, Move, State, is_decided
-from engine.search.base import MAX_DEPTH, BaseSearcher, SearchAborted, effective_branching_factor, terminal_score
+from engine.search.base import (
+    MAX_DEPTH,
+    BaseSearcher,
+    SearchAborted,
+    StopFlag,
+    effective_branching_factor,
+    terminal_score,
+)
 from engine.search.info import Limits, RootMove, SearchOptions
 from engine.search.ordering import MoveOrderer
 from engine.search.tree import TreeRecorder
@@ -58,7 +65,7 @@ class Searcher(BaseSearcher):
     algorithm = "alphabeta"
 
     def __init__(self, state: State, limits: Limits = Limits(), options: SearchOptions = SearchOptions(),  # noqa: B008
-                 stop=None) -> None:
+                 stop: StopFlag | None = None) -> None:
         super().__init__(state, limits, options, stop)
         self.tt = TranspositionTable(options.tt_size) if options.tt else None
         self.orderer = MoveOrderer(options.killers, options.history)
@@ -355,6 +362,8 @@ class Searcher(BaseSearcher):
             safe = state.non_losing_moves()
             if safe:
                 self.pruned += len(moves) - len(safe)
+                if self._recorder is not None:
+                    self._recorder.prune([state.move_text(m) for m in moves if m not in safe])
                 moves = safe
         if self._ordering:
             moves = self.orderer.order(state, moves, tt_move, ply)
