@@ -11,7 +11,7 @@ const RADIUS = 6;
 const VISIBLE_AT_START = 48;
 
 /** A bound or score as text: ±∞ beyond any result, "win in N" / "loss in N" for decided ones, else the number. */
-export function boundText(value) {
+function boundText(value) {
   if (value === null || value === undefined) return "?";
   if (value >= WIN) return "+∞";
   if (value <= -WIN) return "−∞";
