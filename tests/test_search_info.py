@@ -186,3 +186,11 @@ def test_bad_options_and_arguments_raise_specific_errors() -> None:
         make_searcher("5193", Limits())
     with pytest.raises(TypeError, match="stop must have an is_set"):
         make_searcher(TicTacToe(), Limits(), SearchOptions(), stop=True)
+
+
+def test_minimax_records_its_tree_too() -> None:
+    info = analyse(TicTacToe.from_setup("1593"), Limits(),
+                   SearchOptions(algorithm="minimax", iterative=False, record_tree=100_000))
+    nodes = list(_all_nodes(info.tree))
+    assert len(nodes) == info.nodes and not any(node["pruned"] for node in nodes)
+    assert info.tree["score"] == info.score

@@ -3,14 +3,16 @@
 It is the yardstick the other techniques are measured against: from the empty tic-tac-toe board, one pass to the
 end of the game visits 549,946 nodes (root included). With ``iterative`` it runs depth 1, 2, ... (each a full
 pass); without a depth limit it goes on until a pass reaches no horizon (the value is then the game's value).
-Every root move gets an exact score.
+Every root move gets an exact score. With ``record_tree`` the last pass's tree is recorded like alpha-beta's
+(every window the full one, nothing pruned).
 """
 
 from __future__ import annotations
 
-from engine.game import Move, State
+from engine.game import WIN, Move, State
 from engine.search.base import MAX_DEPTH, BaseSearcher, SearchAborted, effective_branching_factor, terminal_score
 from engine.search.info import RootMove
+from engine.search.tree import TreeRecorder
 
 
 class MinimaxSearcher(BaseSearcher):
@@ -36,6 +38,7 @@ class MinimaxSearcher(BaseSearcher):
             if depth > 1 and self._elapsed() > (self.limits.time or float("inf")) / 2:
                 break
             horizon_before, nodes_before = self._horizon, self.nodes
+            self._recorder = TreeRecorder(self.options.record_tree) if self.options.record_tree else None
             try:
                 score, best, roots = self._search_root(moves, depth)
             except SearchAborted:
@@ -46,6 +49,8 @@ class MinimaxSearcher(BaseSearcher):
             self.ebf = effective_branching_factor(self.nodes - nodes_before, depth)
             self.depth, self.score, self.best, self.root_moves = depth, score, state.move_text(best), roots
             self.pv = self._pv_texts()
+            if self._recorder is not None:
+                self.tree = self._recorder.result()
             self._emit("depth")
             if self._horizon == horizon_before:
                 break
@@ -55,16 +60,31 @@ class MinimaxSearcher(BaseSearcher):
         state = self.state
         self.nodes += 1
         self.generated += len(moves)
+        recorder = self._recorder
+        if recorder is not None:
+            recorder.enter(None, -WIN, WIN, depth)
         best, best_move, roots = None, moves[0], []
         for move in moves:
             nodes_before = self.nodes
-            score = -self._minimax(state.play(move), depth - 1, 1)
+            score = -self._visit(state, move, depth - 1, 1)
             roots.append(RootMove(state.move_text(move), score, self.nodes - nodes_before, bound="exact"))
             if best is None or score > best:
                 best, best_move = score, move
                 self._pv_table[0] = [move, *self._pv_table[1]]
+        if recorder is not None:
+            recorder.leave(best)
         roots.sort(key=lambda root: root.score, reverse=True)
         return best, best_move, roots
+
+    def _visit(self, parent: State, move: Move, depth: int, ply: int) -> int:
+        """The child's value, recorded in the tree when one is being recorded (window always the full one)."""
+        recorder = self._recorder
+        if recorder is None:
+            return self._minimax(parent.play(move), depth, ply)
+        recorder.enter(parent.move_text(move), -WIN, WIN, depth)
+        score = self._minimax(parent.play(move), depth, ply)
+        recorder.leave(score)
+        return score
 
     def _minimax(self, state: State, depth: int, ply: int) -> int:
         """The exact depth-limited value of ``state`` for the side to move (heuristic at the horizon)."""
@@ -85,7 +105,7 @@ class MinimaxSearcher(BaseSearcher):
         self.generated += len(moves)
         best = None
         for move in moves:
-            score = -self._minimax(state.play(move), depth - 1, ply + 1)
+            score = -self._visit(state, move, depth - 1, ply + 1)
             if best is None or score > best:
                 best = score
                 pv_table[ply] = [move, *pv_table[ply + 1]]
