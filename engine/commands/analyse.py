@@ -18,7 +18,7 @@ from engine.search import make_searcher
 from engine.search.info import Limits, SearchInfo, SearchOptions
 
 TOGGLES = ("alphabeta", "pvs", "iterative", "tt", "ordering", "killers", "history", "aspiration", "quiescence",
-           "null_move", "lmr")
+           "null_move", "lmr", "bounds")
 
 COLUMNS = (("kind", 8), ("depth", 5), ("seld", 4), ("nodes", 10), ("cutoffs", 8), ("pruned", 8), ("tt_hits", 8),
            ("ms", 9), ("nps", 8), ("ebf", 6), ("score", 12), ("best", 6))
