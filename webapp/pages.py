@@ -86,8 +86,7 @@ def game(game_id: str) -> str:
     if not GAME_ID.fullmatch(game_id):
         abort(404)
     held = seat_from_cookie(request, game_id)
-    token, seat = held if held else ("", None)
-    return render_template("game.html", game_id=game_id, token=token, seat=seat)
+    return render_template("game.html", game_id=game_id, token=held[0] if held else "")
 
 
 @bp.get("/lab")
