@@ -194,3 +194,15 @@ def test_minimax_records_its_tree_too() -> None:
     nodes = list(_all_nodes(info.tree))
     assert len(nodes) == info.nodes and not any(node["pruned"] for node in nodes)
     assert info.tree["score"] == info.score
+
+
+@pytest.mark.parametrize("switch", ["alphabeta", "pvs", "iterative", "tt", "ordering", "killers", "history",
+                                    "aspiration", "quiescence", "null_move", "check_extension"])
+def test_every_value_preserving_switch_can_be_turned_off(switch: str) -> None:
+    """With LMR and the rule bounds off (they change depth-limited values on purpose), turning off any other
+    technique leaves the value at a given depth equal to minimax's."""
+    state = Connect4.from_setup("4453")
+    base = {"lmr": False, "bounds": False}
+    expected = analyse(state, Limits(depth=4), SearchOptions(algorithm="minimax")).score
+    info = analyse(state, Limits(depth=4), SearchOptions(**base, **{switch: False}))
+    assert info.score == expected and state.parse_move(info.best) in state.legal_moves()

@@ -18,6 +18,7 @@ Techniques, each switched by ``SearchOptions``:
 - ``quiescence``: at the horizon, games with ``noisy_moves()`` search those moves until the position is quiet.
 - ``null_move``: games with ``play_null()`` (and ``in_check()``) try passing with a depth reduction of 2.
 - ``lmr``: late quiet moves (fourth onwards, not killers, not noisy) are searched one ply shallower first.
+- ``check_extension``: games with ``in_check()`` search a position in check one ply deeper.
 
 With no depth or time limit the search is solving the position: null move and LMR, whose reduced searches can only
 delay the proof, are then left out.
@@ -86,6 +87,7 @@ class Searcher(BaseSearcher):
         self._null = (options.alphabeta and options.null_move and not solving
                       and getattr(state, "play_null", None) is not None)
         self._lmr = options.alphabeta and options.lmr and not solving
+        self._check_extension = options.check_extension and getattr(state, "in_check", None) is not None
         self._non_losing = self._mate_pruning and getattr(state, "non_losing_moves", None) is not None
         self._horizon = 0
         self._in_null = 0
@@ -297,6 +299,8 @@ class Searcher(BaseSearcher):
         outcome = state.outcome()
         if outcome is not None:
             return terminal_score(outcome, state.to_move, ply)
+        if self._check_extension and ply < MAX_DEPTH - 1 and state.in_check():
+            depth += 1
         ab = self._alphabeta
         if depth <= 0 and not self._bounds:
             if self._quiesce:
