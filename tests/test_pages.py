@@ -110,3 +110,10 @@ def test_board_modules_export_the_documented_interface() -> None:
         if path.name == "svg.js":
             continue
         assert "export function createBoard(container, {" in path.read_text(), path.name
+
+
+def test_chess_piece_images_are_served_with_the_pages(client: FlaskClient) -> None:
+    response = client.get("/chess/pieces/wK.svg")
+    assert response.status_code == 200
+    assert response.mimetype == "image/svg+xml"
+    assert client.get("/chess/pieces/xK.svg").status_code == 404

@@ -16,6 +16,7 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 
 from engine.games import game_class, game_names
 from engine.levels import game_levels
+from webapp import chess_assets
 from webapp.lab import Lab
 from webapp.seats import seat_from_cookie
 
@@ -26,6 +27,9 @@ bp = Blueprint(
     static_folder="static",
     static_url_path="/assets",
 )
+
+# The chess board's piece images (/chess/pieces/wK.svg) are served with the pages that draw them.
+bp.register_blueprint(chess_assets.bp)
 
 VENDOR_FILES = frozenset({
     "socket.io-client/dist/socket.io.esm.min.js",
