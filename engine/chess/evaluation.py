@@ -11,6 +11,9 @@ endgame king table that prefers the centre and endgame pawn tables that reward p
 
 Mop-up (``mopup_score``): with a lone enemy king and mating material, drive that king to the edge and bring our
 king close, so K+Q v K and K+R v K are won without tablebases.
+
+Pawn structure (``pawn_structure``: passed, doubled and isolated pawns) and the bishop pair are added at the leaves
+by the searcher; the pawn term depends only on where the pawns stand, so the searcher caches it.
 """
 
 from __future__ import annotations
@@ -208,3 +211,47 @@ def mopup_score(board: str, strong_to_move: bool) -> int:
     distance = abs(sr - wr) + abs(sc - wc)
     bonus = 40 * CENTER_DISTANCE[w] + 10 * (14 - distance)
     return bonus if strong_to_move else -bonus
+
+
+PAWNS_ONLY = str.maketrans({piece: "." for piece in "NBRQKnbrqk"})
+"""``board.translate(PAWNS_ONLY)`` keeps the pawns (and the padding): the key of the pawn-structure cache."""
+PASSED_MG = (0, 0, 5, 10, 15, 25, 40, 0, 0)
+PASSED_EG = (0, 0, 10, 20, 35, 60, 100, 0, 0)
+"""Bonus of a passed pawn by its rank from its owner's side (index 2 = on the 2nd rank ... 7 = on the 7th)."""
+DOUBLED = 12
+ISOLATED = 10
+BISHOP_PAIR = 30
+
+
+def pawn_structure(pawns: str, phase: int) -> int:
+    """Passed, doubled and isolated pawns for the side to move (upper case) minus the opponent, on a board
+    holding only pawns (``board.translate(PAWNS_ONLY)``), with passed-pawn bonuses blended at ``phase``."""
+    files: dict[str, list[list[int]]] = {"P": [[] for _ in range(10)], "p": [[] for _ in range(10)]}
+    for index, char in enumerate(pawns):
+        if char == "P" or char == "p":
+            files[char][index % 10].append(index // 10)
+    mg, eg = phase, FULL_PHASE - phase
+    total = 0
+    for ours, theirs, sign in (("P", "p", 1), ("p", "P", -1)):
+        mine, other = files[ours], files[theirs]
+        score = 0
+        for col in range(1, 9):
+            rows = mine[col]
+            if not rows:
+                continue
+            if len(rows) > 1:
+                score -= DOUBLED * (len(rows) - 1)
+            if not mine[col - 1] and not mine[col + 1]:
+                score -= ISOLATED * len(rows)
+            for row in rows:
+                blockers = other[col - 1] + other[col] + other[col + 1]
+                if sign > 0:
+                    passed = not any(r < row for r in blockers)
+                    rank = 10 - row
+                else:
+                    passed = not any(r > row for r in blockers)
+                    rank = row - 1
+                if passed:
+                    score += (PASSED_MG[rank] * mg + PASSED_EG[rank] * eg) // FULL_PHASE
+        total += sign * score
+    return total

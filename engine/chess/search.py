@@ -25,7 +25,16 @@ import chess
 
 from engine.chess import board as cb
 from engine.chess.board import Move, Position, gen_moves, gen_noisy, make_move, move_uci
-from engine.chess.evaluation import PERSONALITIES, build_tables, game_phase, lone_king_side, mopup_score
+from engine.chess.evaluation import (
+    BISHOP_PAIR,
+    PAWNS_ONLY,
+    PERSONALITIES,
+    build_tables,
+    game_phase,
+    lone_king_side,
+    mopup_score,
+    pawn_structure,
+)
 from engine.game import MAX_PLIES, WIN, describe_score
 from engine.search.base import check_limits, check_options
 from engine.search.info import Limits, RootMove, SearchInfo, SearchOptions
@@ -102,7 +111,9 @@ class ChessSearcher:
         self.personality = PERSONALITIES[personality]
         self._stop_requested = threading.Event()
         self._closed = False
-        self.tables = build_tables(game_phase(self.board), self.personality)
+        self.phase = game_phase(self.board)
+        self.tables = build_tables(self.phase, self.personality)
+        self.pawn_cache: dict[str, int] = {}
         self.white = self.board.turn == chess.WHITE
         self.root = cb.from_board(self.board, self.tables)
         strong = lone_king_side(self.board)
@@ -153,10 +164,21 @@ class ChessSearcher:
     # ------------------------------------------------------------------------------------------ evaluation
 
     def _evaluate(self, pos: Position, ply: int) -> int:
-        """Static score of ``pos`` for the side to move (incremental material+PST, plus mop-up when it applies)."""
+        """Static score of ``pos`` for the side to move: the incremental material + piece-square score, pawn
+        structure (cached by pawn placement), the bishop pair, and mop-up against a bare king."""
+        board = pos.board
         if self.mopup:
-            return pos.score + mopup_score(pos.board, self.strong_at_root == (ply % 2 == 0))
-        return pos.score
+            return pos.score + mopup_score(board, self.strong_at_root == (ply % 2 == 0))
+        pawns = board.translate(PAWNS_ONLY)
+        structure = self.pawn_cache.get(pawns)
+        if structure is None:
+            structure = self.pawn_cache[pawns] = pawn_structure(pawns, self.phase)
+        score = pos.score + structure
+        if board.count("B") >= 2:
+            score += BISHOP_PAIR
+        if board.count("b") >= 2:
+            score -= BISHOP_PAIR
+        return score
 
     def _draw(self, ply: int) -> int:
         """A draw's score for the side to move at ``ply``: ``-contempt`` for the engine's side."""
@@ -388,7 +410,9 @@ class ChessSearcher:
     def set_position(self, state: Any) -> None:
         """Search ``state`` next time (a later position of the same game); killers and history are kept."""
         self.board = state.board
-        self.tables = build_tables(game_phase(self.board), self.personality)
+        self.phase = game_phase(self.board)
+        self.tables = build_tables(self.phase, self.personality)
+        self.pawn_cache: dict[str, int] = {}
         self.white = self.board.turn == chess.WHITE
         self.root = cb.from_board(self.board, self.tables)
         strong = lone_king_side(self.board)
