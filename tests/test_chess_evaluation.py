@@ -1,0 +1,73 @@
+"""Evaluation: symmetry between the colours, pawn structure, mop-up, personalities."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+from engine.chess import board as cb
+from engine.chess.evaluation import (
+    PAWNS_ONLY,
+    PERSONALITIES,
+    build_tables,
+    game_phase,
+    lone_king_side,
+    mopup_score,
+    pawn_structure,
+)
+from engine.chess.search import ChessSearcher
+from engine.games.chess import ChessState
+
+
+def static_eval(board: chess.Board) -> int:
+    searcher = ChessSearcher(ChessState(board))
+    return searcher._evaluate(searcher.root, 0)
+
+
+def test_evaluation_is_the_same_for_the_mirrored_position() -> None:
+    rng = random.Random(5)
+    for _ in range(20):
+        board = chess.Board()
+        for _ in range(rng.randint(10, 60)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        mirrored = board.mirror()
+        assert static_eval(board) == static_eval(mirrored), board.fen()
+
+
+@pytest.mark.parametrize(("fen", "expected"), [
+    ("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1", 60 - 10),
+    ("4k3/8/8/3P4/8/8/8/4K3 b - - 0 1", -(60 - 10)),
+    ("4k3/3p4/8/3P4/8/8/8/4K3 w - - 0 1", 0),
+    ("4k3/8/8/8/8/3p4/8/4K3 w - - 0 1", -(100 - 10)),
+    ("4k3/8/8/8/8/3P4/3P4/4K3 w - - 0 1", 20 + 10 - 12 - 20),
+])
+def test_pawn_structure_in_the_endgame(fen: str, expected: int) -> None:
+    tables = build_tables(0, PERSONALITIES["balanced"])
+    position = cb.from_board(chess.Board(fen), tables)
+    assert pawn_structure(position.board.translate(PAWNS_ONLY), 0) == expected
+
+
+def test_mop_up_prefers_the_bare_king_on_the_edge_and_the_kings_close() -> None:
+    board = chess.Board("8/8/8/4k3/8/8/8/4K2Q w - - 0 1")
+    assert lone_king_side(board) == chess.WHITE and lone_king_side(chess.Board()) is None
+    tables = build_tables(game_phase(board), PERSONALITIES["balanced"])
+    centre = cb.from_board(board, tables).board
+    edge = cb.from_board(chess.Board("4k3/8/8/8/8/8/8/4K2Q w - - 0 1"), tables).board
+    near = cb.from_board(chess.Board("8/8/4k3/8/4K3/8/8/7Q w - - 0 1"), tables).board
+    assert mopup_score(edge, True) > mopup_score(centre, True)
+    assert mopup_score(near, True) > mopup_score(centre, True)
+
+
+def test_personalities_change_the_tables() -> None:
+    aggressive = build_tables(24, PERSONALITIES["aggressive"])
+    solid = build_tables(24, PERSONALITIES["solid"])
+    e6 = 91 - 10 * 5 + 4
+    assert aggressive["N"][e6] > solid["N"][e6]
+    g1 = 97
+    assert solid["K"][g1] > aggressive["K"][g1]
+    assert PERSONALITIES["aggressive"].contempt > 0 == PERSONALITIES["solid"].contempt
