@@ -80,12 +80,16 @@ def bench_oracle(limit: int) -> list[str]:
 def main() -> int:
     """Run the chosen sets (and the oracle timing) and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("sets", nargs="*", default=DEFAULT_SETS, choices=list(PONS_NODES))
+    parser.add_argument("sets", nargs="*", metavar="SET", help=f"sets among {', '.join(PONS_NODES)} "
+                        f"(default: {' '.join(DEFAULT_SETS)})")
     parser.add_argument("--limit", type=int, help="only the first N positions of each set")
     parser.add_argument("--oracle", action="store_true", help="also time the endgame oracle by empty cells")
     args = parser.parse_args()
+    unknown = [name for name in args.sets if name not in PONS_NODES]
+    if unknown:
+        parser.error(f"unknown set {unknown[0]!r}; sets: {', '.join(PONS_NODES)}")
     print(f"Python {sys.version.split()[0]}", flush=True)
-    for name in args.sets:
+    for name in args.sets or DEFAULT_SETS:
         print(bench_set(name, args.limit), flush=True)
     if args.oracle:
         for line in bench_oracle(args.limit or 10):
