@@ -3,10 +3,9 @@
 Registered in ``engine.oracles`` so that ``engine.player.think`` plays perfect endgames: from ``SOLVER_EMPTY``
 empty cells down, solving every legal move takes well under a second in CPython (``bench/connect4_solver.py
 end_easy --limit 10 --oracle``: at 18 empty cells a median of 11 ms and at most 0.2 s on Pons' middle positions),
-so levels ``SOLVER_LEVEL`` and up (and play
-without a level) take the exact move instead of searching. Level ``ATTEMPT_LEVEL`` (and play without a level)
-also tries from ``ATTEMPT_EMPTY`` empty cells, giving the solver ``ATTEMPT_SECONDS``; when that is not enough the
-oracle answers None and the ordinary search plays.
+so levels ``SOLVER_LEVEL`` and up (and play without a level) take the exact move instead of searching. Level
+``ATTEMPT_LEVEL`` (and play without a level) also tries from ``ATTEMPT_EMPTY`` empty cells, giving the solver
+``ATTEMPT_SECONDS``; when that is not enough the oracle answers None and the ordinary search plays.
 """
 
 from __future__ import annotations
