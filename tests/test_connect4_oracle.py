@@ -9,6 +9,7 @@ import pytest
 from engine.game import WIN
 from engine.games.connect4 import Connect4
 from engine.oracles import consult
+from engine.player import think_at_level
 from engine.solve.connect4 import Solver, SolveTimeout, pons_to_engine
 from engine.solve.connect4_oracle import ATTEMPT_EMPTY, ATTEMPT_LEVEL, SOLVER_EMPTY, SOLVER_LEVEL, connect4_oracle
 
@@ -65,3 +66,8 @@ def test_attempt_solves_a_middle_game_position_at_the_top_level() -> None:
     assert info is not None and info.source == "solver"
     assert info.score == pons_to_engine(8, state.moves)
     assert connect4_oracle(state, ATTEMPT_LEVEL - 1) is None  # 19 empty cells: only the top level tries
+
+
+def test_player_plays_the_solver_move_at_the_top_level() -> None:
+    *_, final = think_at_level(Connect4.from_setup(WON_IN_SIX), 8)
+    assert final.final and final.source == "solver" and final.best == "6"
