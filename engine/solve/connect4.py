@@ -17,8 +17,8 @@ played) inside one recursive function with every constant inlined: CPython spend
 path avoids method calls, attribute look-ups and objects per node. One saving is not in Pons' code: the score of a
 move (the winning cells it creates) is exactly the opponent-threat board the child node needs for its own
 non-losing moves, so the parent passes it down and every node computes threats once per child instead of once per
-child plus once for itself. Node counts are Pons' (his published means, within 2%); time per node is about half of
-a straightforward port's (``bench/connect4_solver.py``).
+child plus once for itself. Node counts are Pons' (his published means, within 2%); a straightforward port of his
+code, timed alongside on the same sets, takes about 2.5 times as long per position.
 """
 
 from __future__ import annotations
