@@ -35,16 +35,18 @@ def test_oracle_plays_the_exact_win_with_every_move_scored() -> None:
 
 def test_oracle_declines_early_positions_low_levels_and_finished_games() -> None:
     early = Connect4.from_setup("1234567" * 2)
-    assert 42 - early.moves > ATTEMPT_EMPTY and connect4_oracle(early, None) is None
+    assert 42 - early.moves > ATTEMPT_EMPTY and connect4_oracle(early, 8) is None
     middle = Connect4.from_setup("1234567" * 3)
     assert SOLVER_EMPTY < 42 - middle.moves <= ATTEMPT_EMPTY and connect4_oracle(middle, ATTEMPT_LEVEL - 1) is None
     assert connect4_oracle(Connect4.from_setup(WON_IN_SIX), SOLVER_LEVEL - 1) is None
-    assert connect4_oracle(Connect4.from_setup("1122334"), None) is None
+    assert connect4_oracle(Connect4.from_setup("1122334"), 8) is None
+    end = Connect4.from_setup("2252576253462244111563365343671351441")
+    assert connect4_oracle(end, None) is None, "a custom search (no level) always searches"
 
 
 def test_oracle_scores_losses_by_their_length() -> None:
     state = Connect4.from_setup("2252576253462244111563365343671351441")  # Pons' end_easy line 1: score -1
-    info = connect4_oracle(state, None)
+    info = connect4_oracle(state, 8)
     assert info is not None
     # Pons -1 with 37 stones played: the opponent (19 stones so far) wins with its 21st stone, 4 plies from now.
     assert info.score == -(WIN - 4) and info.score_text == "loss in 2" and len(info.pv) == 4

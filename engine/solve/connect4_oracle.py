@@ -3,9 +3,9 @@
 Registered in ``engine.oracles`` so that ``engine.player.think`` plays perfect endgames: from ``SOLVER_EMPTY``
 empty cells down, solving every legal move takes well under a second in CPython (``bench/connect4_solver.py
 end_easy --limit 10 --oracle``: at 18 empty cells a median of 11 ms and at most 0.2 s on Pons' middle positions),
-so levels ``SOLVER_LEVEL`` and up (and play without a level) take the exact move instead of searching. Level
-``ATTEMPT_LEVEL`` (and play without a level) also tries from ``ATTEMPT_EMPTY`` empty cells, giving the solver
-``ATTEMPT_SECONDS``; when that is not enough the oracle answers None and the ordinary search plays.
+so levels ``SOLVER_LEVEL`` and up take the exact move instead of searching. Level ``ATTEMPT_LEVEL`` also tries
+from ``ATTEMPT_EMPTY`` empty cells, giving the solver ``ATTEMPT_SECONDS``; when that is not enough the oracle
+answers None and the ordinary search plays.
 """
 
 from __future__ import annotations
@@ -65,19 +65,20 @@ def principal_variation(state: Connect4, solver: Solver, deadline: float | None 
 def connect4_oracle(state: Connect4, level: int | None) -> SearchInfo | None:
     """The exact best move as a final ``SearchInfo`` (``source="solver"``), or None.
 
-    None when the game is over, ``level`` is below ``SOLVER_LEVEL``, more than ``SOLVER_EMPTY`` cells are empty
-    (``ATTEMPT_EMPTY`` at ``ATTEMPT_LEVEL`` or without a level), or the attempt ran out of time. Otherwise
+    None when the game is over, no level is given (a custom search shows the search that was asked for), ``level``
+    is below ``SOLVER_LEVEL``, more than ``SOLVER_EMPTY`` cells are empty (``ATTEMPT_EMPTY`` at ``ATTEMPT_LEVEL``),
+    or the attempt ran out of time. Otherwise
     ``score`` is exact in the engine's ``WIN - plies`` convention, ``root_moves`` holds the exact score of every
     legal move (bound "exact"), ``pv`` is a line of perfect play (to the end of the game unless an attempt's time
     ran out first) and ``nodes`` counts the solver's negamax calls.
     """
-    if (level is not None and level < SOLVER_LEVEL) or state.outcome() is not None:
+    if level is None or level < SOLVER_LEVEL or state.outcome() is not None:
         return None
     empty = CELLS - state.moves
     started = time.perf_counter()
     deadline = None
     if empty > SOLVER_EMPTY:
-        if empty > ATTEMPT_EMPTY or (level is not None and level < ATTEMPT_LEVEL):
+        if empty > ATTEMPT_EMPTY or level < ATTEMPT_LEVEL:
             return None
         deadline = started + ATTEMPT_SECONDS
     solver = Solver()
