@@ -80,9 +80,13 @@ def play_game(opening: list[str], we_are_white: bool, stockfish: chess.engine.Si
 
 
 def elo_difference(score: float, games: int, variance: float) -> tuple[float, float, float]:
-    """Elo difference for a mean score, with the 95% interval from the per-game variance."""
+    """Elo difference for a mean score, with the 95% interval from the per-game variance (infinite when the
+    score or an end of the interval reaches 0% or 100%)."""
     def elo(p: float) -> float:
-        p = min(max(p, 1e-3), 1 - 1e-3)
+        if p <= 0:
+            return -math.inf
+        if p >= 1:
+            return math.inf
         return -400 * math.log10(1 / p - 1)
 
     margin = 1.96 * math.sqrt(variance / games) if games > 1 else 0.5
