@@ -12,7 +12,8 @@ import chess
 import chess.engine
 import pytest
 
-from engine.commands.uci import UciSession
+from engine.commands.uci import UciSession, time_budget, uci_score
+from engine.game import WIN
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -79,3 +80,13 @@ def test_bad_commands_are_reported_and_the_session_goes_on() -> None:
     best = [line for line in lines if line.startswith("bestmove")]
     assert len(best) == 1 and chess.Move.from_uci(best[0].split()[1]) in chess.Board(
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").legal_moves
+
+
+def test_scores_and_time_budgets() -> None:
+    assert uci_score(35) == "cp 35" and uci_score(WIN - 1) == "mate 1" and uci_score(WIN - 5) == "mate 3"
+    assert uci_score(-(WIN - 2)) == "mate -1" and uci_score(-WIN) == "mate 0"
+    assert time_budget({"movetime": 500}, True) == pytest.approx(0.47)
+    assert time_budget({"wtime": 30_000, "btime": 1_000}, True) == pytest.approx(30 / 30 - 0.03)
+    assert time_budget({"wtime": 30_000, "btime": 1_000}, False) == pytest.approx(1 / 30 - 0.03)
+    assert time_budget({"wtime": 1_000, "winc": 2_000, "btime": 1}, True) == pytest.approx(0.4 - 0.03)
+    assert time_budget({"depth": 5}, True) is None

@@ -45,7 +45,8 @@ def uci_score(score: int) -> str:
     if score > MATE_BOUND:
         return f"mate {(WIN - score + 1) // 2}"
     if score < -MATE_BOUND:
-        return f"mate -{(WIN + score) // 2}"
+        moves = (WIN + score) // 2
+        return f"mate -{moves}" if moves else "mate 0"
     return f"cp {score}"
 
 
