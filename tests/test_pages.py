@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from engine.games import game_class, game_names
 from webapp.pages import VENDOR_FILES
 
-STATIC = Path(__file__).resolve().parent.parent / "webapp" / "static"
+STATIC = Path(__file__).resolve().parent.parent / "static"
 
 
 def test_home_page_offers_every_game_with_a_drawing(client: FlaskClient) -> None:

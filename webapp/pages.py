@@ -1,9 +1,11 @@
 """HTML pages: the home page (choose a game and an opponent, watch games in progress), the game page, and the
 whitelisted route that serves browser libraries installed by npm.
 
-The page templates live in ``webapp/templates`` and the browser code in ``webapp/static`` (served under
-``/assets/``), so a non-editable ``pip install .`` carries them. Everything dynamic on a page comes from the JSON
-API and Socket.IO (see ``docs/protocol.md``); the pages themselves only name the game id and the games on offer.
+The page templates live in the top-level ``templates/`` and the browser code in ``static/`` (served under
+``/assets/``); pyproject.toml installs them as ``webapp/templates`` and ``webapp/static``, so a non-editable
+``pip install .`` carries them and ``resource_folder`` finds either layout. Everything dynamic on a page comes
+from the JSON API and Socket.IO (see ``docs/protocol.md``); the pages themselves only name the game id and the
+games on offer.
 """
 
 from __future__ import annotations
@@ -20,11 +22,20 @@ from webapp import chess_assets
 from webapp.lab import Lab
 from webapp.seats import seat_from_cookie
 
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def resource_folder(name: str) -> str:
+    """The folder ``name`` ("templates" or "static"): the installed copy inside the package, else the source tree's."""
+    installed = PACKAGE_DIR / name
+    return str(installed if installed.is_dir() else PACKAGE_DIR.parent / name)
+
+
 bp = Blueprint(
     "pages",
     __name__,
-    template_folder="templates",
-    static_folder="static",
+    template_folder=resource_folder("templates"),
+    static_folder=resource_folder("static"),
     static_url_path="/assets",
 )
 
