@@ -3,12 +3,15 @@ resign, take back, rematch. Errors answer ``{error, message}`` with the status o
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from engine.game import InvalidSetupError
 from webapp.arena import Arena
+from webapp.chess_import import chess_setup
 from webapp.errors import ArenaError
 from webapp.seats import BadTokenError, read_token, seat_from_cookie, set_seat_cookie
 from webapp.validation import GAME_ID, check_fields, check_move_text, check_new_game
@@ -84,8 +87,14 @@ def http_error(error: HTTPException) -> tuple[Response, int]:
 
 @bp.post("/games")
 def create_game() -> tuple[Response, int]:
-    """Create a game: 201 ``{id, url, seat, token}`` and the seat cookie."""
-    game_id, seat, token = _arena().create(check_new_game(_body()))
+    """Create a game: 201 ``{id, url, seat, token}`` and the seat cookie. A chess ``setup`` may be a PGN."""
+    new_game = check_new_game(_body())
+    if new_game.game == "chess" and new_game.setup is not None:
+        try:
+            new_game = replace(new_game, setup=chess_setup(new_game.setup))
+        except InvalidSetupError as error:
+            raise ArenaError("bad_game", str(error)) from None
+    game_id, seat, token = _arena().create(new_game)
     if seat is None or token is None:
         return jsonify({"id": game_id, "url": f"/g/{game_id}", "seat": None, "token": None}), 201
     return _seat_answer(game_id, seat, token, 201, id=game_id, url=f"/g/{game_id}")

@@ -13,7 +13,8 @@ from webapp.errors import ArenaError
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 MAX_MOVE_LENGTH = 16
 MAX_EVENT_BYTES = 4096
-MAX_SETUP_LENGTH = 200
+MAX_SETUP_LENGTH = 8000
+"""Long enough for the PGN of a long chess game."""
 MAX_OPTION_ITEMS = 16
 MAX_OPTION_STRING = 100
 LEVELS = range(1, 9)
