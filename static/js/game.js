@@ -65,6 +65,7 @@ function sendMove(move) {
   page.pending = true;
   page.connection.emit("move", { move });
   drawBoard();
+  drawChess(state);
 }
 
 // ---- drawing ----
@@ -158,6 +159,60 @@ function showHint(move) {
   }
 }
 
+/**
+ * Chess: the SAN of each history entry and the number of half-moves before the first one (the start position's
+ * move number and side, plus the moves of an imported game, which are in `view.san` but not in `history`).
+ */
+function moveLabels(state) {
+  const san = state.view?.san;
+  const history = state.history ?? [];
+  if (!Array.isArray(san) || san.length < history.length) return {};
+  const before = san.length - history.length;
+  const [, side = "w", , , , fullmove = "1"] = (state.view.start_fen ?? "").split(" ");
+  const startPly = (Number(fullmove) - 1) * 2 + (side === "b" ? 1 : 0) + before;
+  return { labels: san.slice(before), startPly };
+}
+
+/** Chess only: the opening of the position shown, the PGN button and the typed-move form. */
+function drawChess(state) {
+  const chess = state.game === "chess";
+  const shown = isLive() ? state.view : page.reviewView;
+  const opening = chess ? shown?.opening : null;
+  $("opening").hidden = !opening;
+  if (opening) {
+    $("opening-eco").textContent = opening.eco;
+    $("opening-name").textContent = opening.name;
+  }
+  $("download-pgn").hidden = !(chess && state.view?.pgn);
+  const player = page.you !== null && page.you !== undefined;
+  $("move-entry").hidden = !(chess && player && state.status === "active");
+}
+
+function downloadPgn() {
+  const pgn = page.state?.view?.pgn;
+  if (!pgn) return;
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([pgn], { type: "application/x-chess-pgn" }));
+  link.download = `arena-${gameId}.pgn`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+/** The typed move (SAN or UCI) goes to the server as it is; the server judges it and answers `error` if wrong. */
+function submitTypedMove(event) {
+  event.preventDefault();
+  const text = $("move-text").value.trim();
+  if (!text || !page.state) return;
+  if (!canMove(page.state)) {
+    $("move-error").textContent = "Wait for your turn.";
+    return;
+  }
+  $("move-error").textContent = "";
+  sendMove(text);
+}
+
 function drawAll() {
   const state = page.state;
   drawStatus(state);
@@ -165,7 +220,8 @@ function drawAll() {
   drawSeatBanner(state);
   drawControls(state);
   drawBoard();
-  page.moves.render(state.history ?? [], isLive() ? state.ply : page.reviewPly, state.players);
+  page.moves.render(state.history ?? [], isLive() ? state.ply : page.reviewPly, state.players, moveLabels(state));
+  drawChess(state);
   const engine = hasEngine(state);
   $("panel").hidden = !engine;
   if (!engine || !TREE_GAMES.has(state.game)) $("tree-card").hidden = true;
@@ -174,11 +230,18 @@ function drawAll() {
 
 async function applyState(state) {
   if (state.you !== undefined) page.you = state.you;
-  if (state.ply !== page.state?.ply) page.hint = null;
+  if (state.ply !== page.state?.ply) {
+    page.hint = null;
+    if (page.state && state.ply > page.state.ply) {
+      $("move-text").value = "";
+      $("move-error").textContent = "";
+    }
+  }
   page.state = state;
   page.pending = false;
   document.body.dataset.game = state.game;
-  $("lab-link").href = `/lab?game=${encodeURIComponent(state.game)}&setup=${encodeURIComponent(state.setup)}`;
+  const labSetup = state.game === "chess" ? state.view.fen : state.setup;
+  $("lab-link").href = `/lab?game=${encodeURIComponent(state.game)}&setup=${encodeURIComponent(labSetup)}`;
   if (page.flipped === null) page.flipped = FLIP_BY_DEFAULT.has(state.game) && page.you === 1;
   $("flip").setAttribute("aria-pressed", String(page.flipped));
   if (!page.panel) page.panel = new EnginePanel($("panel"), state.players);
@@ -238,10 +301,14 @@ function connect() {
       if (page.state) page.state.watchers = count;
     },
     rematch: (payload) => onRematch(payload),
-    error: ({ code, message }) => {
+    error: ({ code, message, event }) => {
       page.pending = false;
-      if (page.state) drawBoard();
-      showToast(message ?? code, true);
+      if (page.state) {
+        drawBoard();
+        drawChess(page.state);
+      }
+      if (event === "move" && !$("move-entry").hidden) $("move-error").textContent = message ?? code;
+      else showToast(message ?? code, true);
     },
     connect_error: (error) => {
       const code = error?.data?.code;
@@ -330,6 +397,8 @@ function wireControls() {
   $("takeback").addEventListener("click", () => page.connection.emit("takeback"));
   $("rematch").addEventListener("click", () => page.connection.emit("rematch"));
   $("back-live").addEventListener("click", backToLive);
+  $("download-pgn").addEventListener("click", downloadPgn);
+  $("move-entry").addEventListener("submit", submitTypedMove);
   $("flip").addEventListener("click", () => {
     page.flipped = !page.flipped;
     $("flip").setAttribute("aria-pressed", String(page.flipped));

@@ -87,6 +87,8 @@ async function play(event) {
     const against = opponent();
     if (against.type === "engine") options.takeback = form.elements.takeback.checked;
     payload = { game, options, opponent: against, side: side === "random" ? "random" : Number(side) };
+    const setup = game === "chess" ? form.elements.setup.value.trim() : "";
+    if (setup) payload.setup = setup;
   } catch (error) {
     errorBox.textContent = error.message;
     return;

@@ -13,28 +13,38 @@ export class MoveList {
     });
   }
 
-  /** Draws `history` ([{ply, move, by, score_text}]) with `current` (a ply, or the last one when live) marked. */
-  render(history, current, names) {
+  /**
+   * Draws `history` ([{ply, move, by, score_text}]) with `current` (a ply, or the last one when live) marked.
+   * `labels` (optional) are the texts shown for the moves, one per history entry (chess: SAN; default: the
+   * moves themselves); `startPly` (optional) is how many half-moves were played before the first entry, so the
+   * numbering goes on from a set-up position (odd: the first entry is the second player's, shown as "N. …").
+   */
+  render(history, current, names, { labels = null, startPly = 0 } = {}) {
     if (history.length === 0) {
       this.host.innerHTML = '<span class="none">No moves yet.</span>';
       this.count = 0;
       return;
     }
     const cells = [];
-    for (let i = 0; i < history.length; i += 2) {
-      cells.push(`<span class="no" aria-hidden="true">${i / 2 + 1}.</span>`);
-      for (const entry of history.slice(i, i + 2)) {
-        const engineNote = entry.score_text ? ` (engine: ${entry.score_text})` : "";
-        cells.push(`<button type="button" data-ply="${entry.ply}" aria-current="${entry.ply === current}"`
-          + ` title="${escapeHtml(`${names[entry.by] ?? ""} ${entry.move}${engineNote}`)}"`
-          + ` aria-label="Move ${entry.ply}: ${escapeHtml(entry.move)}, show this position">${escapeHtml(entry.move)}</button>`);
+    for (let i = -(startPly % 2); i < history.length; i += 2) {
+      cells.push(`<span class="no" aria-hidden="true">${(startPly + i) / 2 + 1}.</span>`);
+      for (let j = i; j < i + 2; j += 1) {
+        if (j < 0) cells.push('<span class="skip" aria-hidden="true">…</span>');
+        else if (j < history.length) cells.push(this.cell(history[j], labels?.[j] ?? history[j].move, current, names));
+        else cells.push("<span></span>");
       }
-      if (i + 1 >= history.length) cells.push("<span></span>");
     }
     this.host.innerHTML = cells.join("");
     if (history.length !== this.count) {
       this.host.scrollTop = this.host.scrollHeight;
       this.count = history.length;
     }
+  }
+
+  cell(entry, label, current, names) {
+    const engineNote = entry.score_text ? ` (engine: ${entry.score_text})` : "";
+    return `<button type="button" data-ply="${entry.ply}" aria-current="${entry.ply === current}"`
+      + ` title="${escapeHtml(`${names[entry.by] ?? ""} ${label}${engineNote}`)}"`
+      + ` aria-label="Move ${entry.ply}: ${escapeHtml(label)}, show this position">${escapeHtml(label)}</button>`;
   }
 }

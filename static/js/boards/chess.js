@@ -96,7 +96,7 @@ export function createBoard(container, { onMove }) {
     const [x2, y2] = squareXY(move.slice(2, 4), flipped);
     const style = "stroke: var(--chess-arrow, rgba(30, 120, 220, 0.75)); stroke-width: 8; stroke-linecap: round;"
       + " pointer-events: none";
-    const line = el("line", { x1: x1 + SQ / 2, y1: y1 + SQ / 2, x2: x2 + SQ / 2, y2: y2 + SQ / 2, style });
+    const line = el("line", { class: "chess-arrow", "data-move": move, x1: x1 + SQ / 2, y1: y1 + SQ / 2, x2: x2 + SQ / 2, y2: y2 + SQ / 2, style });
     svg.append(line);
     svg.append(el("circle", { cx: x2 + SQ / 2, cy: y2 + SQ / 2, r: 9, style: "fill: var(--chess-arrow, rgba(30, 120, 220, 0.75)); pointer-events: none" }));
   }
@@ -141,7 +141,7 @@ export function createBoard(container, { onMove }) {
       const [x, y] = squareXY(square, flipped);
       svg.append(el("image", { href: pieceUrl(symbol), x, y, width: SQ, height: SQ, "pointer-events": "none" }));
     }
-    const arrow = opts.arrow ?? null;
+    const arrow = opts.arrow ?? opts.hint ?? null;
     if (arrow) drawArrow(arrow, flipped);
     if (interactive) drawTargets(flipped);
     if (drag) {

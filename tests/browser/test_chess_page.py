@@ -1,0 +1,119 @@
+"""The chess game page in headless Chromium against a real gunicorn: a game from a FEN typed into the home page,
+moves typed in SAN and UCI, the SAN move list, the opening name, the engine's arrow and the PGN download."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+
+AFTER_E4_E5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+ENGINE_TIMEOUT_MS = 30_000
+
+
+def open_page(browser: Browser, width: int = 1280, height: int = 900) -> tuple[Page, list[str]]:
+    """A page in a fresh context (its own cookies) and the list its script errors are collected in."""
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme="dark",
+                                  accept_downloads=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page, errors
+
+
+def type_move(page: Page, text: str) -> None:
+    page.fill("#move-text", text)
+    page.press("#move-text", "Enter")
+
+
+def arrows_while_thinking(page: Page, moves_expected: int) -> set[str]:
+    """The moves the board's best-move arrow pointed at until the move list reached ``moves_expected`` entries."""
+    seen: set[str] = set()
+    deadline = time.monotonic() + ENGINE_TIMEOUT_MS / 1000
+    while page.locator("#moves button[data-ply]").count() < moves_expected and time.monotonic() < deadline:
+        for move in page.locator("#board line.chess-arrow").evaluate_all("lines => lines.map(l => l.dataset.move)"):
+            seen.add(move)
+        page.wait_for_timeout(30)
+    return seen
+
+
+def test_a_game_from_a_fen_against_the_engine_with_typed_moves(live_server, browser: Browser, artifacts: Path):
+    page, errors = open_page(browser)
+    page.goto(live_server.url + "/")
+    page.click('.game-card[data-game="chess"]')
+    expect(page.get_by_placeholder("Start from FEN or PGN (optional)")).to_be_visible()
+    page.fill("#chess-setup", AFTER_E4_E5)
+    page.check('input[name="opponent"][value="custom"]', force=True)
+    page.fill('input[name="depth"]', "30")
+    page.fill('input[name="time"]', "1.5")
+    page.screenshot(path=artifacts / "chess-home-fen.png", full_page=True)
+    page.click("#play")
+    page.wait_for_url("**/g/*")
+    expect(page.locator("#status-main")).to_contain_text("Your move")
+    expect(page.locator("#moves")).to_contain_text("No moves yet")
+
+    type_move(page, "Ke3")
+    expect(page.locator("#move-error")).to_contain_text("Ke3")
+    expect(page.locator("#moves button[data-ply]")).to_have_count(0)
+
+    type_move(page, "Nf3")
+    expect(page.locator('#moves button[data-ply="1"]')).to_have_text("Nf3")
+    expect(page.locator("#move-text")).to_have_value("")
+    expect(page.locator("#move-error")).to_have_text("")
+    expect(page.locator("#moves .no").first).to_have_text("2.")
+    arrows = arrows_while_thinking(page, moves_expected=2)
+    page.screenshot(path=artifacts / "chess-engine-replied.png")
+    assert arrows, "the board never drew the engine's best move while it thought"
+    assert all(len(move) in (4, 5) for move in arrows)
+    expect(page.locator("#board line.chess-arrow")).to_have_count(0)
+    reply = page.locator('#moves button[data-ply="2"]').inner_text()
+    state = live_server.get(f"/api/games/{page.url.rsplit('/', 1)[1]}").json()
+    assert reply == state["view"]["san"][-1] and state["history"][1]["move"] == state["view"]["moves"][-1]
+    assert state["start_setup"] == AFTER_E4_E5
+    expect(page.locator("#opening")).to_be_visible()
+    page.set_viewport_size({"width": 375, "height": 760})
+    page.screenshot(path=artifacts / "chess-phone-player.png", full_page=True)
+    assert errors == []
+
+
+def test_kings_gambit_typed_in_san_and_uci_shows_the_opening_and_downloads_pgn(live_server, browser: Browser,
+                                                                                 artifacts: Path):
+    created = live_server.post("/api/games", {"game": "chess", "opponent": {"type": "friend"}, "side": 0}).json()
+    black = live_server.post(f"/api/games/{created['id']}/seats", {}).json()
+    page, errors = open_page(browser)
+    page.context.add_cookies([{"name": f"arena_seat_{created['id']}", "value": created["token"],
+                               "url": live_server.url}])
+    page.goto(live_server.url + created["url"])
+    expect(page.locator("#opening")).to_be_hidden()
+
+    type_move(page, "e4")
+    expect(page.locator('#moves button[data-ply="1"]')).to_have_text("e4")
+    played = live_server.post(f"/api/games/{created['id']}/moves", {"move": "e7e5", "token": black["token"]})
+    assert played.status_code == 200, played.text
+    expect(page.locator('#moves button[data-ply="2"]')).to_have_text("e5")
+    type_move(page, "f2f4")
+    expect(page.locator('#moves button[data-ply="3"]')).to_have_text("f4")
+    expect(page.locator("#opening")).to_have_text("C30 King's Gambit")
+    type_move(page, "Nf3")
+    expect(page.locator("#move-error")).to_contain_text("Wait for your turn")
+    page.screenshot(path=artifacts / "chess-kings-gambit.png")
+
+    with page.expect_download() as download_info:
+        page.click("#download-pgn")
+    download = download_info.value
+    assert download.suggested_filename == f"arena-{created['id']}.pgn"
+    pgn = Path(download.path()).read_text()
+    assert "1. e4 e5 2. f4" in pgn and '[Result "*"]' in pgn
+
+    page.locator('#moves button[data-ply="1"]').click()
+    expect(page.locator("#back-live")).to_be_visible()
+    expect(page.locator("#opening")).to_contain_text("King's Pawn")
+
+    phone, phone_errors = open_page(browser, 375, 760)
+    phone.goto(live_server.url + created["url"])
+    expect(phone.locator('#moves button[data-ply="3"]')).to_have_text("f4")
+    expect(phone.locator("#opening")).to_have_text("C30 King's Gambit")
+    expect(phone.locator("#move-entry")).to_be_hidden()
+    phone.screenshot(path=artifacts / "chess-phone.png", full_page=True)
+    assert errors == [] and phone_errors == []
