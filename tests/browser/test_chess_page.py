@@ -48,6 +48,9 @@ def test_a_game_from_a_fen_against_the_engine_with_typed_moves(live_server, brow
     page.fill('input[name="depth"]', "30")
     page.fill('input[name="time"]', "1.5")
     page.screenshot(path=artifacts / "chess-home-fen.png", full_page=True)
+    page.set_viewport_size({"width": 375, "height": 760})
+    page.screenshot(path=artifacts / "chess-home-fen-phone-page.png", full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.click("#play")
     page.wait_for_url("**/g/*")
     expect(page.locator("#status-main")).to_contain_text("Your move")
@@ -56,6 +59,7 @@ def test_a_game_from_a_fen_against_the_engine_with_typed_moves(live_server, brow
     type_move(page, "Ke3")
     expect(page.locator("#move-error")).to_contain_text("Ke3")
     expect(page.locator("#moves button[data-ply]")).to_have_count(0)
+    page.screenshot(path=artifacts / "chess-typed-error.png")
 
     type_move(page, "Nf3")
     expect(page.locator('#moves button[data-ply="1"]')).to_have_text("Nf3")
