@@ -188,11 +188,25 @@ function drawChess(state) {
   $("move-entry").hidden = !(chess && player && state.status === "active");
 }
 
+/** The game's PGN with the unknown ("?") Event, Site, Date, White and Black headers filled in from the state. */
+function pgnWithHeaders(state) {
+  const known = {
+    Event: `Alpha-Beta Arena game ${state.id}`,
+    Site: `${window.location.origin}/g/${state.id}`,
+    Date: (state.created_at ?? "").slice(0, 10).replaceAll("-", "."),
+    White: state.seats[0]?.label,
+    Black: state.seats[1]?.label,
+  };
+  return state.view.pgn.replace(/^\[(\w+) "\?[?.]*"\]$/gm, (header, name) => {
+    const value = known[name];
+    return value ? `[${name} "${value.replaceAll("\\", "").replaceAll('"', "'")}"]` : header;
+  });
+}
+
 function downloadPgn() {
-  const pgn = page.state?.view?.pgn;
-  if (!pgn) return;
+  if (!page.state?.view?.pgn) return;
   const link = document.createElement("a");
-  link.href = URL.createObjectURL(new Blob([pgn], { type: "application/x-chess-pgn" }));
+  link.href = URL.createObjectURL(new Blob([pgnWithHeaders(page.state)], { type: "application/x-chess-pgn" }));
   link.download = `arena-${gameId}.pgn`;
   document.body.append(link);
   link.click();
@@ -206,7 +220,7 @@ function submitTypedMove(event) {
   const text = $("move-text").value.trim();
   if (!text || !page.state) return;
   if (!canMove(page.state)) {
-    $("move-error").textContent = "Wait for your turn.";
+    $("move-error").textContent = isLive() ? "Wait for your turn." : "Go back to the live position to move.";
     return;
   }
   $("move-error").textContent = "";

@@ -108,7 +108,9 @@ def test_kings_gambit_typed_in_san_and_uci_shows_the_opening_and_downloads_pgn(l
     download = download_info.value
     assert download.suggested_filename == f"arena-{created['id']}.pgn"
     pgn = Path(download.path()).read_text()
+    (artifacts / "chess-download.pgn").write_text(pgn)
     assert "1. e4 e5 2. f4" in pgn and '[Result "*"]' in pgn
+    assert f'[Event "Alpha-Beta Arena game {created["id"]}"]' in pgn and '[White "White (player)"]' in pgn
 
     page.locator('#moves button[data-ply="1"]').click()
     expect(page.locator("#back-live")).to_be_visible()
