@@ -4,7 +4,7 @@
 ``book_moves(board)`` lists the moves the tables continue with from the current position, each weighted by the
 number of named lines through it, and ``pick_book_move`` draws one of the main ones at random by weight.
 
-The tables are read from ``$ARENA_OPENINGS`` or the repository's ``tests/data/chess-openings``. Replaying the
+The tables are read from ``$ARENA_OPENINGS`` or the package's ``engine/chess/data``. Replaying the
 3,800 lines takes about a second, so the index is built once per process and also saved (pickled) under
 ``$ARENA_CACHE`` or ``~/.cache/alphabeta-arena``, keyed by the tables' sizes and modification times.
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import chess
 
-DEFAULT_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "chess-openings"
+DEFAULT_DIR = Path(__file__).resolve().parent / "data"
 INDEX_VERSION = 1
 
 
