@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.chess.openings import openings_dir
 from engine.chess.search import ChessSearcher
 from engine.games.chess import ChessState
-from engine.search.info import Limits
+from engine.search.info import Limits, SearchOptions
 
 MAX_PLIES = 300
 
@@ -50,7 +50,8 @@ def opening_lines(rng: random.Random, count: int) -> list[list[str]]:
 
 def our_move(board: chess.Board, seconds: float, personality: str) -> chess.Move:
     final = None
-    for event in ChessSearcher(ChessState(board.copy()), Limits(time=seconds), personality=personality).search():
+    options = SearchOptions(personality=personality)
+    for event in ChessSearcher(ChessState(board.copy()), Limits(time=seconds), options).search():
         final = event
     assert final is not None and final.best is not None
     return chess.Move.from_uci(final.best)

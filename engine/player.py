@@ -14,7 +14,7 @@ from engine.game import State, is_decided
 from engine.levels import level_for
 from engine.oracles import consult
 from engine.search import make_searcher
-from engine.search.base import StopFlag
+from engine.search.base import StopFlag, check_personality
 from engine.search.info import Limits, RootMove, SearchInfo, SearchOptions
 
 
@@ -46,9 +46,9 @@ def think(state: State, limits: Limits = Limits(), options: SearchOptions = Sear
     """Yield the events of finding a move for ``state``; the last (final) event's ``best`` is the move to play.
 
     With ``level``, the level's limits, options and margin (``engine.levels``) replace ``limits`` and ``margin``
-    and the level's options are used with this call's ``record_tree`` and ``seed``. At a level, an oracle's answer
-    (``engine.oracles``: book, solved table, exact solver) is yielded as the only event when it has one; without
-    a level (a custom search) the search asked for always runs. Otherwise the search runs with
+    and the level's options are used with this call's ``record_tree``, ``seed`` and ``personality``. At a level,
+    an oracle's answer (``engine.oracles``: book, solved table, exact solver) is yielded as the only event when it
+    has one; without a level (a custom search) the search asked for always runs. Otherwise the search runs with
     ``root_margin = margin`` and the move is drawn with ``rng`` (a fresh ``random.Random`` if None; pass a
     seeded one to reproduce a game) among ``candidate_moves(root_moves, margin)``; with no candidate (a
     stopped search, MCTS) it is the search's best move.
@@ -56,9 +56,11 @@ def think(state: State, limits: Limits = Limits(), options: SearchOptions = Sear
     if level is not None:
         chosen_level = level_for(type(state).name, level)
         limits, margin = chosen_level.limits, chosen_level.margin
-        options = dataclasses.replace(chosen_level.options, record_tree=options.record_tree, seed=options.seed)
+        options = dataclasses.replace(chosen_level.options, record_tree=options.record_tree, seed=options.seed,
+                                      personality=options.personality)
     if not isinstance(margin, int) or margin < 0:
         raise ValueError(f"margin must be a whole number 0 or more, got {margin!r}")
+    check_personality(state, options)
     answer = consult(state, level) if level is not None else None
     if answer is not None:
         yield answer

@@ -134,6 +134,7 @@ PERSONALITIES = {
     "aggressive": Personality("aggressive", piece_advance=6, pawn_storm=4, king_shelter=60, contempt=25),
     "solid": Personality("solid", piece_advance=0, pawn_storm=-2, king_shelter=150, contempt=0),
 }
+DEFAULT_PERSONALITY = "balanced"
 
 
 def game_phase(board: chess.Board) -> int:

@@ -27,6 +27,7 @@ from engine.chess import board as cb
 from engine.chess.board import Move, Position, gen_moves, gen_noisy, make_move, move_uci
 from engine.chess.evaluation import (
     BISHOP_PAIR,
+    DEFAULT_PERSONALITY,
     PAWNS_ONLY,
     PERSONALITIES,
     build_tables,
@@ -36,7 +37,7 @@ from engine.chess.evaluation import (
     pawn_structure,
 )
 from engine.game import MAX_PLIES, WIN, describe_score
-from engine.search.base import check_limits, check_options
+from engine.search.base import check_limits, check_options, check_personality
 from engine.search.info import Limits, RootMove, SearchInfo, SearchOptions
 
 INF = WIN + 1
@@ -91,24 +92,26 @@ class ChessSearcher:
     moves), and one final event. Scores are for the side to move at the root: exact when the best move's
     search returned inside the aspiration window, ``WIN - plies`` for a forced mate.
 
-    ``personality`` names an entry of ``engine.chess.evaluation.PERSONALITIES``. With ``options.root_margin``
+    ``options.personality`` names an entry of ``engine.chess.evaluation.PERSONALITIES`` (None: balanced); another
+    name raises ``ValueError`` listing them. With ``options.root_margin``
     set, every root move gets a full-window search, so every ``RootMove`` score is exact and a level can choose
     among near-equal moves. ``stop`` is any object with ``is_set()``; ``stop()`` has the same effect.
     """
 
     def __init__(self, state: Any, limits: Limits | None = None, options: SearchOptions | None = None,
-                 stop: StopFlag | None = None, *, personality: str = "balanced") -> None:
+                 stop: StopFlag | None = None) -> None:
         self.limits = limits or Limits()
         self.options = options or SearchOptions()
         check_limits(self.limits)
         check_options(self.options)
+        check_personality(state, self.options)
         if stop is not None and not callable(getattr(stop, "is_set", None)):
             raise TypeError(f"stop must have an is_set() method, got {type(stop).__name__}")
         if not isinstance(getattr(state, "board", None), chess.Board):
             raise TypeError(f"expected a chess state with a python-chess board, got {type(state).__name__}")
         self.board: chess.Board = state.board
         self._external_stop = stop
-        self.personality = PERSONALITIES[personality]
+        self.personality = PERSONALITIES[self.options.personality or DEFAULT_PERSONALITY]
         self._stop_requested = threading.Event()
         self._closed = False
         self.phase = game_phase(self.board)

@@ -25,7 +25,8 @@ COLUMNS = (("kind", 8), ("depth", 5), ("seld", 4), ("nodes", 10), ("cutoffs", 8)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The fixed options of the command, plus ``--nodes``, ``--seed``, ``--tree`` and ``--option NAME=on|off``."""
+    """The fixed options of the command, plus ``--nodes``, ``--personality``, ``--seed``, ``--tree`` and
+    ``--option NAME=on|off``."""
     parser.add_argument("game", help=f"one of: {', '.join(game_names())}")
     parser.add_argument("--position", help="a position in the game's own notation (default: the start)")
     parser.add_argument("--depth", type=int, help="depth limit in plies")
@@ -36,6 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-ordering", action="store_true", help="moves in the game's generation order")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=on|off",
                         help=f"switch a technique: {', '.join(TOGGLES)}")
+    parser.add_argument("--personality", metavar="NAME", help="evaluation style of games that have them (chess: "
+                        "balanced, aggressive, solid)")
     parser.add_argument("--seed", type=int, help="random seed (MCTS)")
     parser.add_argument("--tree", type=int, default=0, metavar="N", help="record the search tree (at most N nodes)")
     parser.add_argument("--json", action="store_true", help="one JSON object per event instead of a table")
@@ -43,7 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_options(args: argparse.Namespace) -> SearchOptions:
     """The ``SearchOptions`` the arguments ask for; a bad ``--option`` raises ``ValueError``."""
-    changes: dict[str, object] = {"algorithm": args.algorithm, "record_tree": args.tree, "seed": args.seed}
+    changes: dict[str, object] = {"algorithm": args.algorithm, "record_tree": args.tree, "seed": args.seed,
+                                  "personality": args.personality}
     if args.no_tt:
         changes["tt"] = False
     if args.no_ordering:

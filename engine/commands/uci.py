@@ -23,7 +23,7 @@ from engine.chess.openings import pick_book_move
 from engine.chess.search import MATE_BOUND, ChessSearcher
 from engine.game import WIN
 from engine.games.chess import ChessState
-from engine.search.info import Limits, SearchInfo
+from engine.search.info import Limits, SearchInfo, SearchOptions
 
 ENGINE_NAME = "Alpha-Beta Arena"
 MOVE_OVERHEAD = 0.03
@@ -177,7 +177,8 @@ class UciSession:
             nodes=tokens.get("nodes"),
         )
         self.stop_event = threading.Event()
-        self.searcher = ChessSearcher(self.state, limits, stop=self.stop_event, personality=self.personality)
+        options = SearchOptions(personality=self.personality)
+        self.searcher = ChessSearcher(self.state, limits, options, stop=self.stop_event)
         self.thread = threading.Thread(target=self._think, args=(self.searcher, infinite, self.stop_event),
                                        daemon=True)
         self.thread.start()

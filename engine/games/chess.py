@@ -21,7 +21,7 @@ import chess.pgn
 import chess.polyglot
 
 from engine.chess import board as internal
-from engine.chess.evaluation import PERSONALITIES, build_tables, game_phase
+from engine.chess.evaluation import DEFAULT_PERSONALITY, PERSONALITIES, build_tables, game_phase
 from engine.game import IllegalMoveError, InvalidSetupError, Outcome
 
 REASONS = {
@@ -38,7 +38,7 @@ PIECE_ORDER = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, c
 
 @lru_cache(maxsize=32)
 def _tables(phase: int) -> dict[str, tuple[int, ...]]:
-    return build_tables(phase, PERSONALITIES["balanced"])
+    return build_tables(phase, PERSONALITIES[DEFAULT_PERSONALITY])
 
 
 class ChessState:
@@ -55,6 +55,8 @@ class ChessState:
     players: ClassVar[tuple[str, str]] = ("White", "Black")
     score_scale: ClassVar[int] = 100
     searcher_class: ClassVar[str] = "engine.chess.search:ChessSearcher"
+    personalities: ClassVar[tuple[str, ...]] = tuple(PERSONALITIES)
+    """Evaluation styles a search can be given (``SearchOptions.personality``); the first is the default."""
 
     def __init__(self, board: chess.Board) -> None:
         self._board = board

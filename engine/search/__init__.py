@@ -6,7 +6,7 @@ import importlib
 from collections.abc import Iterable
 
 from engine.game import State
-from engine.search.base import BaseSearcher, StopFlag, check_options
+from engine.search.base import BaseSearcher, StopFlag, check_options, check_personality
 from engine.search.info import Limits, SearchInfo, SearchOptions
 
 
@@ -17,13 +17,15 @@ def make_searcher(state: State, limits: Limits = Limits(), options: SearchOption
     A game whose state class names a ``searcher_class`` ("module:Class", same constructor) gets that class for
     alpha-beta (chess has its own fast searcher).
 
-    Bad limits or options raise ``ValueError`` naming the field; a non-state raises ``TypeError``.
+    Bad limits or options (including a personality the game does not have) raise ``ValueError`` naming the field;
+    a non-state raises ``TypeError``.
     """
     from engine.search.alphabeta import Searcher
     from engine.search.mcts import MctsSearcher
     from engine.search.minimax import MinimaxSearcher
 
     check_options(options)
+    check_personality(state, options)
     if options.algorithm == "alphabeta" and getattr(type(state), "searcher_class", None):
         module_name, _, class_name = type(state).searcher_class.partition(":")
         return getattr(importlib.import_module(module_name), class_name)(state, limits, options, stop)

@@ -73,6 +73,23 @@ def check_options(options: SearchOptions) -> None:
         raise ValueError(f"options.exploration must be 0 or more, got {options.exploration!r}")
 
 
+def check_personality(state: State, options: SearchOptions) -> None:
+    """Raise ``ValueError`` when ``options.personality`` is not one of the personalities of ``state``'s game
+    (``personalities`` on its class; a game without any refuses every one) or is asked of a search other than
+    alpha-beta (the others use the game's plain evaluation)."""
+    personality = options.personality
+    if personality is None:
+        return
+    choices = tuple(getattr(type(state), "personalities", ()))
+    if not choices:
+        game = getattr(type(state), "name", type(state).__name__)
+        raise ValueError(f"{game} has no personalities; options.personality must be None, got {personality!r}")
+    if personality not in choices:
+        raise ValueError(f"unknown personality {personality!r}; expected one of {', '.join(choices)}")
+    if options.algorithm != "alphabeta":
+        raise ValueError(f"a personality applies to the alphabeta search, not {options.algorithm}")
+
+
 def check_state(state: object) -> None:
     """Raise ``TypeError`` when ``state`` does not follow the ``engine.game.State`` contract."""
     if not isinstance(state, State):

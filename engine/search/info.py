@@ -56,6 +56,9 @@ class SearchOptions:
     """Seed of the random choices (MCTS playouts); None for a fresh seed."""
     root_margin: int = 0
     """Root moves scoring within this margin of the best get exact scores (level play picks among them)."""
+    personality: str | None = None
+    """An evaluation style the game offers (its state class's ``personalities``, e.g. chess: balanced, aggressive,
+    solid), used by its alpha-beta searcher; None for the game's default. Games without any refuse one."""
 
 
 @dataclass(frozen=True, slots=True)
