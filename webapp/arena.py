@@ -265,6 +265,8 @@ class Arena:
             limits = [f"depth {engine['depth']}" if engine.get("depth") else "",
                       f"{engine['time']:g} s" if engine.get("time") else ""]
             label = f"Engine {engine['algorithm']} " + ", ".join(x for x in limits if x)
+        if engine is not None and engine.get("personality"):
+            label += f" · {engine['personality']}"
         return {"seat": seat.seat, "kind": "human" if engine is None else "engine", "taken": seat.taken or
                 engine is not None, "label": label}
 

@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from engine.game import UnknownGameError
+from engine.games import game_class
 from webapp.errors import ArenaError
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -120,14 +122,17 @@ def check_game_options(options: object) -> tuple[dict[str, Any], bool | None]:
 
 
 def check_engine_settings(data: dict[str, Any]) -> dict[str, Any]:
-    """One engine's settings from an ``engine`` opponent: ``{"level": 1-8}`` or depth/time/algorithm."""
+    """One engine's settings from an ``engine`` opponent: ``{"level": 1-8}`` or depth/time/algorithm, each with an
+    optional ``personality`` (a name; whether the game has it is checked by ``check_personalities``)."""
+    personality = check_personality_name(data.get("personality"))
+    style = {} if personality is None else {"personality": personality}
     if "level" in data:
-        check_fields(data, ("type", "level"))
+        check_fields(data, ("type", "level"), ("personality",))
         level = data["level"]
         if not _is_int(level) or level not in LEVELS:
             raise ArenaError("bad_opponent", "level must be a whole number from 1 to 8")
-        return {"level": level}
-    check_fields(data, ("type",), ("depth", "time", "algorithm"))
+        return {"level": level, **style}
+    check_fields(data, ("type",), ("depth", "time", "algorithm", "personality"))
     depth, time_limit = data.get("depth"), data.get("time")
     algorithm = data.get("algorithm", "alphabeta")
     if depth is None and time_limit is None:
@@ -138,7 +143,34 @@ def check_engine_settings(data: dict[str, Any]) -> dict[str, Any]:
         raise ArenaError("bad_opponent", f"time must be a number of seconds from {MIN_TIME} to {MAX_TIME:g}")
     if algorithm not in ALGORITHMS:
         raise ArenaError("bad_opponent", f"algorithm must be one of {', '.join(ALGORITHMS)}")
-    return {"depth": depth, "time": None if time_limit is None else float(time_limit), "algorithm": algorithm}
+    if personality is not None and algorithm != "alphabeta":
+        raise ArenaError("bad_opponent", f"a personality needs the alphabeta algorithm, not {algorithm}")
+    return {"depth": depth, "time": None if time_limit is None else float(time_limit), "algorithm": algorithm,
+            **style}
+
+
+def check_personality_name(value: object) -> str | None:
+    """An optional personality name: None, or a short non-empty string."""
+    if value is not None and not (isinstance(value, str) and 0 < len(value) <= MAX_OPTION_STRING):
+        raise ArenaError("bad_opponent", 'personality must be the name of a style, e.g. "aggressive"')
+    return value
+
+
+def check_personalities(game: str, engines: tuple[dict[str, Any] | None, ...]) -> None:
+    """Refuse an engine personality that ``game`` does not offer (a game may offer none)."""
+    asked = [engine["personality"] for engine in engines if engine and "personality" in engine]
+    if not asked:
+        return
+    try:
+        choices = tuple(getattr(game_class(game), "personalities", ()))
+    except UnknownGameError as error:
+        raise ArenaError("bad_game", str(error)) from None
+    if not choices:
+        raise ArenaError("bad_opponent", f"{game} has no engine personalities; leave personality out")
+    for name in asked:
+        if name not in choices:
+            raise ArenaError("bad_opponent", f"unknown personality {name!r} for {game}; choose one of "
+                             f"{', '.join(choices)}")
 
 
 def check_opponent(
@@ -148,11 +180,7 @@ def check_opponent(
     if not isinstance(opponent, dict) or opponent.get("type") not in ("engine", "friend", "engines"):
         raise ArenaError("bad_opponent", 'opponent must be an object whose type is "engine", "friend" or "engines"')
     if opponent["type"] == "engines":
-        check_fields(opponent, ("type", "levels"))
-        levels = opponent["levels"]
-        if not (isinstance(levels, list) and len(levels) == 2 and all(_is_int(v) and v in LEVELS for v in levels)):
-            raise ArenaError("bad_opponent", "levels must be a list of two levels from 1 to 8")
-        return {"type": "engines", "levels": list(levels)}, ({"level": levels[0]}, {"level": levels[1]}), None
+        return check_engines_opponent(opponent)
     if side not in (0, 1, "random") or isinstance(side, bool):
         raise ArenaError("bad_opponent", 'side must be 0, 1 or "random"')
     if opponent["type"] == "friend":
@@ -160,6 +188,27 @@ def check_opponent(
         return {"type": "friend"}, (None, None), side
     settings = check_engine_settings(opponent)
     return {"type": "engine", **settings}, (None, settings), side
+
+
+def check_engines_opponent(
+    opponent: dict[str, Any]
+) -> tuple[dict[str, Any], tuple[dict[str, Any], dict[str, Any]], None]:
+    """An engine-against-engine opponent: ``levels`` [seat 0, seat 1] and optional ``personalities`` (a name or
+    None per seat)."""
+    check_fields(opponent, ("type", "levels"), ("personalities",))
+    levels = opponent["levels"]
+    if not (isinstance(levels, list) and len(levels) == 2 and all(_is_int(v) and v in LEVELS for v in levels)):
+        raise ArenaError("bad_opponent", "levels must be a list of two levels from 1 to 8")
+    styles = opponent.get("personalities", [None, None])
+    if not (isinstance(styles, list) and len(styles) == 2):
+        raise ArenaError("bad_opponent", "personalities must be a list of two names (or null) for seats 0 and 1")
+    styles = [check_personality_name(name) for name in styles]
+    seats = tuple({"level": level, **({} if style is None else {"personality": style})}
+                  for level, style in zip(levels, styles, strict=True))
+    normalised = {"type": "engines", "levels": list(levels)}
+    if any(styles):
+        normalised["personalities"] = styles
+    return normalised, seats, None
 
 
 def check_new_game(body: object) -> NewGameRequest:
@@ -174,6 +223,7 @@ def check_new_game(body: object) -> NewGameRequest:
         raise ArenaError("bad_game", f"setup must be a position text of at most {MAX_SETUP_LENGTH} characters")
     game_options, takeback = check_game_options(data.get("options"))
     opponent, engines, side = check_opponent(data["opponent"], data.get("side", 0))
+    check_personalities(game, engines)
     if takeback is None:
         takeback = opponent["type"] == "engine"
     return NewGameRequest(game, game_options, takeback, setup, opponent, engines, side)

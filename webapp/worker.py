@@ -30,8 +30,9 @@ WORKER_NICENESS = 10
 class SearchJob:
     """One engine move to find: the position, who plays, with which settings.
 
-    ``engine`` is ``{"level": n}``, ``{"depth", "time", "algorithm"}`` or, for the lab, ``{"lab": {"preset",
-    "options", "limits"}}`` (``SearchOptions`` and ``Limits`` fields; a plain search without oracle or chance);
+    ``engine`` is ``{"level": n}`` or ``{"depth", "time", "algorithm"}`` (either with an optional
+    ``"personality"``), or, for the lab, ``{"lab": {"preset", "options", "limits"}}`` (``SearchOptions`` and
+    ``Limits`` fields; a plain search without oracle or chance);
     ``record_tree`` asks for the search tree (0 = no); ``not_before`` is a wall-clock time before which the final
     event is held back (pacing of engine against engine games).
     """
@@ -58,8 +59,9 @@ def search_events(job: SearchJob, stop: Any) -> Iterator[Any]:
         lab = job.engine["lab"]
         return make_searcher(job.state, Limits(**lab["limits"]), SearchOptions(**lab["options"]), stop).search()
     rng = random.Random(job.seed)
-    options = SearchOptions(record_tree=job.record_tree) if "level" in job.engine else SearchOptions(
-        algorithm=job.engine["algorithm"], record_tree=job.record_tree)
+    personality = job.engine.get("personality")
+    options = SearchOptions(record_tree=job.record_tree, personality=personality) if "level" in job.engine else (
+        SearchOptions(algorithm=job.engine["algorithm"], record_tree=job.record_tree, personality=personality))
     if "level" in job.engine:
         return think(job.state, Limits(), options, rng=rng, stop=stop, level=job.engine["level"])
     limits = Limits(depth=job.engine.get("depth"), time=job.engine.get("time"))
