@@ -20,6 +20,20 @@ function selectGame(name) {
   for (const row of document.querySelectorAll("[data-options-for]")) row.hidden = row.dataset.optionsFor !== name;
   errorBox.textContent = "";
   describeLevel();
+  showStyle();
+}
+
+/** The engine's style (chess personalities) is offered whenever an engine plays chess. */
+function showStyle() {
+  document.getElementById("style-row").hidden = selectedGame() !== "chess" || value("opponent") === "friend";
+}
+
+/** The chosen personality for the opponent object, if the game has them. A custom engine other than alpha-beta
+ * gets none unless one other than the default was asked for (the server then says why it cannot). */
+function style(algorithm = "alphabeta") {
+  if (selectedGame() !== "chess") return {};
+  const personality = value("personality");
+  return algorithm === "alphabeta" || personality !== "balanced" ? { personality } : {};
 }
 
 /** What a level does in the selected game, from the level table on its card. */
@@ -40,6 +54,7 @@ function showOpponent() {
   for (const el of document.querySelectorAll("[data-opponent]")) el.hidden = el.dataset.opponent !== kind;
   document.querySelector("[data-side-row]").hidden = kind === "engines";
   document.querySelector("[data-takeback]").hidden = !(kind === "engine" || kind === "custom");
+  showStyle();
 }
 
 /** The game's own options from the form, or throws an Error whose message says what is wrong. */
@@ -60,16 +75,19 @@ function gameOptions(game) {
 function opponent() {
   switch (value("opponent")) {
     case "engine":
-      return { type: "engine", level: Number(value("level")) };
+      return { type: "engine", level: Number(value("level")), ...style() };
     case "custom": {
       const depth = Number(value("depth"));
       const time = Number(value("time"));
       if (!Number.isInteger(depth) || depth < 1 || depth > 64) throw new Error("Depth: a whole number from 1 to 64.");
       if (!(time >= 0.05 && time <= 60)) throw new Error("Time: from 0.05 to 60 seconds.");
-      return { type: "engine", depth, time, algorithm: value("algorithm") };
+      return { type: "engine", depth, time, algorithm: value("algorithm"), ...style(value("algorithm")) };
     }
-    case "engines":
-      return { type: "engines", levels: [Number(value("level0")), Number(value("level1"))] };
+    case "engines": {
+      const { personality } = style();
+      const both = personality ? { personalities: [personality, personality] } : {};
+      return { type: "engines", levels: [Number(value("level0")), Number(value("level1"))], ...both };
+    }
     default:
       return { type: "friend" };
   }
@@ -112,8 +130,10 @@ function describeOpponent(summary) {
   const opp = summary.opponent ?? {};
   if (opp.type === "engines") return `engine ${opp.levels?.[0]} vs engine ${opp.levels?.[1]}`;
   if (opp.type === "friend") return summary.free_seat ? "waiting for a second player" : "two players";
-  if (opp.level) return `against engine level ${opp.level}`;
+  const styled = opp.personality ? `, ${opp.personality}` : "";
+  if (opp.level) return `against engine level ${opp.level}${styled}`;
   const limits = [opp.depth ? `depth ${opp.depth}` : null, opp.time ? `${opp.time} s` : null].filter(Boolean);
+  if (opp.personality) limits.push(opp.personality);
   return `against ${opp.algorithm ?? "alphabeta"} engine${limits.length ? ` (${limits.join(", ")})` : ""}`;
 }
 

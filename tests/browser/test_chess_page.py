@@ -44,7 +44,11 @@ def test_a_game_from_a_fen_against_the_engine_with_typed_moves(live_server, brow
     page.click('.game-card[data-game="chess"]')
     expect(page.get_by_placeholder("Start from FEN or PGN (optional)")).to_be_visible()
     page.fill("#chess-setup", AFTER_E4_E5)
+    page.check('input[name="opponent"][value="friend"]', force=True)
+    expect(page.locator("#style-row")).to_be_hidden()
     page.check('input[name="opponent"][value="custom"]', force=True)
+    expect(page.locator("#style-row")).to_be_visible()
+    page.check('input[name="personality"][value="aggressive"]', force=True)
     page.fill('input[name="depth"]', "30")
     page.fill('input[name="time"]', "1.5")
     page.screenshot(path=artifacts / "chess-home-fen.png", full_page=True)
@@ -75,6 +79,8 @@ def test_a_game_from_a_fen_against_the_engine_with_typed_moves(live_server, brow
     state = live_server.get(f"/api/games/{page.url.rsplit('/', 1)[1]}").json()
     assert reply == state["view"]["san"][-1] and state["history"][1]["move"] == state["view"]["moves"][-1]
     assert state["start_setup"] == AFTER_E4_E5
+    assert state["opponent"]["personality"] == "aggressive"
+    assert state["seats"][1]["label"] == "Engine alphabeta depth 30, 1.5 s · aggressive"
     expect(page.locator("#opening")).to_be_visible()
     page.set_viewport_size({"width": 375, "height": 760})
     page.screenshot(path=artifacts / "chess-phone-player.png", full_page=True)
