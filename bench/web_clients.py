@@ -73,9 +73,11 @@ def _play_game(server: LiveServer, index: int, clients: int, moves: int, seed: i
 
 def check(results: dict) -> dict:
     """Per game and client: every ``moved`` in order, a final ``search`` per engine move. Returns counts
-    (problems, error events, engine moves, events received...) and the final-to-moved delays in seconds."""
-    summary = {"problems": [], "errors": 0, "engine_moves": 0, "delays": [], "moved": 0, "search": 0,
-               "queued": 0, "clients": 0}
+    (problems, error events, engine moves, events received...) and delays in seconds: engine final event to
+    ``moved`` at the client (``delays``), split into final event to the server's broadcast (``server_delays``) and
+    broadcast to arrival (``delivery_delays``)."""
+    summary = {"problems": [], "errors": 0, "engine_moves": 0, "delays": [], "server_delays": [],
+               "delivery_delays": [], "moved": 0, "search": 0, "queued": 0, "clients": 0}
     for game_id, (group, state) in results.items():
         engine_plies = [h["ply"] for h in state["history"] if h["by"] == 1]
         summary["engine_moves"] += len(engine_plies)
@@ -90,12 +92,15 @@ def check(results: dict) -> dict:
                 summary["problems"].append(f"game {game_id}: a client saw plies {plies}")
             arrivals = {m["ply"]: t for (name, m), t in zip(client.events, client.wall_times, strict=True)
                         if name == "moved"}
+            broadcasts = {m["ply"]: m["sent_at"] for m in client.received("moved")}
             finals = {s["ply"] + 1: s["info"] for s in client.received("search") if s["info"]["kind"] == "final"}
             for ply in engine_plies:
                 if ply not in finals:
                     summary["problems"].append(f"game {game_id}: a client got no final search event for ply {ply}")
                     continue
                 summary["delays"].append(arrivals[ply] - finals[ply]["sent_at"])
+                summary["server_delays"].append(broadcasts[ply] - finals[ply]["sent_at"])
+                summary["delivery_delays"].append(arrivals[ply] - broadcasts[ply])
     return summary
 
 
@@ -137,7 +142,7 @@ def run(games: int, clients: int, moves: int, threads_per_server: int, processes
             elapsed = time.perf_counter() - started
         finally:
             server.stop()
-    total = {key: sum((s[key] for s in summaries), [] if key in ("problems", "delays") else 0)
+    total = {key: sum((s[key] for s in summaries), [] if isinstance(summaries[0][key], list) else 0)
              for key in summaries[0]}
     for problem in total["problems"]:
         print(problem)
@@ -146,9 +151,12 @@ def run(games: int, clients: int, moves: int, threads_per_server: int, processes
           f"moves ({total['queued']} waited in the queue)")
     print(f"received: {total['moved']} moved, {total['search']} search events; error events: {total['errors']}; "
           f"problems: {len(total['problems'])}")
-    ms = [d * 1000 for d in total["delays"]]
-    print(f"engine final event -> moved at a client: n={len(ms)}  p50={statistics.median(ms):.2f} ms  "
-          f"p99={percentile(ms, 0.99):.2f} ms  max={max(ms):.2f} ms")
+    for key, what in (("delays", "engine final event -> moved at a client"),
+                      ("server_delays", "  of which: final event -> server broadcasts moved"),
+                      ("delivery_delays", "  of which: broadcast -> moved at a client")):
+        ms = [d * 1000 for d in total[key]]
+        print(f"{what}: n={len(ms)}  p50={statistics.median(ms):.2f} ms  p99={percentile(ms, 0.99):.2f} ms  "
+              f"max={max(ms):.2f} ms")
 
 
 def main() -> None:

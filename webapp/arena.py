@@ -400,7 +400,7 @@ class Arena:
             live.stored.status, live.stored.winner, live.stored.reason = "finished", outcome.winner, outcome.reason
         live.last_search = None
         self.emit("moved", {"game_id": live.id, "move": text, "by": by, "ply": stored_move.ply,
-                            "state": self.state_payload(live)}, to=live.id)
+                            "state": self.state_payload(live), "sent_at": time.time()}, to=live.id)
         self._start_engine_if_its_turn(live)
         self._evict_if_idle(live)
 
