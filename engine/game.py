@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, Self, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 WIN = 1_000_000
 """Score of a win on the spot (0 plies); a win in ``n`` plies scores ``WIN - n``."""
@@ -25,6 +25,9 @@ MAX_HEURISTIC = WIN - MAX_PLIES - 1
 
 Move = Hashable
 """A game's own move value (an int, a tuple, a ``chess.Move``...): hashable and picklable."""
+
+
+S = TypeVar("S", bound="State")
 
 
 class GameError(ValueError):
@@ -123,6 +126,26 @@ def play_moves(state: State, moves: Iterable[str]) -> State:
     """Play moves given in the game's move notation, in order; the first bad one raises ``IllegalMoveError``."""
     for text in moves:
         state = state.play(state.parse_move(text))
+    return state
+
+
+def play_digits(start: S, text: object, count: int, noun: str) -> S:
+    """The position after the moves written in ``text`` are played in order from ``start``.
+
+    Each move is one digit 1..``count`` naming the 0-based move ``digit - 1`` (a cell, a column); ``noun`` names
+    what a digit stands for in error messages. Text that is not a string, a character that is not such a digit,
+    or an illegal move raises ``InvalidSetupError`` saying which character and why.
+    """
+    if not isinstance(text, str):
+        raise InvalidSetupError(f"a position is a string of {noun}s 1-{count}, got {text!r}")
+    state = start
+    for index, char in enumerate(text.strip()):
+        if not "1" <= char <= str(count):
+            raise InvalidSetupError(f"character {index + 1} of {text!r} is {char!r}, not a {noun} 1-{count}")
+        try:
+            state = state.play(int(char) - 1)
+        except IllegalMoveError as error:
+            raise InvalidSetupError(f"move {index + 1} of {text!r}: {error}") from None
     return state
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from engine.game import WIN, IllegalMoveError, InvalidSetupError, Outcome
+from engine.game import WIN, IllegalMoveError, InvalidSetupError, Outcome, play_digits
 
 WIDTH = 7
 HEIGHT = 6
@@ -152,17 +152,7 @@ class Connect4:
     @classmethod
     def from_setup(cls, text: str) -> Connect4:
         """The position after the columns in ``text`` (Pons' sequence, digits 1-7) are played in order."""
-        if not isinstance(text, str):
-            raise InvalidSetupError(f"a Connect Four position is a string of columns 1-7, got {text!r}")
-        state = cls()
-        for index, char in enumerate(text.strip()):
-            if char not in "1234567":
-                raise InvalidSetupError(f"character {index + 1} of {text!r} is {char!r}, not a column 1-7")
-            try:
-                state = state.play(int(char) - 1)
-            except IllegalMoveError as error:
-                raise InvalidSetupError(f"move {index + 1} of {text!r}: {error}") from None
-        return state
+        return play_digits(cls(), text, 7, "column")
 
     def setup(self) -> str:
         """The columns played, in order, as digits 1-7 (Pons' sequence)."""

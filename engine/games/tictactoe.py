@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.game import WIN, IllegalMoveError, InvalidSetupError, Outcome
+from engine.game import WIN, IllegalMoveError, InvalidSetupError, Outcome, play_digits
 
 LINES = (
     (0, 1, 2), (3, 4, 5), (6, 7, 8),
@@ -72,15 +72,7 @@ class TicTacToe:
     @classmethod
     def from_setup(cls, text: str) -> TicTacToe:
         """The position after the cells in ``text`` (digits 1-9) are played in order."""
-        state = cls()
-        for index, char in enumerate(text.strip()):
-            if char not in "123456789":
-                raise InvalidSetupError(f"character {index + 1} of {text!r} is {char!r}, not a cell 1-9")
-            try:
-                state = state.play(int(char) - 1)
-            except IllegalMoveError as error:
-                raise InvalidSetupError(f"move {index + 1} of {text!r}: {error}") from None
-        return state
+        return play_digits(cls(), text, 9, "cell")
 
     def setup(self) -> str:
         """The cells played, in order, as digits 1-9."""
