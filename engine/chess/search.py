@@ -37,7 +37,7 @@ from engine.chess.evaluation import (
     pawn_structure,
 )
 from engine.game import MAX_PLIES, WIN, describe_score
-from engine.search.base import check_limits, check_options, check_personality
+from engine.search.base import check_limits, check_options, check_personality, stream_events
 from engine.search.info import Limits, RootMove, SearchInfo, SearchOptions
 
 INF = WIN + 1
@@ -437,27 +437,17 @@ class ChessSearcher:
         """
         self._stop_requested.clear()
         self._closed = False
-        events: queue.SimpleQueue[SearchInfo | BaseException] = queue.SimpleQueue()
-        self._events = events
-        worker = threading.Thread(target=self._work, name="chess-search", daemon=True)
-        worker.start()
-        try:
-            while True:
-                event = events.get()
-                if isinstance(event, BaseException):
-                    raise event
-                yield event
-                if event.final:
-                    return
-        finally:
-            self._closed = True
-            worker.join()
+        yield from stream_events(self._work, "chess-search", self._close)
 
-    def _work(self) -> None:
+    def _close(self) -> None:
+        self._closed = True
+
+    def _work(self, events: queue.SimpleQueue) -> None:
+        self._events = events
         try:
             self._run()
         except BaseException as error:  # handed to the consumer, which re-raises it
-            self._events.put(error)
+            events.put(error)
 
     def _run(self) -> None:
         """Iterative deepening with aspiration windows; emits depth, progress and final events."""

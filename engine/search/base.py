@@ -13,7 +13,7 @@ import math
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import ClassVar, Protocol
 
 from engine.game import WIN, Outcome, State, describe_score
@@ -118,6 +118,30 @@ def effective_branching_factor(nodes: int, depth: int) -> float | None:
     return round((low + high) / 2, 3)
 
 
+def stream_events(work: Callable[[queue.SimpleQueue], None], name: str,
+                  close: Callable[[], None]) -> Iterator[SearchInfo]:
+    """Run ``work(events)`` in a daemon thread and yield the ``SearchInfo`` events it puts on ``events``.
+
+    Ends after the first final event. An exception ``work`` puts on ``events`` is raised here. However the
+    generator ends (final event, error, or the consumer closing it early), ``close()`` is called so the search
+    winds down, and the thread is joined.
+    """
+    events: queue.SimpleQueue[SearchInfo | BaseException] = queue.SimpleQueue()
+    worker = threading.Thread(target=work, args=(events,), name=name, daemon=True)
+    worker.start()
+    try:
+        while True:
+            event = events.get()
+            if isinstance(event, BaseException):
+                raise event
+            yield event
+            if event.final:
+                return
+    finally:
+        close()
+        worker.join()
+
+
 class BaseSearcher:
     """Common part of the searchers; subclasses implement ``_run()`` and call ``_emit``/``_tick``.
 
@@ -157,20 +181,10 @@ class BaseSearcher:
         """Yield the search's events, the last one with ``final=True``; see the module docstring."""
         self._stop_requested.clear()
         self._closed = False
-        events: queue.SimpleQueue[SearchInfo | BaseException] = queue.SimpleQueue()
-        worker = threading.Thread(target=self._work, args=(events,), name=f"{self.algorithm}-search", daemon=True)
-        worker.start()
-        try:
-            while True:
-                event = events.get()
-                if isinstance(event, BaseException):
-                    raise event
-                yield event
-                if event.final:
-                    return
-        finally:
-            self._closed = True
-            worker.join()
+        yield from stream_events(self._work, f"{self.algorithm}-search", self._close)
+
+    def _close(self) -> None:
+        self._closed = True
 
     # -- for subclasses -----------------------------------------------------------------------------------------
 
