@@ -1,23 +1,15 @@
 // Chess board: an 8x8 SVG with piece images from the server (/chess/pieces/wK.svg, drawn by python-chess).
 // Move by clicking (or Enter/Space on a focused square) a piece and then a destination, or by dragging.
 // Legal moves come only from view.legal (UCI); a promotion opens a chooser. Interface: see README.md.
+import { drawGrid, FILES, SIZE, SQ, squareXY } from "./grid8.js";
 import { el, makeButton, rootSvg } from "./svg.js";
 
-const SQ = 50;
-const SIZE = 8 * SQ;
-const FILES = "abcdefgh";
 const PROMOTIONS = ["q", "r", "b", "n"];
 const PIECE_NAMES = { p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "king" };
 
 function pieceUrl(symbol) {
   const colour = symbol === symbol.toUpperCase() ? "w" : "b";
   return `/chess/pieces/${colour}${symbol.toUpperCase()}.svg`;
-}
-
-function squareXY(square, flipped) {
-  const file = FILES.indexOf(square[0]);
-  const rank = Number(square[1]) - 1;
-  return flipped ? [(7 - file) * SQ, rank * SQ] : [file * SQ, (7 - rank) * SQ];
 }
 
 function squareAt(x, y, flipped) {
@@ -66,24 +58,7 @@ export function createBoard(container, { onMove }) {
   }
 
   function drawSquares(flipped) {
-    for (let file = 0; file < 8; file += 1) {
-      for (let rank = 0; rank < 8; rank += 1) {
-        const square = `${FILES[file]}${rank + 1}`;
-        const [x, y] = squareXY(square, flipped);
-        const light = (file + rank) % 2 === 1;
-        svg.append(el("rect", {
-          x, y, width: SQ, height: SQ, class: light ? "chess-light" : "chess-dark",
-          style: `fill: ${light ? "var(--chess-light, #eedbbb)" : "var(--chess-dark, #b08962)"}`,
-        }));
-      }
-    }
-    for (let i = 0; i < 8; i += 1) {
-      const fileLabel = flipped ? FILES[7 - i] : FILES[i];
-      const rankLabel = flipped ? i + 1 : 8 - i;
-      const style = "font: 600 9px sans-serif; fill: rgba(0,0,0,0.55); pointer-events: none";
-      svg.append(el("text", { x: i * SQ + SQ - 7, y: SIZE - 3, style }, [document.createTextNode(fileLabel)]));
-      svg.append(el("text", { x: 2, y: i * SQ + 10, style }, [document.createTextNode(String(rankLabel))]));
-    }
+    drawGrid(svg, flipped, "var(--chess-light, #eedbbb)", "var(--chess-dark, #b08962)");
   }
 
   function highlight(square, colour, flipped) {

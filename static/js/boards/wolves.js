@@ -2,17 +2,8 @@
 // Move by clicking (or Enter/Space on) a piece that can move, then one of its highlighted target squares; the
 // rabbit, the only piece of its side, is selected at once. Moves are "FROM-TO" ("c1-d2"), taken only from
 // view.legal. Interface: see README.md in this folder.
+import { drawGrid, SIZE, SQ, squareXY } from "./grid8.js";
 import { el, makeButton, rootSvg } from "./svg.js";
-
-const SQ = 50;
-const SIZE = 8 * SQ;
-const FILES = "abcdefgh";
-
-function squareXY(square, flipped) {
-  const file = FILES.indexOf(square[0]);
-  const rank = Number(square[1]) - 1;
-  return flipped ? [(7 - file) * SQ, rank * SQ] : [file * SQ, (7 - rank) * SQ];
-}
 
 function movesByPiece(legal) {
   const moves = new Map();
@@ -66,27 +57,12 @@ export function createBoard(container, { onMove, players = ["Rabbit", "Wolves"] 
   }
 
   function drawSquares(flipped) {
-    for (let file = 0; file < 8; file += 1) {
-      for (let rank = 0; rank < 8; rank += 1) {
-        const square = `${FILES[file]}${rank + 1}`;
-        const [x, y] = squareXY(square, flipped);
-        const dark = (file + rank) % 2 === 0;
-        const fill = dark ? "var(--wolves-dark, #6b7a5a)" : "var(--wolves-light, #e9e4d3)";
-        svg.append(el("rect", { x, y, width: SQ, height: SQ, style: `fill: ${fill}` }));
-      }
-    }
+    drawGrid(svg, flipped, "var(--wolves-light, #e9e4d3)", "var(--wolves-dark, #6b7a5a)");
     const goalY = flipped ? 7 * SQ : 0;
     svg.append(el("rect", {
       x: 1, y: goalY + 1, width: SIZE - 2, height: SQ - 2,
       style: "fill: none; stroke: var(--p0); stroke-width: 2; stroke-dasharray: 6 5; opacity: 0.7; pointer-events: none",
     }));
-    const labelStyle = "font: 600 9px sans-serif; fill: rgba(0,0,0,0.55); pointer-events: none";
-    for (let i = 0; i < 8; i += 1) {
-      const fileLabel = flipped ? FILES[7 - i] : FILES[i];
-      const rankLabel = flipped ? i + 1 : 8 - i;
-      svg.append(el("text", { x: i * SQ + SQ - 7, y: SIZE - 3, style: labelStyle }, [document.createTextNode(fileLabel)]));
-      svg.append(el("text", { x: 2, y: i * SQ + 10, style: labelStyle }, [document.createTextNode(String(rankLabel))]));
-    }
   }
 
   function lastMove() {

@@ -1,0 +1,31 @@
+// The 8x8 grid shared by the chess and Wolves & Rabbit boards: square geometry and the checkered, labelled board.
+import { el } from "./svg.js";
+
+export const SQ = 50;
+export const SIZE = 8 * SQ;
+export const FILES = "abcdefgh";
+
+/** Top-left corner [x, y] of `square` ("e4"); rank 8 is at the top unless `flipped`. */
+export function squareXY(square, flipped) {
+  const file = FILES.indexOf(square[0]);
+  const rank = Number(square[1]) - 1;
+  return flipped ? [(7 - file) * SQ, rank * SQ] : [file * SQ, (7 - rank) * SQ];
+}
+
+/** Draws the 64 squares (a1 dark) in `lightFill` / `darkFill` and the file and rank labels into `svg`. */
+export function drawGrid(svg, flipped, lightFill, darkFill) {
+  for (let file = 0; file < 8; file += 1) {
+    for (let rank = 0; rank < 8; rank += 1) {
+      const [x, y] = squareXY(`${FILES[file]}${rank + 1}`, flipped);
+      const light = (file + rank) % 2 === 1;
+      svg.append(el("rect", { x, y, width: SQ, height: SQ, style: `fill: ${light ? lightFill : darkFill}` }));
+    }
+  }
+  const style = "font: 600 9px sans-serif; fill: rgba(0,0,0,0.55); pointer-events: none";
+  for (let i = 0; i < 8; i += 1) {
+    const fileLabel = flipped ? FILES[7 - i] : FILES[i];
+    const rankLabel = flipped ? i + 1 : 8 - i;
+    svg.append(el("text", { x: i * SQ + SQ - 7, y: SIZE - 3, style }, [document.createTextNode(fileLabel)]));
+    svg.append(el("text", { x: 2, y: i * SQ + 10, style }, [document.createTextNode(String(rankLabel))]));
+  }
+}
