@@ -24,10 +24,11 @@ def move_count(page: Page) -> int:
     return page.locator("#moves button[data-ply]").count()
 
 
-def watch_nodes_while_thinking(page: Page, engine_moves: int) -> tuple[list[str], int]:
+def watch_nodes_while_thinking(page: Page, engine_moves: int, screenshot: Path) -> tuple[list[str], int]:
     """The distinct node counts the panel showed while its state said "thinking", until the engine's move arrived
     (the move list reaching ``engine_moves`` entries), and how many times the board showed the engine's current
-    favourite column."""
+    favourite column. Once two counts have been seen the page is photographed to ``screenshot`` (after the
+    watching has started, so a slow screenshot cannot outlast the search being watched)."""
     seen: list[str] = []
     favourites = 0
     deadline = time.monotonic() + ENGINE_TIMEOUT_MS / 1000
@@ -36,6 +37,8 @@ def watch_nodes_while_thinking(page: Page, engine_moves: int) -> tuple[list[str]
         nodes = page.inner_text("#p-nodes")
         if state == "thinking" and nodes not in seen and nodes != "–":
             seen.append(nodes)
+            if len(seen) == 2:
+                page.screenshot(path=screenshot)
         favourites += page.locator(".c4-ghost.favourite").count()
         page.wait_for_timeout(40)
     return seen, favourites
@@ -48,15 +51,14 @@ def test_connect_four_against_the_engine_with_a_spectator(live_server, browser: 
     player.check('input[name="opponent"][value="custom"]', force=True)
     player.select_option('select[name="algorithm"]', "alphabeta")
     player.fill('input[name="depth"]', "30")
-    player.fill('input[name="time"]', "1.2")
+    player.fill('input[name="time"]', "3")
     player.click("#play")
     player.wait_for_url("**/g/*")
     game_url = player.url
 
     player.click('[aria-label="Drop a disc in column 4"]')
     expect(player.locator("#panel-state")).to_have_text("thinking", ignore_case=True, timeout=ENGINE_TIMEOUT_MS)
-    player.screenshot(path=artifacts / "connect4-thinking.png")
-    counts, favourites = watch_nodes_while_thinking(player, engine_moves=2)
+    counts, favourites = watch_nodes_while_thinking(player, 2, artifacts / "connect4-thinking.png")
     assert len(counts) >= 2, f"the panel's node count did not change while the engine thought: {counts}"
     assert favourites > 0, "the board never showed the engine's current favourite"
     expect(player.locator(".c4-ghost.favourite")).to_have_count(0)
