@@ -1,0 +1,97 @@
+"""Real Debian servers for the scale tests, each started on loopback in a temporary folder and stopped by the test:
+``RedisServer`` (redis-server) and ``Nginx`` (nginx with ``deploy/nginx.conf`` exactly as committed)."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from servers import ROOT, free_port
+
+REDIS_SERVER = "/usr/bin/redis-server"
+NGINX = "/usr/sbin/nginx"
+NGINX_CONF = ROOT / "deploy" / "nginx.conf"
+NGINX_PORT = 8080
+"""Where ``deploy/nginx.conf`` listens; its upstream nodes are on ``NODE_PORTS``."""
+NODE_PORTS = (8001, 8002)
+START_TIMEOUT = 15.0
+
+
+def wait_for_port(port: int, timeout: float = START_TIMEOUT) -> None:
+    """Return once 127.0.0.1:``port`` accepts a TCP connection; ``TimeoutError`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
+
+
+class RedisServer:
+    """``redis-server`` on a free loopback port, no persistence, its log in ``folder``. ``url`` is its
+    ``redis://`` address; ``stop`` and ``start`` again keep the same port (to test an outage and a recovery)."""
+
+    def __init__(self, folder: Path, port: int | None = None) -> None:
+        self.folder = folder
+        self.port = port or free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> RedisServer:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        command = [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+                   "no", "--dir", str(self.folder), "--logfile", str(self.folder / "redis.log"),
+                   "--maxclients", "10000"]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for_port(self.port)
+        return self
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL after 5 s); clients see their connections drop."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=5)
+
+
+class Nginx:
+    """nginx run with ``deploy/nginx.conf`` unchanged, its pid, logs and temporary files under ``prefix``.
+    It listens on 127.0.0.1:8080 and spreads clients over the nodes on ports 8001 and 8002 (``ip_hash``)."""
+
+    def __init__(self, prefix: Path) -> None:
+        self.prefix = prefix
+        self.url = f"http://127.0.0.1:{NGINX_PORT}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Nginx:
+        for folder in ("logs", "tmp"):
+            (self.prefix / folder).mkdir(parents=True, exist_ok=True)
+        command = [NGINX, "-p", str(self.prefix), "-c", str(NGINX_CONF), "-g", "daemon off;"]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                        stderr=(self.prefix / "logs" / "stderr.log").open("wb"))
+        try:
+            wait_for_port(NGINX_PORT)
+        except TimeoutError:
+            self.stop()
+            raise RuntimeError(f"nginx did not start: {self.error_log()}") from None
+        return self
+
+    def error_log(self) -> str:
+        return "\n".join(path.read_text() for path in (self.prefix / "logs").glob("*.log"))
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=5)
