@@ -33,7 +33,7 @@ def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     from webapp import create_app
 
     monkeypatch.setenv("ARENA_INSTANCE", str(tmp_path / "instance"))
-    for name in ("DATABASE_URL", "SECRET_KEY", "ARENA_WORKERS", "SOCKETIO_MESSAGE_QUEUE"):
+    for name in ("DATABASE_URL", "SECRET_KEY", "ARENA_WORKERS", "SOCKETIO_MESSAGE_QUEUE", "ARENA_SEARCH_QUEUE"):
         monkeypatch.delenv(name, raising=False)
     application = create_app({"TESTING": True, "ARENA_WORKERS": 1})
     yield application

@@ -60,6 +60,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         socketio.emit,
         workers=app.config["ARENA_WORKERS"],
         pace=app.config["ARENA_PACE"],
+        search_queue=app.config["ARENA_SEARCH_QUEUE"],
     )
     app.extensions["arena"] = arena
     atexit.register(arena.close)

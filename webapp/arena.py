@@ -139,13 +139,21 @@ def _iso(value: dt.datetime) -> str:
 class Arena:
     """All games of this server. ``emit(event, payload, to=room_or_sid)`` sends Socket.IO messages."""
 
-    def __init__(self, store: Store, secret: str, emit: Emit, workers: int = 2, pace: float = 0.5) -> None:
+    def __init__(self, store: Store, secret: str, emit: Emit, workers: int = 2, pace: float = 0.5,
+                 search_queue: str | None = None) -> None:
+        """``workers`` engine processes of this server run the searches, or, with ``search_queue`` (a
+        ``redis://`` URL), the workers started by ``python -m webapp.worker`` do."""
         self.store = store
         self.secret = secret
         self.emit = emit
         self.pace = pace
         self.rooms = Rooms()
-        self.runner = EngineRunner(workers, self._on_search_event)
+        if search_queue:
+            from webapp.search_queue import QueuedRunner
+
+            self.runner: EngineRunner | QueuedRunner = QueuedRunner(search_queue, self._on_search_event)
+        else:
+            self.runner = EngineRunner(workers, self._on_search_event)
         self._games: dict[str, LiveGame] = {}
         self._games_lock = threading.Lock()
         self._job_ids = itertools.count(1)
