@@ -63,7 +63,7 @@ def think(state: State, limits: Limits = Limits(), options: SearchOptions = Sear
     check_personality(state, options)
     answer = consult(state, level) if level is not None else None
     if answer is not None:
-        yield answer
+        yield with_readable_moves(state, answer)
         return
     rng = rng if rng is not None else random.Random()
     searcher = make_searcher(state, limits, dataclasses.replace(options, root_margin=margin), stop)
@@ -72,7 +72,18 @@ def think(state: State, limits: Limits = Limits(), options: SearchOptions = Sear
             candidates = candidate_moves(info.root_moves, margin)
             if candidates:
                 info = dataclasses.replace(info, best=rng.choice(candidates))
-        yield info
+        yield with_readable_moves(state, info)
+
+
+def with_readable_moves(state: State, info: SearchInfo) -> SearchInfo:
+    """``info`` with ``pv_text`` and each root move's ``text`` filled in when the game writes moves for people
+    differently from its move notation (its state has ``readable_line``, as chess has for SAN); else ``info``."""
+    readable_line = getattr(state, "readable_line", None)
+    if readable_line is None:
+        return info
+    root_moves = [dataclasses.replace(root, text=next(iter(readable_line([root.move])), None))
+                  for root in info.root_moves]
+    return dataclasses.replace(info, pv_text=readable_line(info.pv), root_moves=root_moves)
 
 
 def think_at_level(state: State, level_number: int, rng: random.Random | None = None,

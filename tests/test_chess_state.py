@@ -10,6 +10,8 @@ import pytest
 from engine.game import IllegalMoveError, InvalidSetupError, play_moves
 from engine.games import game_class, new_game
 from engine.games.chess import ChessState
+from engine.player import think
+from engine.search.info import Limits
 
 
 def test_registry_and_start_position() -> None:
@@ -114,3 +116,23 @@ def test_state_is_an_immutable_picklable_value() -> None:
     assert copy == child and hash(copy) == hash(child) and copy.view()["san"] == child.view()["san"]
     assert isinstance(state.key, int) and state.key != child.key
     assert -50 < new_game("chess").evaluate() < 50
+
+
+def test_a_line_reads_in_san_up_to_its_first_illegal_move() -> None:
+    state = new_game("chess")
+    assert state.readable_line(["e2e4", "e7e5", "g1f3"]) == ["e4", "e5", "Nf3"]
+    assert state.readable_line(["e2e4", "e2e4", "g1f3"]) == ["e4"]
+    assert state.readable_line(["nonsense"]) == []
+
+
+def test_the_engine_reports_its_line_and_candidates_in_san_too() -> None:
+    state = new_game("chess")
+    for info in think(state, Limits(depth=2)):
+        assert info.pv_text == state.readable_line(info.pv)
+        assert all(root.text == state.readable_line([root.move])[0] for root in info.root_moves)
+    assert info.final and info.pv_text and info.root_moves
+
+
+def test_games_without_another_notation_leave_the_readable_fields_empty() -> None:
+    for info in think(new_game("tictactoe"), Limits(depth=2)):
+        assert info.pv_text is None and all(root.text is None for root in info.root_moves)

@@ -224,6 +224,22 @@ class ChessState:
         """SAN text of ``move`` in this position (for display)."""
         return self._board.san(move)
 
+    def readable_line(self, moves: list[str]) -> list[str]:
+        """The SAN of each move of the line ``moves`` (UCI) played from this position; the result stops before
+        the first move that is not legal where it comes."""
+        board = self._board.copy(stack=False)
+        result = []
+        for text in moves:
+            try:
+                move = chess.Move.from_uci(text)
+            except chess.InvalidMoveError:
+                break
+            if not board.is_legal(move):
+                break
+            result.append(board.san(move))
+            board.push(move)
+        return result
+
     def san_moves(self) -> list[str]:
         """The game's moves so far in SAN."""
         board = self._board.root()

@@ -76,6 +76,8 @@ class RootMove:
     bound: str | None = None
     """How far ``score`` is to be trusted: "exact", "upper" (the move is worth at most this; it was refuted by
     a cutoff), "lower" (at least this), or None when there is no score."""
+    text: str | None = None
+    """``move`` in the notation people read (chess: SAN) when the game has one that differs; else None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +111,8 @@ class SearchInfo:
     """The recorded search tree (only on the final event and only when ``record_tree`` was set)."""
     source: str = "search"
     """Where the move comes from: "search", "book" (opening book) or "table" (solved table)."""
+    pv_text: list[str] | None = None
+    """``pv`` in the notation people read (chess: SAN) when the game has one that differs; else None."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form of the event (dataclass fields as a dict)."""

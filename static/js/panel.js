@@ -159,7 +159,7 @@ export class EnginePanel {
         + `${info.source === "table" ? " · from the solved table" : ""}`
       : "";
 
-    const pv = info?.pv ?? [];
+    const pv = info?.pv_text ?? info?.pv ?? [];
     this.$("p-pv").innerHTML = pv.length
       ? pv.map((move, i) => `<span class="p${(this.seat + i) % 2}">${escapeHtml(move)}</span>`).join("")
       : `<span class="muted" style="background:none">${this.state === "queued" ? "waiting for a free worker…" : "–"}</span>`;
@@ -224,7 +224,7 @@ export class EnginePanel {
         row.dataset.move = rm.move;
         row.innerHTML = '<span class="rm-move"></span><span class="rm-bar"><i></i></span><span class="rm-score"></span>';
       }
-      row.querySelector(".rm-move").textContent = rm.move;
+      row.querySelector(".rm-move").textContent = rm.text ?? rm.move;
       row.querySelector(".rm-bar i").style.width = `${widths[i].toFixed(1)}%`;
       row.querySelector(".rm-score").textContent = useVisits
         ? `${formatCount(rm.visits ?? 0)} · ${Number.isFinite(rm.value) ? rm.value.toFixed(2) : "…"}`
@@ -232,7 +232,7 @@ export class EnginePanel {
       row.classList.toggle("best", rm.move === info.best);
       row.classList.toggle("pos", !useVisits && rm.move !== info.best && isDecided(rm.score) && rm.score > 0);
       row.classList.toggle("neg", !useVisits && rm.move !== info.best && isDecided(rm.score) && rm.score < 0);
-      row.title = `${rm.move}: ${formatCount(rm.nodes)} nodes`;
+      row.title = `${rm.text ?? rm.move}: ${formatCount(rm.nodes)} nodes`;
       return row;
     });
     host.replaceChildren(...ordered);
