@@ -15,6 +15,17 @@ def data_dir() -> Path:
     return DATA
 
 
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A real PostgreSQL server on a free loopback port for the whole run (started on first use, stopped at the
+    end); ``postgres_server.create_database()`` gives the ``postgresql://`` URL of a new empty database."""
+    from postgres_server import PostgresServer
+
+    server = PostgresServer().start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 def live_server(tmp_path: Path):
     """A real gunicorn serving the app on a free loopback port, with SQLite in ``tmp_path``; stopped afterwards.

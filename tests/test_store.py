@@ -1,5 +1,5 @@
-"""The store on a real SQLite file: moves survive a reopen, a ply takes one move only (even from two writers at
-once), takebacks and results, and the list of games whose turn is the engine's."""
+"""The store on a real SQLite file and on a real PostgreSQL server: moves survive a reopen, a ply takes one move
+only (even from two writers at once), takebacks and results, and the list of games whose turn is the engine's."""
 
 from __future__ import annotations
 
@@ -21,8 +21,11 @@ def new_game(store: Store, game_id: str, engine_seat: int | None = None) -> None
         created_at=now, updated_at=now, seats=seats), to_move=0)
 
 
-@pytest.fixture
-def url(tmp_path):
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request, tmp_path):
+    """A new empty database: a SQLite file, or a database on the test PostgreSQL server."""
+    if request.param == "postgresql":
+        return request.getfixturevalue("postgres_server").create_database()
     return f"sqlite:///{tmp_path / 'arena.sqlite3'}"
 
 

@@ -3,6 +3,9 @@
 
 A move is a row keyed by ``(game_id, ply)``, so two writers racing for the same ply cannot both succeed: the loser
 gets ``PlyTakenError`` and nothing is written.
+
+``postgresql://`` and ``postgres://`` URLs are served by psycopg 3 (``postgresql+psycopg://``). Several nodes may
+open one PostgreSQL database at the same moment: the tables are created under an advisory lock.
 """
 
 from __future__ import annotations
@@ -27,8 +30,10 @@ from sqlalchemy import (
     event,
     func,
     select,
+    text,
     update,
 )
+from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -129,8 +134,9 @@ class StoredGame:
     moves: list[StoredMove] = field(default_factory=list)
 
 
-def _aware(value: dt.datetime) -> dt.datetime:
-    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+def _utc(value: dt.datetime) -> dt.datetime:
+    """``value`` in UTC: SQLite gives naive UTC datetimes back, PostgreSQL aware ones in the session's time zone."""
+    return value.astimezone(dt.UTC) if value.tzinfo else value.replace(tzinfo=dt.UTC)
 
 
 def _tune_sqlite(dbapi_connection: Any, _record: Any) -> None:
@@ -142,17 +148,60 @@ def _tune_sqlite(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+POOL_SIZE = 8
+"""Connections a server database's pool keeps open (per process)."""
+POOL_OVERFLOW = 24
+"""Extra connections opened while more than ``POOL_SIZE`` threads are in the database at once: with 64 request
+threads a node holds at most 32 connections, so several nodes fit PostgreSQL's default ``max_connections`` (100).
+A thread finding all 32 busy waits (every store call is a short transaction) up to ``POOL_TIMEOUT`` seconds."""
+POOL_TIMEOUT = 30
+_SCHEMA_LOCK = 0x4172656E61
+"""PostgreSQL advisory lock key held while the tables are created (nodes starting together take turns)."""
+
+
+def database_url(url: str) -> URL:
+    """``url`` parsed, with ``postgres://`` and ``postgresql://`` (no driver named) given the psycopg 3 driver.
+
+    Raises ``sqlalchemy.exc.ArgumentError`` for text that is not a database URL.
+    """
+    parsed = make_url(url)
+    if parsed.drivername in ("postgres", "postgresql"):
+        return parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def _create_engine(url: URL) -> Engine:
+    if url.get_backend_name() == "sqlite":
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _tune_sqlite)
+        return engine
+    return create_engine(url, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, pool_timeout=POOL_TIMEOUT,
+                         pool_pre_ping=True)
+
+
+def _create_tables(engine: Engine) -> None:
+    """Create the missing tables. On PostgreSQL the check and the creation run in one transaction holding an
+    advisory lock, so nodes starting at once against a new database do not both try to create a table."""
+    with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
+        Base.metadata.create_all(connection)
+
+
+def _is_duplicate_key(error: IntegrityError) -> bool:
+    """Whether ``error`` is a primary key or unique violation (not, say, a missing game)."""
+    cause = error.orig
+    return getattr(cause, "sqlstate", None) == "23505" or getattr(cause, "sqlite_errorname", None) in (
+        "SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE")
+
+
 class Store:
     """The database of games. Thread-safe: each method opens its own session."""
 
     def __init__(self, url: str) -> None:
-        is_sqlite = url.startswith("sqlite")
-        self.engine = create_engine(
-            url, connect_args={"check_same_thread": False} if is_sqlite else {}, pool_pre_ping=not is_sqlite
-        )
-        if is_sqlite:
-            event.listen(self.engine, "connect", _tune_sqlite)
-        Base.metadata.create_all(self.engine)
+        """Open the database at ``url`` (SQLite file or PostgreSQL, see ``database_url``) and create its tables."""
+        self.engine = _create_engine(database_url(url))
+        _create_tables(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @contextmanager
@@ -186,7 +235,7 @@ class Store:
             return StoredGame(
                 id=row.id, game=row.game, start_setup=row.start_setup, game_options=row.game_options,
                 options=row.options, opponent=row.opponent, status=row.status, winner=row.winner, reason=row.reason,
-                rematch_id=row.rematch_id, created_at=_aware(row.created_at), updated_at=_aware(row.updated_at),
+                rematch_id=row.rematch_id, created_at=_utc(row.created_at), updated_at=_utc(row.updated_at),
                 seats=[StoredSeat(s.seat, s.engine, s.taken) for s in seats],
                 moves=[StoredMove(m.ply, m.move, m.by, m.score, m.score_text) for m in moves],
             )
@@ -207,7 +256,9 @@ class Store:
                 connection.execute(_UPDATE_GAME_TURN, {
                     "b_game_id": game_id, "ply": move.ply, "to_move": to_move, "status": status, "winner": winner,
                     "reason": reason, "updated_at": now})
-        except IntegrityError:
+        except IntegrityError as error:
+            if not _is_duplicate_key(error):
+                raise
             raise PlyTakenError(f"ply {move.ply} of game {game_id} already has a move") from None
         return now
 
