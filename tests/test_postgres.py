@@ -1,7 +1,8 @@
 """The app on a real PostgreSQL server (``DATABASE_URL=postgresql://...``): URLs without a driver, times in UTC
-whatever the server's time zone, one seat for two racing takers, tables created once by stores and by gunicorn
-nodes starting together, and a whole game against the engine surviving a SIGKILL. The store's contract on
-PostgreSQL is tests/test_store.py (run on both databases)."""
+whatever the server's time zone, one seat for two racing takers, a bounded pool under 64 threads, connections
+dropped by the server replaced unseen, tables created once by stores and by gunicorn nodes starting together, and
+a whole game against the engine surviving a SIGKILL. The store's contract on PostgreSQL is tests/test_store.py
+(run on both databases)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from typing import Any
 import psycopg
 import pytest
 from servers import EventClient, LiveServer
+from sqlalchemy.exc import IntegrityError
 from test_store import new_game
 
-from webapp.store import Store, StoredGame, StoredMove, StoredSeat, database_url
+from webapp.store import PlyTakenError, Store, StoredGame, StoredMove, StoredSeat, database_url
 
 
 def run_together(count: int, action: Callable[[int], Any]) -> list[Any]:
@@ -82,6 +84,33 @@ def test_stores_opening_one_new_database_at_once_create_the_tables_once(url):
     assert all(isinstance(store, Store) for store in stores), stores
     new_game(stores[0], "g1")
     assert all(store.load_game("g1") is not None for store in stores)
+
+
+def test_64_threads_at_once_share_at_most_32_connections(url):
+    store = Store(url)
+    new_game(store, "g1")
+    assert all(game.id == "g1" for game in run_together(64, lambda _: store.load_game("g1")))
+    with psycopg.connect(url) as connection:
+        opened = connection.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                    "AND pid <> pg_backend_pid()").fetchone()[0]
+    assert 1 <= opened <= 32
+
+
+def test_connections_dropped_by_the_server_are_replaced_unseen(url):
+    store = Store(url)
+    new_game(store, "g1")
+    with psycopg.connect(url, autocommit=True) as connection:
+        dropped = connection.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                     "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()[0]
+    assert dropped >= 1
+    store.add_move("g1", StoredMove(1, "5", 0), to_move=1)
+    assert [move.move for move in store.load_game("g1").moves] == ["5"]
+
+
+def test_a_move_for_a_missing_game_is_not_reported_as_a_taken_ply(url):
+    with pytest.raises(IntegrityError) as raised:
+        Store(url).add_move("nope", StoredMove(1, "5", 0), to_move=1)
+    assert not isinstance(raised.value, PlyTakenError) and "foreign key" in str(raised.value)
 
 
 def play_against_the_engine(server: LiveServer) -> tuple[str, dict[str, Any]]:
