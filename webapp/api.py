@@ -27,7 +27,10 @@ def _body() -> dict[str, Any]:
     """The request's JSON object body (an empty body counts as ``{}``)."""
     if not request.get_data(cache=True):
         return {}
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        raise ArenaError("bad_request", "the body is nested too deeply") from None
     if not isinstance(data, dict):
         raise ArenaError("bad_request", "the body must be a JSON object (Content-Type: application/json)")
     return data
