@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from engine.game import InvalidSetupError
 from webapp.arena import Arena
 from webapp.chess_import import chess_setup
-from webapp.errors import ArenaError
+from webapp.errors import STATUS_OF_CODE, ArenaError
 from webapp.seats import BadTokenError, read_token, seat_from_cookie, set_seat_cookie
 from webapp.validation import GAME_ID, check_fields, check_move_text, check_new_game
 
@@ -83,9 +83,18 @@ def too_large(_error: RequestEntityTooLarge) -> tuple[Response, int]:
 
 @bp.errorhandler(HTTPException)
 def http_error(error: HTTPException) -> tuple[Response, int]:
-    codes = {404: "not_found", 405: "bad_request", 400: "bad_request"}
+    codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
     code = codes.get(error.code or 400, "bad_request")
-    return jsonify({"error": code, "message": error.description or error.name}), error.code or 400
+    return jsonify({"error": code, "message": error.description or error.name}), STATUS_OF_CODE[code]
+
+
+@bp.app_errorhandler(HTTPException)
+def unrouted_error(error: HTTPException) -> tuple[Response, int] | HTTPException:
+    """A path under ``/api`` that no route matches (404), or a method its route does not take (405), answers
+    ``{error, message}`` like every other API error; other paths keep the plain error page."""
+    if request.path.startswith(bp.url_prefix + "/"):
+        return http_error(error)
+    return error
 
 
 @bp.post("/games")

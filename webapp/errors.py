@@ -10,6 +10,7 @@ STATUS_OF_CODE = {
     "bad_token": 403,
     "forbidden": 403,
     "not_found": 404,
+    "method_not_allowed": 405,
     "not_your_turn": 409,
     "game_over": 409,
     "no_free_seat": 409,
