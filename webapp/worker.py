@@ -7,18 +7,24 @@ feeder thread first), so an event leaves the worker as soon as the search yields
 Messages sent back are ``(job_id, info)`` where ``info`` is a dict with a ``kind``:
 "started", the engine's "progress" / "depth" / "final" events (``SearchInfo.to_dict()``), or "failed" (the search
 raised; ``message`` says what). Every job ends with exactly one "final" or "failed" message.
+
+Run as ``python -m webapp.worker`` (``main``), this module is instead a worker of the search queue of
+``ARENA_SEARCH_QUEUE`` (see ``webapp.search_queue``): an RQ worker that runs each search in a forked process.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
+import importlib
 import multiprocessing
 import os
 import random
 import signal
+import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -120,3 +126,52 @@ def worker_main(jobs: Any, results: Any, stop: Any) -> None:
         if job is None:
             return
         run_job(job, results, stop)
+
+
+def _preload() -> None:
+    """Import the engine and every game now, so each forked search starts without importing them."""
+    from engine.games import game_class, game_names
+
+    for module in ("engine.player", "engine.search"):
+        importlib.import_module(module)
+    for name in game_names():
+        game_class(name)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m webapp.worker [--url redis://...] [--burst] [--name NAME]``: run the searches of the search
+    queue (``--url``, default ``ARENA_SEARCH_QUEUE``) until stopped (SIGTERM or Ctrl-C lets the running search
+    end first; a second one stops it at once). Returns the exit status: 1 when Redis cannot be reached."""
+    parser = argparse.ArgumentParser(prog="python -m webapp.worker",
+                                     description="Run engine searches from the search queue of the web nodes.")
+    parser.add_argument("--url", default=os.environ.get("ARENA_SEARCH_QUEUE") or None,
+                        help="the queue's Redis, redis://HOST:PORT/DB (default: $ARENA_SEARCH_QUEUE)")
+    parser.add_argument("--burst", action="store_true", help="quit once the queue is empty")
+    parser.add_argument("--name", help="the worker's name in RQ and in its log (default: random)")
+    args = parser.parse_args(argv)
+    if not args.url:
+        parser.error("give --url redis://HOST:PORT/DB or set ARENA_SEARCH_QUEUE")
+
+    from redis.exceptions import RedisError
+    from rq import Queue, Worker
+
+    from webapp.search_queue import QUEUE_NAME, connect
+
+    try:
+        redis = connect(args.url)
+    except ValueError as error:
+        parser.error(f"--url {args.url!r}: {error}")
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+    _preload()
+    worker = Worker([Queue(QUEUE_NAME, connection=redis)], connection=redis, name=args.name)
+    try:
+        worker.work(burst=args.burst, logging_level="INFO")
+    except RedisError as error:
+        print(f"python -m webapp.worker: the search queue {args.url} cannot be reached: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,237 @@
+"""Searches on workers outside the web node (``ARENA_SEARCH_QUEUE``): a real redis-server, real
+``python -m webapp.worker`` processes, and the app under a real gunicorn or as the Flask test app."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from redis import Redis
+from servers import ROOT, EventClient, LiveServer
+from services import RedisServer
+
+from webapp import create_app, socketio
+
+NIM_BIG = {"piles": [9, 9, 9, 9]}
+"""A Nim position that a minimax search does not finish: it thinks for its whole time."""
+
+
+def children(pid: int) -> list[int]:
+    """The ids of the processes whose parent is ``pid``."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
+
+
+class SearchWorker:
+    """``python -m webapp.worker --url URL --name NAME`` as a subprocess, its output in ``log``."""
+
+    def __init__(self, url: str, folder: Path, name: str) -> None:
+        self.url = url
+        self.name = name
+        self.log = folder / f"{name}.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> SearchWorker:
+        """Start it and wait (at most 30 s) until it listens on the queue."""
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen([sys.executable, "-m", "webapp.worker", "--url", self.url, "--name",
+                                             self.name], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while "Listening on" not in self.log.read_text():
+            assert self.process.poll() is None, self.log.read_text()
+            assert time.monotonic() < deadline, f"the worker did not start:\n{self.log.read_text()}"
+            time.sleep(0.05)
+        return self
+
+    def horses(self) -> list[int]:
+        """The work-horse processes (one per running search; RQ puts each in its own process group)."""
+        assert self.process is not None
+        return children(self.process.pid)
+
+    def kill(self, horses_only: bool = False) -> None:
+        """SIGKILL the running search's work-horse and, unless ``horses_only``, the worker, as a power cut would."""
+        if self.process is None:
+            return
+        for pid in self.horses():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if not horses_only:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def text(self) -> str:
+        return self.log.read_text()
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory):
+    server = RedisServer(tmp_path_factory.mktemp("redis")).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def queue_url(redis_server) -> str:
+    """The ``redis://`` URL of an empty search queue."""
+    with Redis.from_url(redis_server.url) as redis:
+        redis.flushdb()
+    return redis_server.url
+
+
+@pytest.fixture
+def workers(queue_url, tmp_path):
+    """``workers(name)`` starts a search worker; every worker started is killed afterwards."""
+    started: list[SearchWorker] = []
+
+    def start(name: str) -> SearchWorker:
+        started.append(SearchWorker(queue_url, tmp_path, name).start())
+        return started[-1]
+
+    yield start
+    for worker in started:
+        worker.kill()
+
+
+@pytest.fixture
+def queued_app(tmp_path, monkeypatch, queue_url):
+    """The Flask app handing its searches to the search queue."""
+    monkeypatch.setenv("ARENA_INSTANCE", str(tmp_path / "instance"))
+    for name in ("DATABASE_URL", "SECRET_KEY", "ARENA_WORKERS", "SOCKETIO_MESSAGE_QUEUE", "ARENA_SEARCH_QUEUE"):
+        monkeypatch.delenv(name, raising=False)
+    application = create_app({"TESTING": True, "ARENA_SEARCH_QUEUE": queue_url})
+    yield application
+    application.extensions["arena"].close()
+
+
+class Player:
+    """A Socket.IO test client in a game's room; ``next`` waits for the next matching event after the last one."""
+
+    def __init__(self, app, game_id: str, token: str | None) -> None:
+        self.client = socketio.test_client(app, auth={"token": token} if token else None)
+        self.client.emit("join", {"game_id": game_id})
+        self.game_id = game_id
+        self.messages: list[tuple[str, dict]] = []
+        self.cursor = 0
+
+    def emit(self, event: str, **payload) -> None:
+        self.client.emit(event, {"game_id": self.game_id, **payload})
+
+    def next(self, name: str, predicate=lambda _: True, timeout: float = 30.0) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            self.messages += [(m["name"], m["args"][0]) for m in self.client.get_received()]
+            while self.cursor < len(self.messages):
+                event, payload = self.messages[self.cursor]
+                self.cursor += 1
+                if event == name and predicate(payload):
+                    return payload
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no {name!r} within {timeout} s; got {[n for n, _ in self.messages]}")
+            time.sleep(0.01)
+
+    def names(self) -> list[str]:
+        self.messages += [(m["name"], m["args"][0]) for m in self.client.get_received()]
+        return [name for name, _ in self.messages]
+
+
+def search_kind(kind: str):
+    return lambda s: s["info"]["kind"] == kind
+
+
+def new_game(app, opponent: dict, game: str = "tictactoe", options: dict | None = None, side: int = 0) -> Player:
+    body = {"game": game, "opponent": opponent, "side": side, "options": options or {}}
+    created = app.test_client().post("/api/games", json=body).json
+    return Player(app, created["id"], created["token"])
+
+
+def test_a_game_over_gunicorn_gets_its_engine_moves_from_the_external_worker(queue_url, workers, tmp_path):
+    worker = workers("w1")
+    server = LiveServer(tmp_path / "instance", env={"ARENA_SEARCH_QUEUE": queue_url}).start()
+    try:
+        created = server.post("/api/games", {"game": "nim", "options": NIM_BIG, "side": 0,
+                                              "opponent": {"type": "engine", "time": 0.6, "algorithm": "minimax"}
+                                              }).json()
+        game_id = created["id"]
+        player = EventClient(server.url, created["token"])
+        player.emit("join", {"game_id": game_id})
+        state = player.wait_for("state")
+        for ply in (0, 2):
+            player.emit("move", {"game_id": game_id, "move": state["legal_moves"][0]})
+            state = player.wait_for("moved", lambda m, ply=ply: m["ply"] == ply + 2)["state"]
+        searches = player.received("search")
+        for ply in (1, 3):
+            kinds = [s["info"]["kind"] for s in searches if s["ply"] == ply]
+            assert kinds[0] == "started" and kinds[-1] == "final", kinds
+            final = next(s["info"] for s in searches if s["ply"] == ply and s["info"]["kind"] == "final")
+            assert final["best"] == state["moves"][ply]
+        assert "progress" in [s["info"]["kind"] for s in searches if s["ply"] == 1]
+        assert player.received("error") == []
+        [gunicorn_worker] = children(server.process.pid)
+        assert children(gunicorn_worker) == [], "the web node started engine processes of its own"
+        assert f"search of game {game_id} ply 1" in worker.text()
+        assert f"search of game {game_id} ply 3" in worker.text()
+        player.close()
+    finally:
+        server.stop()
+
+
+def test_with_no_worker_the_search_waits_queued_then_runs_when_one_starts(queued_app, workers):
+    player = new_game(queued_app, {"type": "engine", "level": 1}, side=1)
+    queued = player.next("search", search_kind("queued"))
+    assert queued["info"]["position"] == 1 and queued["ply"] == 0
+    assert queued_app.test_client().get(f"/api/games/{player.game_id}").json["search_state"] == "queued"
+    workers("w1")
+    player.next("search", search_kind("started"))
+    assert player.next("moved", lambda m: m["ply"] == 1)["by"] == 0
+    assert queued_app.test_client().get(f"/api/games/{player.game_id}").json["search_state"] == "idle"
+
+
+def test_resigning_stops_the_search_on_the_worker_and_frees_it(queued_app, workers):
+    worker = workers("w1")
+    player = new_game(queued_app, {"type": "engine", "time": 60, "algorithm": "minimax"}, "nim", NIM_BIG)
+    player.emit("move", move="1:1")
+    player.next("search", search_kind("started"))
+    player.next("search", search_kind("progress"))
+    assert queued_app.test_client().get(f"/api/games/{player.game_id}").json["search_state"] == "thinking"
+    player.emit("resign")
+    assert player.next("search", search_kind("cancelled"))["info"]["reason"] == "resigned"
+    assert player.next("state")["result"] == {"winner": 1, "reason": "resigned"}
+    # The only worker takes another game's search only once the stopped one has ended (it had 60 s to go).
+    other = new_game(queued_app, {"type": "engine", "level": 1})
+    other.emit("move", move="5")
+    assert other.next("moved", lambda m: m["ply"] == 2, timeout=20)["by"] == 1
+    assert f"Successfully completed search of game {player.game_id}" in worker.text()
+    assert player.names().count("moved") == 1
+
+
+def test_searches_whose_worker_is_killed_are_run_again(queued_app, workers):
+    first = workers("w1")
+    player = new_game(queued_app, {"type": "engine", "time": 1.0, "algorithm": "minimax"}, "nim", NIM_BIG)
+    # The work-horse running the search is killed: RQ marks the job failed and the same worker runs it again.
+    player.emit("move", move="1:1")
+    player.next("search", search_kind("started"))
+    first.kill(horses_only=True)
+    assert "stopped" in player.next("search", search_kind("failed"))["info"]["message"]
+    player.next("search", search_kind("started"))
+    reply = player.next("moved", lambda m: m["ply"] == 2)
+    assert reply["by"] == 1
+    # The whole worker is killed (its machine is gone): the search goes silent, and another worker runs it.
+    player.emit("move", move=reply["state"]["legal_moves"][0])
+    player.next("search", search_kind("started"))
+    first.kill()
+    second = workers("w2")
+    assert "answering" in player.next("search", search_kind("failed"))["info"]["message"]
+    player.next("search", search_kind("started"))
+    assert player.next("moved", lambda m: m["ply"] == 4)["by"] == 1
+    assert "error" not in player.names()
+    assert f"search of game {player.game_id} ply 3" in second.text()
