@@ -31,6 +31,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.api import bp as api_bp
     from webapp.arena import Arena
     from webapp.config import MAX_BODY_BYTES, load_config
+    from webapp.message_queue import ResilientRedisManager
     from webapp.store import Store
 
     instance = os.environ.get("ARENA_INSTANCE")
@@ -46,13 +47,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
         app.register_blueprint(pages_bp)
 
+    queue_url = app.config["SOCKETIO_MESSAGE_QUEUE"]
+    queue = ResilientRedisManager(queue_url) if queue_url else None
     socketio.init_app(
         app,
         async_mode="threading",
         max_http_buffer_size=MAX_BODY_BYTES,
         async_handlers=False,
         manage_session=False,
-        message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
+        client_manager=queue,
     )
     arena = Arena(
         Store(app.config["DATABASE_URL"]),
@@ -63,6 +66,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         search_queue=app.config["ARENA_SEARCH_QUEUE"],
     )
     app.extensions["arena"] = arena
+    if queue is not None:
+        queue.on_reconnect = arena.broadcast_cached_games
     atexit.register(arena.close)
     _close_on_gunicorn_sigterm(arena.close)
     arena.resume()

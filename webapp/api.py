@@ -3,7 +3,10 @@ resign, take back, rematch. Errors answer ``{error, message}`` with the status o
 
 from __future__ import annotations
 
+import os
+import socket
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -110,6 +113,22 @@ def create_game() -> tuple[Response, int]:
     if seat is None or token is None:
         return jsonify({"id": game_id, "url": f"/g/{game_id}", "seat": None, "token": None}), 201
     return _seat_answer(game_id, seat, token, 201, id=game_id, url=f"/g/{game_id}")
+
+
+@bp.get("/health")
+def health() -> Response:
+    """Which server answered and whether it reaches the others: ``node`` (``ARENA_NODE``, else the host name and
+    the instance folder's name) and ``message_queue`` ("none" when ``SOCKETIO_MESSAGE_QUEUE`` is unset, else "up"
+    or "down")."""
+    from webapp import socketio
+    from webapp.message_queue import ResilientRedisManager
+
+    node = os.environ.get("ARENA_NODE") or f"{socket.gethostname()}:{Path(current_app.instance_path).name}"
+    manager = socketio.server.manager if socketio.server is not None else None
+    queue = "none"
+    if isinstance(manager, ResilientRedisManager):
+        queue = "up" if manager.available else "down"
+    return jsonify({"status": "ok", "node": node, "message_queue": queue})
 
 
 @bp.get("/games")

@@ -4,6 +4,11 @@ takebacks, rematches, and who is watching. HTTP routes and Socket.IO handlers ar
 Every change to a game happens under that game's lock, is committed to the store, and only then is broadcast
 (``emit(event, payload, to=room)``; the room of a game is its id). Engine moves come back from the runner and go
 through the same ``_commit_move`` as a person's move.
+
+Several web nodes may share one store. Each keeps its own copy of the games it serves, so before every action and
+every join the copy is compared with the store's cheap version of the game (``stored_version``) and loaded again
+when another node changed it. Two nodes writing the same ply race on the store's unique ``(game, ply)`` key: one
+move lands, the other is refused (a person gets ``not_your_turn``; an engine's move is dropped quietly).
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import select
+
 from engine.game import GameError, State, describe_score
 from engine.games import game_class, new_game
 from webapp.errors import ArenaError
@@ -26,7 +33,7 @@ from webapp.lab import PREFIX as LAB_PREFIX
 from webapp.lab import Lab
 from webapp.runner import EngineRunner
 from webapp.seats import issue_token
-from webapp.store import PlyTakenError, Store, StoredGame, StoredMove, StoredSeat
+from webapp.store import GameRow, PlyTakenError, SeatRow, Store, StoredGame, StoredMove, StoredSeat
 from webapp.validation import NewGameRequest
 from webapp.worker import SearchJob
 
@@ -38,6 +45,25 @@ LIVE_LIST_SIZE = 50
 log = logging.getLogger(__name__)
 
 Emit = Callable[..., None]
+
+
+GameVersion = tuple[int, str, dt.datetime, str | None, tuple[bool, ...]]
+"""``(ply, status, updated_at, rematch_id, taken flag of each seat)``: every write of the store changes it."""
+
+
+def stored_version(store: Store, game_id: str) -> GameVersion | None:
+    """The stored game's version in one indexed read, or None for an unknown id. A web node compares it with its
+    copy's (``LiveGame.version``) to learn whether another node changed the game since."""
+    query = select(GameRow.ply, GameRow.status, GameRow.updated_at, GameRow.rematch_id, SeatRow.taken).join(
+        SeatRow, SeatRow.game_id == GameRow.id).where(GameRow.id == game_id).order_by(SeatRow.seat)
+    with store.engine.connect() as connection:
+        rows = connection.execute(query).all()
+    if not rows:
+        return None
+    ply, status, updated_at, rematch_id, _ = rows[0]
+    if updated_at.tzinfo is None:
+        updated_at = updated_at.replace(tzinfo=dt.UTC)
+    return ply, status, updated_at, rematch_id, tuple(row.taken for row in rows)
 
 
 @dataclass(slots=True)
@@ -82,6 +108,12 @@ class LiveGame:
 
     def engine_to_move(self) -> bool:
         return self.active and self.engine_of(self.state.to_move) is not None
+
+    def version(self) -> GameVersion:
+        """This copy's version, equal to ``stored_version`` of the store unless another node changed the game."""
+        stored = self.stored
+        return (len(stored.moves), stored.status, stored.updated_at, stored.rematch_id,
+                tuple(seat.taken for seat in stored.seats))
 
 
 class Rooms:
@@ -183,14 +215,44 @@ class Arena:
             return self._games.setdefault(game_id, loaded)
 
     @contextmanager
-    def _locked(self, game_id: str) -> Iterator[LiveGame]:
-        """The live game ``game_id`` with its lock held (loaded again if it was dropped from memory meanwhile)."""
+    def _locked(self, game_id: str, fresh: bool = True) -> Iterator[LiveGame]:
+        """The live game ``game_id`` with its lock held (loaded again if it was dropped from memory meanwhile).
+        With ``fresh``, it is first brought up to date with the store, where another node may have changed it."""
         while True:
             live = self.get(game_id)
             with live.lock:
                 if not live.evicted:
+                    if fresh:
+                        self._refresh(live)
                     yield live
                     return
+
+    def _refresh(self, live: LiveGame) -> None:
+        """Load the game again if the store's version differs from this copy's. Lock held."""
+        if stored_version(self.store, live.id) != live.version():
+            self._reload(live)
+
+    def _reload(self, live: LiveGame) -> None:
+        """Replace this copy's stored game and position with the store's. A search of this node for a position
+        that is no longer the game's (another node moved, took back or ended the game) is cancelled. Lock held."""
+        stored = self.store.load_game(live.id)
+        if stored is None:
+            raise ArenaError("not_found", f"there is no game {live.id!r}")
+        known = live.stored.moves
+        moves_changed = stored.moves != known
+        live.stored = stored
+        if moves_changed:
+            if stored.moves[:len(known)] == known:
+                state = live.state
+                for move in stored.moves[len(known):]:
+                    state = state.play(state.parse_move(move.move))
+                live.state = state
+            else:
+                live.state = live.position_at(len(stored.moves))
+            live.failed_searches = 0
+            live.last_search = None
+        if live.job_id is not None and (moves_changed or not live.active):
+            self._cancel_search(live, "the game changed on another server")
 
     def _evict_if_idle(self, live: LiveGame) -> None:
         """Drop a finished game nobody is watching from memory (it stays in the store). Lock held."""
@@ -205,6 +267,16 @@ class Arena:
         """How many games are held in memory."""
         with self._games_lock:
             return len(self._games)
+
+    def broadcast_cached_games(self) -> int:
+        """Send ``state`` to the room of every unfinished game held in memory, first brought up to date with the
+        store; returns how many. After a message queue outage, this lets other servers' clients catch up."""
+        with self._games_lock:
+            game_ids = [game_id for game_id, live in self._games.items() if live.active]
+        for game_id in game_ids:
+            with self._locked(game_id) as live:
+                self.emit("state", self.state_payload(live), to=game_id)
+        return len(game_ids)
 
     def resume(self) -> int:
         """Restart the search of every unfinished game whose turn is the engine's; returns how many started. A game
@@ -356,8 +428,11 @@ class Arena:
         """Take the first free human seat of the game; returns ``(seat, token)``; ``no_free_seat`` if none."""
         with self._locked(game_id) as live:
             for seat in live.stored.seats:
-                if seat.engine is None and not seat.taken and self.store.take_seat(game_id, seat.seat):
-                    seat.taken = True
+                if seat.engine is not None or seat.taken:
+                    continue
+                won = self.store.take_seat(game_id, seat.seat)
+                seat.taken = True  # by this request, or by another server's a moment ago
+                if won:
                     self._broadcast_state(live)
                     return seat.seat, issue_token(self.secret, game_id, seat.seat)
         raise ArenaError("no_free_seat", "both seats of this game are taken; you can watch it")
@@ -380,12 +455,17 @@ class Arena:
                 raise ArenaError("game_over", "the game is over")
             if live.state.to_move != seat:
                 raise ArenaError("not_your_turn", "it is not your turn")
-            self._commit_move(live, move_text, seat)
+            try:
+                self._commit_move(live, move_text, seat)
+            except PlyTakenError:
+                raise ArenaError("not_your_turn", "another move was played first") from None
             return self.state_payload(live, seat, include_you=True) if answer else None
 
     def _commit_move(self, live: LiveGame, move_text: str, by: int, score: int | None = None,
-                     score_text: str | None = None) -> None:
-        """Validate, store, then broadcast ``moved``; start the engine if it is to move next. Lock held."""
+                     score_text: str | None = None, search: dict[str, Any] | None = None) -> None:
+        """Validate, store, then broadcast ``search`` (the engine's final event, if given) and ``moved``; start
+        the engine if it is to move next. Lock held. Raises ``illegal_move``, or ``PlyTakenError`` after loading
+        the game again when another server stored a move for this ply first."""
         state = live.state
         try:
             move = state.parse_move(move_text)
@@ -400,13 +480,16 @@ class Arena:
                 live.id, stored_move, None if outcome else after.to_move, "finished" if outcome else "active",
                 outcome.winner if outcome else None, outcome.reason if outcome else None)
         except PlyTakenError:
-            raise ArenaError("not_your_turn", "another move was played first") from None
+            self._reload(live)
+            raise
         live.state = after
         live.stored.moves.append(stored_move)
         live.failed_searches = 0
         if outcome is not None:
             live.stored.status, live.stored.winner, live.stored.reason = "finished", outcome.winner, outcome.reason
         live.last_search = None
+        if search is not None:
+            self.emit("search", search, to=live.id)
         self.emit("moved", {"game_id": live.id, "move": text, "by": by, "ply": stored_move.ply,
                             "state": self.state_payload(live), "sent_at": time.time()}, to=live.id)
         self._start_engine_if_its_turn(live)
@@ -533,18 +616,24 @@ class Arena:
         if kind in ("cancelled", "queued"):
             self.emit("search", message, to=job.game_id)
             return
-        with self._locked(job.game_id) as live:
+        with self._locked(job.game_id, fresh=kind == "final") as live:
             if live.job_id != job.id:
                 return
-            self.emit("search", message, to=job.game_id)
             if kind == "final":
                 live.job_id = None
                 try:
-                    self._commit_move(live, info["best"], job.seat, info.get("score"), info.get("score_text"))
+                    self._commit_move(live, info["best"], job.seat, info.get("score"), info.get("score_text"),
+                                      search=message)
+                except PlyTakenError:
+                    log.info("game %s: another server stored ply %d first; this server's engine move is dropped",
+                             job.game_id, job.ply + 1)
                 except ArenaError as error:
+                    self.emit("search", message, to=job.game_id)
                     self.emit("error", {"code": error.code, "message": f"engine move refused: {error.message}",
                                         "event": "search"}, to=job.game_id)
-            elif kind == "failed":
+                return
+            self.emit("search", message, to=job.game_id)
+            if kind == "failed":
                 live.job_id = None
                 if live.failed_searches < SEARCH_RETRIES:
                     live.failed_searches += 1

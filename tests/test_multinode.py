@@ -1,0 +1,232 @@
+"""Several web nodes sharing one database and a Redis Socket.IO message queue: two real gunicorn nodes behind nginx
+(deploy/nginx.conf as committed) with a real redis-server, and two in-process arenas on one SQLite file for the
+race of two nodes resuming the same engine turn."""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from servers import EventClient, LiveServer
+from services import NGINX_PORT, NODE_PORTS, Nginx, RedisServer
+
+from webapp.arena import Arena
+from webapp.store import Store
+from webapp.validation import check_new_game
+
+PORT_WAIT = 120.0
+"""How long to wait for another test run to free the fixed ports of deploy/nginx.conf."""
+
+
+def wait_until_free(ports: tuple[int, ...], timeout: float = PORT_WAIT) -> None:
+    """Return once nothing listens on any of ``ports`` (someone else's run may be using them)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        listening = subprocess.run(["ss", "-ltnH"], capture_output=True, text=True, check=True).stdout
+        busy = [port for port in ports if f"127.0.0.1:{port} " in listening or f"*:{port} " in listening]
+        if not busy:
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"ports {busy} are still in use after {timeout:g} s")
+        time.sleep(1)
+
+
+def node_env(queue: str, database: Path, name: str) -> dict[str, str]:
+    """The environment of one node of a cluster: shared queue, database and secret; its own name."""
+    return {"SOCKETIO_MESSAGE_QUEUE": queue, "DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY": "cluster-key",
+            "ARENA_NODE": name, "ARENA_PACE": "0"}
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """Redis, nodes "a" (port 8001) and "b" (port 8002) on one SQLite file, and nginx in front of them:
+    ``(nginx, {"a": node, "b": node})``."""
+    folder = tmp_path_factory.mktemp("cluster")
+    wait_until_free((*NODE_PORTS, NGINX_PORT))
+    redis = RedisServer(folder / "redis").start()
+    nodes: dict[str, LiveServer] = {}
+    nginx = Nginx(folder / "nginx")
+    try:
+        for name, port in zip("ab", NODE_PORTS, strict=True):
+            env = node_env(redis.url, folder / "arena.sqlite3", name)
+            nodes[name] = LiveServer(folder / name, env=env, port=port, threads=16).start()
+        nginx.start()
+        yield nginx, nodes
+    finally:
+        nginx.stop()
+        for node in nodes.values():
+            node.stop()
+        redis.stop()
+
+
+def joined(url: str, game_id: str, token: str | None = None) -> EventClient:
+    client = EventClient(url, token)
+    client.emit("join", {"game_id": game_id})
+    client.wait_for("state")
+    return client
+
+
+def nginx_and_other_node(cluster) -> tuple[str, LiveServer, LiveServer]:
+    """nginx's URL, the node nginx sends this machine's clients to (ip_hash), and the other node."""
+    nginx, nodes = cluster
+    served = nginx_node = nodes[_get(nginx.url + "/api/health")["node"]]
+    other = next(node for node in nodes.values() if node is not served)
+    return nginx.url, nginx_node, other
+
+
+def _get(url: str) -> dict:
+    import requests
+
+    answer = requests.get(url, timeout=10)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def _post(url: str, body: dict) -> dict:
+    import requests
+
+    answer = requests.post(url, json=body, timeout=10)
+    assert answer.status_code in (200, 201), answer.text
+    return answer.json()
+
+
+def test_a_player_through_nginx_and_a_spectator_on_the_other_node_see_the_game_and_the_engine_think(cluster):
+    entry, served, other = nginx_and_other_node(cluster)
+    created = _post(entry + "/api/games", {"game": "tictactoe", "side": 0,
+                                           "opponent": {"type": "engine", "time": 0.6, "algorithm": "minimax"}})
+    game_id = created["id"]
+    player = joined(entry, game_id, created["token"])
+    spectator = joined(other.url, game_id)
+    try:
+        assert _get(served.url + "/api/health")["message_queue"] == "up"
+        for ply, move in ((1, "5"), (3, None)):
+            if move is None:
+                move = player.wait_for("moved", lambda m, ply=ply: m["ply"] == ply - 1)["state"]["legal_moves"][0]
+            player.emit("move", {"game_id": game_id, "move": move})
+            seen = spectator.wait_for("moved", lambda m, ply=ply: m["ply"] == ply)
+            assert seen["move"] == move and seen["by"] == 0
+            reply = spectator.wait_for("moved", lambda m, ply=ply: m["ply"] == ply + 1)
+            assert reply["by"] == 1
+            searches = [s for s in spectator.received("search") if s["ply"] == ply]
+            kinds = [s["info"]["kind"] for s in searches]
+            assert kinds[0] == "started" and kinds[-1] == "final", kinds
+            assert {"depth", "progress"} & set(kinds[1:-1]), kinds
+            assert searches[-1]["info"]["best"] == reply["move"]
+        assert [m["ply"] for m in spectator.received("moved")] == [1, 2, 3, 4]
+        assert [m["ply"] for m in player.received("moved")] == [1, 2, 3, 4]
+        assert spectator.received("error") == [] and player.received("error") == []
+        assert _get(f"{other.url}/api/games/{game_id}")["moves"] == reply["state"]["moves"]
+    finally:
+        player.close()
+        spectator.close()
+
+
+def test_a_friend_game_with_its_players_on_different_nodes_is_played_to_the_end(cluster):
+    entry, served, other = nginx_and_other_node(cluster)
+    created = _post(entry + "/api/games", {"game": "tictactoe", "side": 0, "opponent": {"type": "friend"}})
+    game_id = created["id"]
+    second = _post(f"{other.url}/api/games/{game_id}/seats", {})
+    assert second["seat"] == 1
+    players = [joined(entry, game_id, created["token"]), joined(other.url, game_id, second["token"])]
+    try:
+        moves = ["1", "4", "2", "5", "3"]
+        for ply, move in enumerate(moves, start=1):
+            players[(ply - 1) % 2].emit("move", {"game_id": game_id, "move": move})
+            for player in players:
+                player.wait_for("moved", lambda m, ply=ply: m["ply"] == ply)
+        for player in players:
+            assert [(m["ply"], m["move"]) for m in player.received("moved")] == list(enumerate(moves, start=1))
+            assert player.received("error") == []
+        final = players[1].received("moved")[-1]["state"]
+        assert final["status"] == "finished" and final["result"]["winner"] == 0
+        for node in (served, other):
+            state = _get(f"{node.url}/api/games/{game_id}")
+            assert state["moves"] == moves and state["status"] == "finished"
+    finally:
+        for player in players:
+            player.close()
+
+
+def test_two_moves_for_the_same_ply_sent_at_once_to_the_two_nodes_one_is_accepted(cluster):
+    _, nodes = cluster
+    created = _post(nodes["a"].url + "/api/games", {"game": "tictactoe", "side": 0, "opponent": {"type": "friend"}})
+    game_id = created["id"]
+    second = _post(f"{nodes['b'].url}/api/games/{game_id}/seats", {})
+    tabs = {name: joined(nodes[name].url, game_id, created["token"]) for name in "ab"}
+    opponent = joined(nodes["b"].url, game_id, second["token"])
+    try:
+        ply = 0
+        for first_try, second_try, reply in (("1", "2", "5"), ("3", "7", "9")):
+            errors_before = {name: len(tab.received("error")) for name, tab in tabs.items()}
+            start = threading.Barrier(2)
+
+            def send(name: str, move: str, start: threading.Barrier = start) -> None:
+                start.wait()
+                tabs[name].emit("move", {"game_id": game_id, "move": move})
+
+            senders = [threading.Thread(target=send, args=("a", first_try)),
+                       threading.Thread(target=send, args=("b", second_try))]
+            for sender in senders:
+                sender.start()
+            for sender in senders:
+                sender.join()
+            ply += 1
+            for client in (*tabs.values(), opponent):
+                client.wait_for("moved", lambda m, ply=ply: m["ply"] == ply)
+            deadline = time.monotonic() + 10
+            while True:
+                new_errors = {name: tab.received("error")[errors_before[name]:] for name, tab in tabs.items()}
+                if any(new_errors.values()):
+                    break
+                assert time.monotonic() < deadline, "neither move was refused"
+                time.sleep(0.02)
+            time.sleep(0.2)
+            new_errors = {name: tab.received("error")[errors_before[name]:] for name, tab in tabs.items()}
+            assert sorted(len(errors) for errors in new_errors.values()) == [0, 1], new_errors
+            error = next(errors[0] for errors in new_errors.values() if errors)
+            assert error["code"] == "not_your_turn" and error["event"] == "move"
+            landed = [m["move"] for m in opponent.received("moved") if m["ply"] == ply]
+            assert len(landed) == 1 and landed[0] in (first_try, second_try)
+            states = [_get(f"{node.url}/api/games/{game_id}") for node in nodes.values()]
+            assert states[0]["moves"] == states[1]["moves"] and len(states[0]["moves"]) == ply
+            assert states[0]["to_move"] == states[1]["to_move"] == 1
+            opponent.emit("move", {"game_id": game_id, "move": reply})
+            ply += 1
+            for client in tabs.values():
+                client.wait_for("moved", lambda m, ply=ply: m["ply"] == ply)
+        for client in (*tabs.values(), opponent):
+            assert [m["ply"] for m in client.received("moved")] == [1, 2, 3, 4]
+    finally:
+        for client in (*tabs.values(), opponent):
+            client.close()
+
+
+def test_two_nodes_resuming_the_same_engine_turn_land_exactly_one_move(tmp_path):
+    url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    emitted: dict[str, list[tuple[str, dict]]] = {"a": [], "b": []}
+    arenas = {name: Arena(Store(url), "key", lambda event, payload, to, name=name: emitted[name].append(
+        (event, payload)), workers=1, pace=0) for name in "ab"}
+    try:
+        request = check_new_game({"game": "nim", "options": {"piles": [3, 4, 5]}, "side": 1,
+                                  "opponent": {"type": "engine", "time": 0.3, "algorithm": "minimax"}})
+        game_id, _, _ = arenas["a"].create(request)
+        assert arenas["b"].resume() == 1
+        deadline = time.monotonic() + 20
+        while any(arena.runner.state_of(game_id) != "idle" for arena in arenas.values()):
+            assert time.monotonic() < deadline, "the searches did not end"
+            time.sleep(0.05)
+        events = emitted["a"] + emitted["b"]
+        moved = [payload for event, payload in events if event == "moved"]
+        finals = [payload for event, payload in events if event == "search" and payload["info"]["kind"] == "final"]
+        assert [m["ply"] for m in moved] == [1] and len(finals) == 1
+        assert finals[0]["info"]["best"] == moved[0]["move"]
+        assert [payload for event, payload in events if event == "error"] == []
+        for arena in arenas.values():
+            state = arena.game_state(game_id, None)
+            assert state["moves"] == [moved[0]["move"]] and state["to_move"] == 1
+    finally:
+        for arena in arenas.values():
+            arena.close()

@@ -1,0 +1,152 @@
+"""The Socket.IO message queue of several web nodes (``SOCKETIO_MESSAGE_QUEUE=redis://...``), kept useful through a
+Redis outage.
+
+``ResilientRedisManager`` is python-socketio's ``RedisManager`` with its two Redis paths made fault-tolerant:
+
+- Publishing. Every emit is delivered to this node's own clients first (``PubSubManager.emit``), then published
+  for the other nodes, whose listeners deliver it to theirs (a node ignores its own messages, so nothing arrives
+  twice). When a publish fails, the queue is marked down: one error line is logged for the whole outage, and while
+  it lasts emits reach only this node's clients, without waiting on Redis at all. Each node goes on serving its own
+  players; what other nodes' clients miss meanwhile is not replayed (Redis pub/sub keeps nothing).
+- Listening. The listener thread reads with short timeouts and, when its connection drops, subscribes again every
+  ``retry_interval`` seconds (python-socketio's own listener backs off up to a minute). A successful subscription,
+  or a ping through a live one after a failed publish, marks the queue up again and logs one "reconnected" line.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import redis
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError
+from redis.retry import Retry
+from socketio import RedisManager
+
+CHANNEL = "flask-socketio"
+"""The channel Flask-SocketIO uses by default, so a process emitting through a plain ``SocketIO(message_queue=...)``
+still reaches the nodes."""
+log = logging.getLogger(__name__)
+
+
+def redacted(url: str) -> str:
+    """``url`` without its password, fit for a log line."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+class ResilientRedisManager(RedisManager):
+    """A Socket.IO client manager sharing emits between nodes through Redis pub/sub, which keeps each node's own
+    clients served while Redis is unreachable and recovers by itself when it returns (see the module docstring).
+
+    ``timeout`` bounds every Redis connect, read and write, so an emit waits at most that long on a Redis that
+    stopped answering; ``retry_interval`` is the pause between the listener's attempts to subscribe again.
+    ``on_reconnect`` (if given) is called in a thread of its own ``2 * retry_interval`` seconds after the queue
+    comes back from an outage (by then the other nodes have subscribed again), to send what clients missed.
+    """
+
+    name = "redis"
+
+    def __init__(self, url: str, channel: str = CHANNEL, timeout: float = 2.0, retry_interval: float = 1.0,
+                 on_reconnect: Callable[[], None] | None = None) -> None:
+        super().__init__(url, channel=channel)
+        self.timeout = timeout
+        self.retry_interval = retry_interval
+        self.on_reconnect = on_reconnect
+        self._state_lock = threading.Lock()
+        self._down_since: float | None = None
+        self._unshared = 0
+        self._publisher = self._client(socket_timeout=timeout)
+
+    @property
+    def available(self) -> bool:
+        """Whether emits currently reach the other nodes."""
+        return self._down_since is None
+
+    def _client(self, socket_timeout: float | None) -> redis.Redis:
+        """A Redis client that fails at once instead of retrying, so the caller decides what a failure means."""
+        return redis.Redis.from_url(self.redis_url, socket_connect_timeout=self.timeout,
+                                    socket_timeout=socket_timeout, retry=Retry(NoBackoff(), 0))
+
+    # --- state ------------------------------------------------------------------------------------------------
+
+    def _mark_down(self, error: BaseException, where: str) -> None:
+        """Note a failure; the first one of an outage is logged."""
+        with self._state_lock:
+            if self._down_since is not None:
+                return
+            self._down_since = time.monotonic()
+            self._unshared = 0
+        log.error("Socket.IO message queue %s is unreachable (%s failed: %s); until it returns, events reach only "
+                  "the clients connected to this node", redacted(self.redis_url), where, error)
+
+    def _mark_up(self) -> None:
+        """Note that Redis answers again; logs the end of an outage."""
+        with self._state_lock:
+            if self._down_since is None:
+                return
+            outage, unshared = time.monotonic() - self._down_since, self._unshared
+            self._down_since = None
+        log.warning("Socket.IO message queue %s reconnected after %.1f s; events reach every node again (%d events "
+                    "emitted meanwhile reached only this node's clients)", redacted(self.redis_url), outage, unshared)
+        if self.on_reconnect is not None:
+            catch_up = threading.Timer(2 * self.retry_interval, self._call_on_reconnect)
+            catch_up.daemon = True
+            catch_up.start()
+
+    def _call_on_reconnect(self) -> None:
+        """Run ``on_reconnect``, once the other nodes' listeners have had time to subscribe again too."""
+        assert self.on_reconnect is not None
+        try:
+            self.on_reconnect()
+        except Exception:
+            log.exception("catching up after the message queue outage failed")
+
+    # --- publishing -------------------------------------------------------------------------------------------
+
+    def _publish(self, data: dict[str, Any]) -> None:
+        """Send ``data`` to the other nodes, or, while Redis is unreachable, count it as not shared."""
+        if self._down_since is not None:
+            with self._state_lock:
+                self._unshared += 1
+            return
+        try:
+            self._publisher.publish(self.channel, self.json.dumps(data))
+        except (RedisError, OSError) as error:
+            self._mark_down(error, "publish")
+            with self._state_lock:
+                self._unshared += 1
+
+    # --- listening --------------------------------------------------------------------------------------------
+
+    def _listen(self) -> Iterator[bytes]:
+        """Every message published on the channel, forever: subscribes again after each lost connection."""
+        channel = self.channel.encode()
+        while True:
+            pubsub = self._client(socket_timeout=None).pubsub(ignore_subscribe_messages=True)
+            try:
+                pubsub.subscribe(self.channel)
+                self._mark_up()
+                while True:
+                    message = pubsub.get_message(timeout=self.retry_interval)
+                    if message is None:
+                        if not self.available:
+                            pubsub.ping()
+                            self._mark_up()
+                        continue
+                    if message["type"] == "message" and message["channel"] == channel:
+                        yield message["data"]
+            except (RedisError, OSError) as error:
+                self._mark_down(error, "listen")
+            finally:
+                pubsub.close()
+            time.sleep(self.retry_interval)
