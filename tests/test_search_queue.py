@@ -235,3 +235,26 @@ def test_searches_whose_worker_is_killed_are_run_again(queued_app, workers):
     assert player.next("moved", lambda m: m["ply"] == 4)["by"] == 1
     assert "error" not in player.names()
     assert f"search of game {player.game_id} ply 3" in second.text()
+
+
+def test_a_search_submitted_while_redis_is_down_runs_once_it_is_back(tmp_path, monkeypatch):
+    redis_server = RedisServer(tmp_path / "redis").start()
+    worker = SearchWorker(redis_server.url, tmp_path, "w1").start()
+    monkeypatch.setenv("ARENA_INSTANCE", str(tmp_path / "instance"))
+    app = create_app({"TESTING": True, "ARENA_SEARCH_QUEUE": redis_server.url})
+    try:
+        player = new_game(app, {"type": "engine", "level": 1})
+        player.emit("move", move="5")
+        assert player.next("moved", lambda m: m["ply"] == 2)["by"] == 1
+        redis_server.stop()
+        player.emit("move", move="1")
+        assert player.next("search", search_kind("queued"))["info"]["position"] is None
+        assert app.test_client().get(f"/api/games/{player.game_id}").json["search_state"] == "queued"
+        redis_server.start()
+        player.next("search", search_kind("started"))
+        assert player.next("moved", lambda m: m["ply"] == 4)["by"] == 1
+        assert "error" not in player.names()
+    finally:
+        app.extensions["arena"].close()
+        worker.kill()
+        redis_server.stop()

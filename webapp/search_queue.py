@@ -16,8 +16,9 @@ How a search travels:
   work-horse looks at that key every ``CANCEL_POLL_SECONDS``, stops the search and sends nothing more.
 - Faults: every ``CHECK_SECONDS`` the relay thread reads the RQ status of its jobs. A job that RQ says has ended
   (failed, stopped, or gone) without its final event, or a running job silent for ``SILENCE_LIMIT`` seconds (its
-  machine died), is reported "failed", so the arena starts the search again. While Redis is unreachable the relay
-  thread logs it and retries every ``RECONNECT_SECONDS``; a search submitted meanwhile fails at once.
+  machine died), is reported "failed", so the arena starts the search again.
+- While Redis cannot be reached the relay thread logs it and tries again every ``RECONNECT_SECONDS``; searches
+  submitted meanwhile are "queued" (``position`` null) and go to the queue once Redis is back.
 - A search whose node has gone (a PUBLISH reaches nobody) stops and sends nothing more.
 """
 
@@ -28,7 +29,6 @@ import logging
 import threading
 import time
 import uuid
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +53,7 @@ QUEUED_AFTER = 0.3
 """A search no worker has started after this many seconds is reported "queued"."""
 RECONNECT_SECONDS = 1.0
 SUBSCRIBE_WAIT = 5.0
+"""Seconds to wait for Redis to confirm the subscription to the node's channel."""
 CANCEL_TTL = 3600
 QUEUED_TTL = 24 * 3600
 """Seconds a search may wait in the queue before RQ drops it."""
@@ -118,6 +119,7 @@ class _Publisher:
 def _watch(redis: Redis, key: str, publisher: _Publisher, done: threading.Event) -> None:
     """Until ``done``: stop the search once ``key`` is set; send a heartbeat every ``HEARTBEAT_SECONDS``."""
     next_beat = time.monotonic() + HEARTBEAT_SECONDS
+    reachable = True
     while not done.wait(CANCEL_POLL_SECONDS):
         try:
             if redis.exists(key):
@@ -126,8 +128,11 @@ def _watch(redis: Redis, key: str, publisher: _Publisher, done: threading.Event)
             if time.monotonic() >= next_beat:
                 next_beat += HEARTBEAT_SECONDS
                 publisher.heartbeat()
+            reachable = True
         except RedisError as error:
-            log.warning("search %s cannot reach Redis: %s", publisher.job_id, error)
+            if reachable:
+                log.warning("search %s cannot reach Redis: %s", publisher.job_id, error)
+            reachable = False
 
 
 def run_queued(job: SearchJob, channel: str) -> None:
@@ -160,6 +165,7 @@ class _Tracked:
     job: SearchJob
     rq_id: str
     submitted: float
+    enqueued: bool = False
     started: bool = False
     reported_queued: bool = False
     heard: float | None = None
@@ -180,8 +186,9 @@ class QueuedRunner:
         self._lock = threading.Lock()
         self._by_game: dict[str, _Tracked] = {}
         self._tracked: dict[int, _Tracked] = {}
-        self._local: deque[tuple[SearchJob, dict[str, Any]]] = deque()
         self._subscribed = threading.Event()
+        self._outage = False
+        """Set by the relay thread while Redis cannot be reached."""
         self._relay: threading.Thread | None = None
         self._closed = False
 
@@ -197,29 +204,26 @@ class QueuedRunner:
 
     def submit(self, job: SearchJob) -> None:
         """Queue ``job`` for the workers; a search already under way for the same game is cancelled. If Redis
-        cannot be reached, the job is reported "failed" (from the relay thread)."""
+        cannot be reached, the job is reported "queued" (``position`` None) and queued once Redis is back."""
         self.cancel(job.game_id, "position changed")
         tracked = _Tracked(job, f"{self.node}-{job.id}", time.monotonic())
         with self._lock:
             if self._closed:
                 return
-            first = self._relay is None
-            if first:
+            if self._relay is None:  # it subscribes, then queues the jobs submitted before that
                 self._relay = threading.Thread(target=self._relay_loop, name="search-relay", daemon=True)
                 self._relay.start()
             self._by_game[job.game_id] = tracked
             self._tracked[job.id] = tracked
-        if not self._subscribed.wait(SUBSCRIBE_WAIT if first else 0):
-            self._fail_locally(tracked, "the search queue cannot be reached")
+        if not self._subscribed.is_set():
+            if self._outage:
+                self._report_unqueued(tracked)
             return
         try:
-            self._queue.enqueue(
-                "webapp.search_queue.run_queued", job, self.channel, job_id=tracked.rq_id, job_timeout=-1,
-                ttl=QUEUED_TTL, result_ttl=0, failure_ttl=FAILURE_TTL,
-                description=f"search of game {job.game_id} ply {job.ply} (job {job.id})")
+            self._enqueue(tracked)
         except RedisError as error:
-            log.error("search %s of game %s could not be queued: %s", job.id, job.game_id, error)
-            self._fail_locally(tracked, f"the search queue cannot be reached: {error}")
+            log.error("search %s of game %s is kept until Redis can be reached: %s", job.id, job.game_id, error)
+            self._report_unqueued(tracked)
 
     def cancel(self, game_id: str, reason: str) -> SearchJob | None:
         """Stop the search of ``game_id`` (queued or running); returns the job, or None if there was none.
@@ -277,10 +281,33 @@ class QueuedRunner:
         except RedisError as error:
             log.error("searches %s could not be cancelled on the workers: %s", rq_ids, error)
 
-    def _fail_locally(self, tracked: _Tracked, message: str) -> None:
-        """Report ``tracked`` "failed" from the relay thread (the caller may hold the game's lock)."""
+    def _enqueue(self, tracked: _Tracked, unless_there: bool = False) -> None:
+        """Put ``tracked``'s RQ job on the queue (if it is still wanted and nobody else did); with
+        ``unless_there``, not if Redis already holds it (an earlier attempt failed after reaching it). Raises
+        ``RedisError`` when Redis cannot be reached; the relay thread then tries again."""
+        job = tracked.job
         with self._lock:
-            self._local.append((tracked.job, {"kind": "failed", "message": message}))
+            if tracked.enqueued or self._tracked.get(job.id) is not tracked:
+                return
+            tracked.enqueued = True
+        try:
+            if not (unless_there and self._redis.exists(Job.key_for(tracked.rq_id))):
+                self._queue.enqueue(
+                    "webapp.search_queue.run_queued", job, self.channel, job_id=tracked.rq_id, job_timeout=-1,
+                    ttl=QUEUED_TTL, result_ttl=0, failure_ttl=FAILURE_TTL,
+                    description=f"search of game {job.game_id} ply {job.ply} (job {job.id})")
+        except RedisError:
+            with self._lock:
+                tracked.enqueued = False
+            raise
+
+    def _report_unqueued(self, tracked: _Tracked) -> None:
+        """Report a search that cannot be put on the queue yet as "queued" (with no position)."""
+        with self._lock:
+            if self._tracked.get(tracked.job.id) is not tracked or tracked.enqueued or tracked.reported_queued:
+                return
+            tracked.reported_queued = True
+        self.on_event(tracked.job, {"kind": "queued", "position": None})
 
     def _forget_locked(self, tracked: _Tracked) -> bool:
         """Stop tracking ``tracked``; False if it was no longer tracked (cancelled meanwhile)."""
@@ -296,23 +323,22 @@ class QueuedRunner:
     def _relay_loop(self) -> None:
         pubsub = None
         next_check = 0.0
-        outage = False
         while not self._closed:
-            self._deliver_local()
             try:
                 if pubsub is None:
                     pubsub = self._subscribe()
-                    if outage:
+                    if self._outage:
                         log.warning("the search queue can be reached again")
-                        outage = False
+                        self._outage = False
+                    self._check_jobs()  # queues the searches submitted before
                 self._relay_messages(pubsub)
                 if time.monotonic() >= next_check:
                     next_check = time.monotonic() + CHECK_SECONDS
                     self._check_jobs()
             except RedisError as error:
-                if not outage:
+                if not self._outage:
                     log.error("the search queue cannot be reached: %s; retrying every %g s", error, RECONNECT_SECONDS)
-                    outage = True
+                    self._outage = True
                 self._subscribed.clear()
                 if pubsub is not None:
                     pubsub.close()
@@ -325,12 +351,15 @@ class QueuedRunner:
         """A pub/sub connection subscribed to the node's channel (confirmed). Every running search is given
         ``SILENCE_LIMIT`` again, since its messages could not arrive while the channel was not listened to."""
         pubsub = self._redis.pubsub()
-        pubsub.subscribe(self.channel)
-        deadline = time.monotonic() + SUBSCRIBE_WAIT
-        while (message := pubsub.get_message(timeout=0.1)) is None or message["type"] != "subscribe":
-            if time.monotonic() > deadline:
-                pubsub.close()
-                raise RedisError(f"no confirmation of the subscription to {self.channel}")
+        try:
+            pubsub.subscribe(self.channel)
+            deadline = time.monotonic() + SUBSCRIBE_WAIT
+            while (message := pubsub.get_message(timeout=0.1)) is None or message["type"] != "subscribe":
+                if time.monotonic() > deadline:
+                    raise RedisError(f"no confirmation of the subscription to {self.channel}")
+        except RedisError:
+            pubsub.close()
+            raise
         now = time.monotonic()
         with self._lock:
             for tracked in self._tracked.values():
@@ -339,17 +368,6 @@ class QueuedRunner:
         self._subscribed.set()
         return pubsub
 
-    def _deliver_local(self) -> None:
-        while True:
-            with self._lock:
-                if not self._local:
-                    return
-                job, info = self._local.popleft()
-                tracked = self._tracked.get(job.id)
-                if tracked is None or not self._forget_locked(tracked):
-                    continue
-            self.on_event(job, info)
-
     def _relay_messages(self, pubsub: Any) -> None:
         """Relay every message waiting on the channel (waiting a little for the first)."""
         timeout = 0.1
@@ -357,8 +375,8 @@ class QueuedRunner:
             timeout = 0.0
             try:
                 self._relay_one(message["data"])
-            except Exception:
-                log.exception("relaying a search event failed")
+            except (ValueError, KeyError, TypeError):
+                log.exception("a malformed message on %s: %r", self.channel, message["data"])
 
     def _relay_one(self, data: bytes) -> None:
         message = json.loads(data)
@@ -375,12 +393,23 @@ class QueuedRunner:
                 tracked.started = True
             elif kind in ("final", "failed"):
                 self._forget_locked(tracked)
-        self.on_event(tracked.job, info)
+        self._deliver(tracked.job, info)
+
+    def _deliver(self, job: SearchJob, info: dict[str, Any]) -> None:
+        """``on_event(job, info)`` from the relay thread, which lives on whatever the handler raises."""
+        try:
+            self.on_event(job, info)
+        except Exception:
+            log.exception("handling the %s event of search %s failed", info.get("kind"), job.id)
 
     def _check_jobs(self) -> None:
         """Report searches that no worker has started as "queued", and lost ones as "failed" (see the module)."""
         with self._lock:
-            tracked_jobs = list(self._tracked.values())
+            pending = [tracked for tracked in self._tracked.values() if not tracked.enqueued]
+        for tracked in pending:
+            self._enqueue(tracked, unless_there=True)
+        with self._lock:
+            tracked_jobs = [tracked for tracked in self._tracked.values() if tracked.enqueued]
         if not tracked_jobs:
             return
         pipe = self._redis.pipeline(transaction=False)
@@ -413,7 +442,7 @@ class QueuedRunner:
             self._stop_remote([tracked.rq_id for tracked, _ in lost])
         for tracked, message in lost:
             log.error("search %s of game %s lost: %s", tracked.job.id, tracked.job.game_id, message)
-            self.on_event(tracked.job, {"kind": "failed", "message": message})
+            self._deliver(tracked.job, {"kind": "failed", "message": message})
         for tracked in waiting:
             self._report_queued(tracked)
 
@@ -423,4 +452,4 @@ class QueuedRunner:
             if index is None or self._tracked.get(tracked.job.id) is not tracked or tracked.started:
                 return
             tracked.reported_queued = True
-        self.on_event(tracked.job, {"kind": "queued", "position": index + 1})
+        self._deliver(tracked.job, {"kind": "queued", "position": index + 1})
