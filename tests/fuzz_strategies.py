@@ -9,7 +9,10 @@ type check.
 from __future__ import annotations
 
 import secrets
+import sqlite3
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
@@ -137,3 +140,34 @@ def token_for(kind: Any, game: str, ids: dict[str, str], tokens: dict[str, tuple
     if kind == "garbage":
         return "eyJnIjoieCJ9.not-a-signature"
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class Games:
+    """Fresh games of every kind (``GAME_KINDS``): their ids and the seat tokens their players hold."""
+
+    ids: dict[str, str]
+    tokens: dict[str, tuple[str | None, str | None]]
+
+
+def make_games(app: Any) -> Games:
+    """A friend tic-tac-toe game after ``5`` with both seats taken, one against the engine (the person to move),
+    one resigned, one waiting for its second player, and an id no game has."""
+    ids, tokens = new_games(app.test_client)
+    return Games(ids, tokens)
+
+
+def stored_ids(app: Any) -> list[str]:
+    """Every game id in the database."""
+    path = Path(app.instance_path) / "arena.sqlite3"
+    with sqlite3.connect(path) as db:
+        return sorted(row[0] for row in db.execute("SELECT id FROM games"))
+
+
+def snapshot(app: Any, games: Games) -> tuple[Any, ...]:
+    """What a refused request must leave alone: each game's public state and stored rows, and the game ids."""
+    arena = app.extensions["arena"]
+    reader = app.test_client()
+    states = {kind: reader.get(f"/api/games/{game_id}").get_json() for kind, game_id in games.ids.items()}
+    rows = {kind: arena.store.load_game(game_id) for kind, game_id in games.ids.items()}
+    return states, rows, stored_ids(app)

@@ -6,10 +6,7 @@ changes nothing: the game's GET payload, its stored rows and the set of stored g
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -20,8 +17,10 @@ from fuzz_strategies import (
     arbitrary_json,
     create_bodies,
     game_ids,
+    make_games,
     move_texts,
-    new_games,
+    snapshot,
+    stored_ids,
     token_for,
 )
 from hypothesis import HealthCheck, event, given, settings
@@ -31,14 +30,6 @@ from webapp.errors import STATUS_OF_CODE
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ACTIONS = ("moves", "seats", "resign", "takeback", "rematch")
-
-
-@dataclass(frozen=True, slots=True)
-class Games:
-    """Fresh games of every kind (``GAME_KINDS``): their ids and the seat tokens their players hold."""
-
-    ids: dict[str, str]
-    tokens: dict[str, tuple[str | None, str | None]]
 
 
 @pytest.fixture(scope="module")
@@ -55,29 +46,6 @@ def fuzz_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         app = create_app({"TESTING": True, "ARENA_WORKERS": 1, "ARENA_PACE": 60})
     yield app
     app.extensions["arena"].close()
-
-
-def make_games(app: Any) -> Games:
-    """A friend tic-tac-toe game after ``5`` with both seats taken, one against the engine (the person to move),
-    one resigned, one waiting for its second player, and an id no game has."""
-    ids, tokens = new_games(app.test_client)
-    return Games(ids, tokens)
-
-
-def stored_ids(app: Any) -> list[str]:
-    """Every game id in the database."""
-    path = Path(app.instance_path) / "arena.sqlite3"
-    with sqlite3.connect(path) as db:
-        return sorted(row[0] for row in db.execute("SELECT id FROM games"))
-
-
-def snapshot(app: Any, games: Games) -> tuple[Any, ...]:
-    """What a refused request must leave alone: each game's public state and stored rows, and the game ids."""
-    arena = app.extensions["arena"]
-    reader = app.test_client()
-    states = {kind: reader.get(f"/api/games/{game_id}").get_json() for kind, game_id in games.ids.items()}
-    rows = {kind: arena.store.load_game(game_id) for kind, game_id in games.ids.items()}
-    return states, rows, stored_ids(app)
 
 
 def check_answer(response: Any, path: str, method: str = "POST") -> None:
