@@ -185,15 +185,22 @@ def test_a_game_over_gunicorn_gets_its_engine_moves_from_the_external_worker(que
         server.stop()
 
 
-def test_with_no_worker_the_search_waits_queued_then_runs_when_one_starts(queued_app, workers):
+def test_with_no_worker_the_search_waits_queued_then_runs_when_one_starts(queued_app, queue_url, workers):
     player = new_game(queued_app, {"type": "engine", "level": 1}, side=1)
     queued = player.next("search", search_kind("queued"))
     assert queued["info"]["position"] == 1 and queued["ply"] == 0
     assert queued_app.test_client().get(f"/api/games/{player.game_id}").json["search_state"] == "queued"
-    workers("w1")
+    resigning = new_game(queued_app, {"type": "engine", "level": 1}, side=1)
+    assert resigning.next("search", search_kind("queued"))["info"]["position"] == 2
+    resigning.emit("resign")
+    resigning.next("search", search_kind("cancelled"))
+    with Redis.from_url(queue_url) as redis:
+        assert len(redis.keys("rq:job:*")) == 1, "the cancelled search is left in Redis"
+    worker = workers("w1")
     player.next("search", search_kind("started"))
     assert player.next("moved", lambda m: m["ply"] == 1)["by"] == 0
     assert queued_app.test_client().get(f"/api/games/{player.game_id}").json["search_state"] == "idle"
+    assert resigning.game_id not in worker.text()
 
 
 def test_resigning_stops_the_search_on_the_worker_and_frees_it(queued_app, workers):

@@ -271,13 +271,16 @@ class QueuedRunner:
     # --- helpers ----------------------------------------------------------------------------------------------
 
     def _stop_remote(self, rq_ids: list[str]) -> None:
-        """Tell the workers to stop these jobs, and take those still waiting off the queue."""
+        """Tell the workers to stop these jobs, and delete those still waiting on the queue."""
         try:
             pipe = self._redis.pipeline(transaction=False)
             for rq_id in rq_ids:
                 pipe.set(cancel_key(rq_id), 1, ex=CANCEL_TTL)
                 pipe.lrem(self._queue.key, 1, rq_id)
-            pipe.execute()
+            removed = pipe.execute()[1::2]
+            waiting = [Job.key_for(rq_id) for rq_id, count in zip(rq_ids, removed, strict=True) if count]
+            if waiting:
+                self._redis.delete(*waiting)
         except RedisError as error:
             log.error("searches %s could not be cancelled on the workers: %s", rq_ids, error)
 

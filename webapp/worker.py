@@ -164,8 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
     _preload()
-    worker = Worker([Queue(QUEUE_NAME, connection=redis)], connection=redis, name=args.name)
     try:
+        worker = Worker([Queue(QUEUE_NAME, connection=redis)], connection=redis, name=args.name)
         worker.work(burst=args.burst, logging_level="INFO")
     except RedisError as error:
         print(f"python -m webapp.worker: the search queue {args.url} cannot be reached: {error}", file=sys.stderr)
