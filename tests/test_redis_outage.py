@@ -1,0 +1,128 @@
+"""Redis, the Socket.IO message queue of two real gunicorn nodes, stopped while they run and started again on the
+same port: each node keeps serving its own clients, logs the outage once, and shares events again once it returns."""
+
+from __future__ import annotations
+
+import time
+
+import requests
+from servers import EventClient, LiveServer
+from services import RedisServer
+
+UNREACHABLE = "Socket.IO message queue"
+
+
+def joined(url: str, game_id: str, token: str | None = None) -> EventClient:
+    client = EventClient(url, token)
+    client.emit("join", {"game_id": game_id})
+    client.wait_for("state")
+    return client
+
+
+def wait_for_queue(node: LiveServer, status: str, timeout: float = 15) -> None:
+    """Wait until the node's health route reports its message queue ``status`` ("up" or "down")."""
+    deadline = time.monotonic() + timeout
+    while node.get("/api/health").json()["message_queue"] != status:
+        assert time.monotonic() < deadline, f"{node.url} did not report its message queue {status}"
+        time.sleep(0.1)
+
+
+def play(mover: EventClient, game_id: str, move: str, ply: int, watchers: list[EventClient]) -> None:
+    """``mover`` plays ``move`` as ply ``ply``; every watcher (the mover too) receives its ``moved``."""
+    mover.emit("move", {"game_id": game_id, "move": move})
+    for watcher in (mover, *watchers):
+        watcher.wait_for("moved", lambda m: m["ply"] == ply, timeout=10)
+
+
+def test_a_redis_outage_leaves_each_node_serving_its_own_clients_and_recovery_is_automatic(tmp_path):
+    redis = RedisServer(tmp_path / "redis").start()
+    env = {"SOCKETIO_MESSAGE_QUEUE": redis.url, "DATABASE_URL": f"sqlite:///{tmp_path / 'arena.sqlite3'}",
+           "SECRET_KEY": "cluster-key", "ARENA_PACE": "0"}
+    nodes = {name: LiveServer(tmp_path / name, env={**env, "ARENA_NODE": name}, threads=16) for name in "ab"}
+    clients: list[EventClient] = []
+    try:
+        for node in nodes.values():
+            node.start()
+        a, b = nodes["a"], nodes["b"]
+        # On node a, a friend game with both players on a and a spectator on b.
+        friends = a.post("/api/games", {"game": "tictactoe", "side": 0, "opponent": {"type": "friend"}}).json()
+        friend_id = friends["id"]
+        second = a.post(f"/api/games/{friend_id}/seats").json()
+        x, o = joined(a.url, friend_id, friends["token"]), joined(a.url, friend_id, second["token"])
+        far_spectator = joined(b.url, friend_id)
+        # On node b, a game against the engine, its player on b and a spectator on a.
+        engine = b.post("/api/games", {"game": "nim", "options": {"piles": [3, 4, 5]}, "side": 0, "opponent": {
+            "type": "engine", "time": 0.3, "algorithm": "minimax"}}).json()
+        engine_id = engine["id"]
+        player = joined(b.url, engine_id, engine["token"])
+        engine_spectator = joined(a.url, engine_id)
+        clients += [x, o, far_spectator, player, engine_spectator]
+        play(x, friend_id, "1", 1, [o, far_spectator])
+
+        redis.stop()
+        wait_for_queue(a, "down")
+        wait_for_queue(b, "down")
+        play(o, friend_id, "5", 2, [x])
+        play(x, friend_id, "9", 3, [o])
+        assert a.post(f"/api/games/{friend_id}/moves", {"move": "3", "token": second["token"]}).status_code == 200
+        x.wait_for("moved", lambda m: m["ply"] == 4)
+        player.emit("move", {"game_id": engine_id, "move": "1:1"})
+        reply = player.wait_for("moved", lambda m: m["ply"] == 2)
+        assert reply["by"] == 1
+        kinds = [s["info"]["kind"] for s in player.received("search") if s["ply"] == 1]
+        assert kinds[0] == "started" and kinds[-1] == "final", kinds
+        for node, game_id, ply in ((a, friend_id, 4), (b, engine_id, 2), (a, engine_id, 2), (b, friend_id, 4)):
+            answer = node.get(f"/api/games/{game_id}")
+            assert answer.status_code == 200 and answer.json()["ply"] == ply
+        assert far_spectator.received("moved")[-1]["ply"] == 1, "events crossed nodes without a queue"
+        assert engine_spectator.received("moved") == []
+        for client in clients:
+            assert client.received("error") == []
+
+        redis.start()
+        wait_for_queue(a, "up")
+        wait_for_queue(b, "up")
+        # What the far clients missed arrives as the current state, then new moves cross nodes again.
+        far_spectator.wait_for("state", lambda s: s["ply"] == 4, timeout=10)
+        engine_spectator.wait_for("state", lambda s: s["ply"] == 2, timeout=10)
+        play(x, friend_id, "7", 5, [o, far_spectator])
+        player.emit("move", {"game_id": engine_id, "move": reply["state"]["legal_moves"][0]})
+        engine_spectator.wait_for("moved", lambda m: m["ply"] == 4, timeout=10)
+        assert engine_spectator.wait_for("search", lambda s: s["ply"] == 3 and s["info"]["kind"] == "final")
+        for client in clients:
+            assert client.received("error") == []
+            moved = [m["ply"] for m in client.received("moved")]
+            assert moved == sorted(set(moved)), moved
+    finally:
+        for client in clients:
+            client.close()
+        for node in nodes.values():
+            node.stop()
+        redis.stop()
+    for node in nodes.values():
+        log = node.log.read_text()
+        assert log.count(f"{UNREACHABLE} {redis.url} is unreachable") == 1, log
+        assert log.count(f"{UNREACHABLE} {redis.url} reconnected") == 1, log
+        assert "Traceback" not in log and "Cannot publish to redis" not in log, log
+
+
+def test_a_node_started_while_redis_is_down_serves_its_clients_and_joins_once_redis_starts(tmp_path):
+    redis = RedisServer(tmp_path / "redis")
+    env = {"SOCKETIO_MESSAGE_QUEUE": redis.url, "ARENA_NODE": "alone"}
+    node = LiveServer(tmp_path / "node", env=env, threads=8).start()
+    try:
+        created = node.post("/api/games", {"game": "tictactoe", "side": 0, "opponent": {"type": "friend"}}).json()
+        game_id = created["id"]
+        player = joined(node.url, game_id, created["token"])
+        play(player, game_id, "5", 1, [])
+        wait_for_queue(node, "down")
+        redis.start()
+        wait_for_queue(node, "up")
+        listener = requests.get(node.url + "/api/health", timeout=5).json()
+        assert listener == {"status": "ok", "node": "alone", "message_queue": "up"}
+        player.close()
+    finally:
+        node.stop()
+        redis.stop()
+    log = node.log.read_text()
+    assert log.count("is unreachable") == 1 and log.count("reconnected") == 1, log
