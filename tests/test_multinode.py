@@ -204,29 +204,57 @@ def test_two_moves_for_the_same_ply_sent_at_once_to_the_two_nodes_one_is_accepte
             client.close()
 
 
-def test_two_nodes_resuming_the_same_engine_turn_land_exactly_one_move(tmp_path):
+@pytest.fixture
+def two_arenas(tmp_path):
+    """Two in-process arenas ("a", "b") on one SQLite file, one engine worker each, and what each emitted:
+    ``(arenas, {name: [(event, payload), ...]})``."""
     url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
     emitted: dict[str, list[tuple[str, dict]]] = {"a": [], "b": []}
     arenas = {name: Arena(Store(url), "key", lambda event, payload, to, name=name: emitted[name].append(
         (event, payload)), workers=1, pace=0) for name in "ab"}
-    try:
-        request = check_new_game({"game": "nim", "options": {"piles": [3, 4, 5]}, "side": 1,
-                                  "opponent": {"type": "engine", "time": 0.3, "algorithm": "minimax"}})
-        game_id, _, _ = arenas["a"].create(request)
-        assert arenas["b"].resume() == 1
-        deadline = time.monotonic() + 20
-        while any(arena.runner.state_of(game_id) != "idle" for arena in arenas.values()):
-            assert time.monotonic() < deadline, "the searches did not end"
-            time.sleep(0.05)
-        events = emitted["a"] + emitted["b"]
-        moved = [payload for event, payload in events if event == "moved"]
-        finals = [payload for event, payload in events if event == "search" and payload["info"]["kind"] == "final"]
-        assert [m["ply"] for m in moved] == [1] and len(finals) == 1
-        assert finals[0]["info"]["best"] == moved[0]["move"]
-        assert [payload for event, payload in events if event == "error"] == []
-        for arena in arenas.values():
-            state = arena.game_state(game_id, None)
-            assert state["moves"] == [moved[0]["move"]] and state["to_move"] == 1
-    finally:
-        for arena in arenas.values():
-            arena.close()
+    yield arenas, emitted
+    for arena in arenas.values():
+        arena.close()
+
+
+def wait_until_idle(arena: Arena, game_id: str, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while arena.runner.state_of(game_id) != "idle":
+        assert time.monotonic() < deadline, "the search did not end"
+        time.sleep(0.05)
+
+
+def test_two_nodes_resuming_the_same_engine_turn_land_exactly_one_move(two_arenas):
+    arenas, emitted = two_arenas
+    request = check_new_game({"game": "nim", "options": {"piles": [3, 4, 5]}, "side": 1,
+                              "opponent": {"type": "engine", "time": 0.3, "algorithm": "minimax"}})
+    game_id, _, _ = arenas["a"].create(request)
+    assert arenas["b"].resume() == 1
+    for arena in arenas.values():
+        wait_until_idle(arena, game_id)
+    events = emitted["a"] + emitted["b"]
+    moved = [payload for event, payload in events if event == "moved"]
+    finals = [payload for event, payload in events if event == "search" and payload["info"]["kind"] == "final"]
+    assert [m["ply"] for m in moved] == [1] and len(finals) == 1
+    assert finals[0]["info"]["best"] == moved[0]["move"]
+    assert [payload for event, payload in events if event == "error"] == []
+    for arena in arenas.values():
+        state = arena.game_state(game_id, None)
+        assert state["moves"] == [moved[0]["move"]] and state["to_move"] == 1
+
+
+def test_a_search_is_stopped_soon_after_the_player_resigns_on_another_node(two_arenas):
+    arenas, emitted = two_arenas
+    request = check_new_game({"game": "nim", "options": {"piles": [9, 9, 9, 9]}, "side": 0,
+                              "opponent": {"type": "engine", "time": 30, "algorithm": "minimax"}})
+    game_id, seat, _ = arenas["a"].create(request)
+    arenas["a"].play(game_id, seat, "1:1")
+    assert arenas["a"].runner.state_of(game_id) != "idle"
+    arenas["b"].resign(game_id, seat)
+    wait_until_idle(arenas["a"], game_id, timeout=10)
+    cancelled = [payload["info"] for event, payload in emitted["a"]
+                 if event == "search" and payload["info"]["kind"] == "cancelled"]
+    assert cancelled == [{"kind": "cancelled", "reason": "the game changed on another server"}]
+    assert [event for event, _ in emitted["a"] + emitted["b"] if event in ("moved", "error")] == ["moved"]
+    state = arenas["a"].game_state(game_id, None)
+    assert state["result"] == {"winner": 1, "reason": "resigned"} and state["moves"] == ["1:1"]

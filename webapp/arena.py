@@ -42,6 +42,9 @@ TREE_GAMES = {"tictactoe": 3000, "nim": 3000}
 SEARCH_RETRIES = 1
 """How many times a failed search (engine error, worker process died) is started again for the same move."""
 LIVE_LIST_SIZE = 50
+RECHECK_INTERVAL = 1.0
+"""Seconds between two checks, while this server's engine searches a game, that no other server changed the game
+(which cancels the search)."""
 log = logging.getLogger(__name__)
 
 Emit = Callable[..., None]
@@ -83,6 +86,8 @@ class LiveGame:
     last_search: dict[str, Any] | None = None
     failed_searches: int = 0
     evicted: bool = False
+    checked_at: float = 0.0
+    """``time.monotonic()`` of the last comparison with the store."""
 
     @property
     def id(self) -> str:
@@ -229,6 +234,7 @@ class Arena:
 
     def _refresh(self, live: LiveGame) -> None:
         """Load the game again if the store's version differs from this copy's. Lock held."""
+        live.checked_at = time.monotonic()
         if stored_version(self.store, live.id) != live.version():
             self._reload(live)
 
@@ -616,7 +622,9 @@ class Arena:
         if kind in ("cancelled", "queued"):
             self.emit("search", message, to=job.game_id)
             return
-        with self._locked(job.game_id, fresh=kind == "final") as live:
+        with self._locked(job.game_id, fresh=False) as live:
+            if live.job_id == job.id and (kind == "final" or time.monotonic() - live.checked_at >= RECHECK_INTERVAL):
+                self._refresh(live)
             if live.job_id != job.id:
                 return
             if kind == "final":
