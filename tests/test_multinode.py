@@ -1,6 +1,7 @@
 """Several web nodes sharing one database and a Redis Socket.IO message queue: two real gunicorn nodes behind nginx
-(deploy/nginx.conf as committed) with a real redis-server, and two in-process arenas on one SQLite file for the
-race of two nodes resuming the same engine turn."""
+(deploy/nginx.conf as committed) with a real redis-server, and two in-process arenas on one database (SQLite, then
+PostgreSQL) for the engine's races: two nodes resuming the same engine turn, and a game changed on the node that is
+not searching it."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from servers import EventClient, LiveServer
 from services import NGINX_PORT, NODE_PORTS, Nginx, RedisServer
 
-from webapp.arena import Arena
+from webapp.arena import Arena, stored_version
 from webapp.store import Store
 from webapp.validation import check_new_game
 
@@ -204,11 +205,13 @@ def test_two_moves_for_the_same_ply_sent_at_once_to_the_two_nodes_one_is_accepte
             client.close()
 
 
-@pytest.fixture
-def two_arenas(tmp_path):
-    """Two in-process arenas ("a", "b") on one SQLite file, one engine worker each, and what each emitted:
-    ``(arenas, {name: [(event, payload), ...]})``."""
+@pytest.fixture(params=["sqlite", "postgresql"])
+def two_arenas(request, tmp_path):
+    """Two in-process arenas ("a", "b") on one database (an SQLite file, or a real PostgreSQL server), one engine
+    worker each, and what each emitted: ``(arenas, {name: [(event, payload), ...]})``."""
     url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    if request.param == "postgresql":
+        url = request.getfixturevalue("postgres_server").create_database()
     emitted: dict[str, list[tuple[str, dict]]] = {"a": [], "b": []}
     arenas = {name: Arena(Store(url), "key", lambda event, payload, to, name=name: emitted[name].append(
         (event, payload)), workers=1, pace=0) for name in "ab"}
@@ -251,6 +254,8 @@ def test_a_search_is_stopped_soon_after_the_player_resigns_on_another_node(two_a
     arenas["a"].play(game_id, seat, "1:1")
     assert arenas["a"].runner.state_of(game_id) != "idle"
     arenas["b"].resign(game_id, seat)
+    # The resigning node's copy matches the store exactly, so its next action needs no reload.
+    assert stored_version(arenas["b"].store, game_id) == arenas["b"].get(game_id).version()
     wait_until_idle(arenas["a"], game_id, timeout=10)
     cancelled = [payload["info"] for event, payload in emitted["a"]
                  if event == "search" and payload["info"]["kind"] == "cancelled"]
