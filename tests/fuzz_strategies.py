@@ -94,26 +94,38 @@ def create_bodies() -> st.SearchStrategy[Any]:
     )
 
 
-def new_games(client_factory: Callable[[], Any]) -> tuple[dict[str, str], dict[str, tuple[str | None, str | None]]]:
+Post = Callable[[str, dict[str, Any]], tuple[int, Any]]
+"""Sends a JSON body to a path of the app; returns the status and the JSON answer (a fresh client each time)."""
+
+
+def flask_post(app: Any) -> Post:
+    """``Post`` through Flask's test client."""
+    def post(path: str, body: dict[str, Any]) -> tuple[int, Any]:
+        answer = app.test_client().post(path, json=body)
+        return answer.status_code, answer.get_json()
+
+    return post
+
+
+def new_games(post: Post) -> tuple[dict[str, str], dict[str, tuple[str | None, str | None]]]:
     """Fresh tic-tac-toe games, one of each of ``GAME_KINDS``, made through the API: ``friends`` (both seats
     taken, ``5`` played), ``engine`` (a person, to move, against the engine), ``finished`` (resigned), ``open``
     (seat 1 still free) and ``missing`` (an id no game has). Returns their ids and the tokens the players hold."""
     def create(opponent: dict[str, Any]) -> tuple[str, str]:
-        answer = client_factory().post("/api/games", json={"game": "tictactoe", "opponent": opponent})
-        assert answer.status_code == 201, answer.get_json()
-        return answer.get_json()["id"], answer.get_json()["token"]
+        status, answer = post("/api/games", {"game": "tictactoe", "opponent": opponent})
+        assert status == 201, answer
+        return answer["id"], answer["token"]
 
     ids: dict[str, str] = {}
     tokens: dict[str, tuple[str | None, str | None]] = {}
     ids["friends"], first = create({"type": "friend"})
-    second = client_factory().post(f"/api/games/{ids['friends']}/seats").get_json()["token"]
-    assert client_factory().post(f"/api/games/{ids['friends']}/moves", json={"move": "5", "token": first}).status_code \
-        == 200
-    tokens["friends"] = (first, second)
+    status, second = post(f"/api/games/{ids['friends']}/seats", {})
+    assert status == 200 and post(f"/api/games/{ids['friends']}/moves", {"move": "5", "token": first})[0] == 200
+    tokens["friends"] = (first, second["token"])
     ids["engine"], mine = create({"type": "engine", "level": 1})
     tokens["engine"] = (mine, None)
     ids["finished"], loser = create({"type": "friend"})
-    assert client_factory().post(f"/api/games/{ids['finished']}/resign", json={"token": loser}).status_code == 200
+    assert post(f"/api/games/{ids['finished']}/resign", {"token": loser})[0] == 200
     tokens["finished"] = (loser, None)
     ids["open"], host = create({"type": "friend"})
     tokens["open"] = (host, None)
@@ -123,13 +135,12 @@ def new_games(client_factory: Callable[[], Any]) -> tuple[dict[str, str], dict[s
 
 
 def token_for(kind: Any, game: str, ids: dict[str, str], tokens: dict[str, tuple[str | None, str | None]],
-              app: Any) -> Any:
+              secret: str) -> Any:
     """The token ``kind`` (one of ``TOKEN_KINDS``; anything else is used as it is) for the game of kind ``game``:
-    the player's token of seat 0 or 1 (for a seat nobody holds, the one the server would issue), a token of
-    another game, a forged one, a string that is no token, or None for ``absent``."""
+    the player's token of seat 0 or 1 (for a seat nobody holds, the one the server with ``secret`` would issue),
+    a token of another game, a forged one, a string that is no token, or None for ``absent``."""
     if kind not in TOKEN_KINDS:
         return kind
-    secret = app.config["SECRET_KEY"]
     if kind in ("seat0", "seat1"):
         seat = int(kind[-1])
         return tokens[game][seat] or issue_token(secret, ids[game], seat)
@@ -153,7 +164,7 @@ class Games:
 def make_games(app: Any) -> Games:
     """A friend tic-tac-toe game after ``5`` with both seats taken, one against the engine (the person to move),
     one resigned, one waiting for its second player, and an id no game has."""
-    ids, tokens = new_games(app.test_client)
+    ids, tokens = new_games(flask_post(app))
     return Games(ids, tokens)
 
 

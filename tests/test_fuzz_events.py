@@ -128,7 +128,7 @@ def test_every_event_with_generated_payloads(fuzz_app, case, kind, auth, joined)
     event, payload, extra = case
     games = make_games(fuzz_app)
     ids, tokens = games.ids, games.tokens
-    token = token_for(auth, kind, ids, tokens, fuzz_app)
+    token = token_for(auth, kind, ids, tokens, fuzz_app.config["SECRET_KEY"])
     client = connect(fuzz_app, {"token": token} if token is not None else None)
     assert client.is_connected()
     if joined and kind != "missing":
@@ -157,7 +157,7 @@ def test_connecting_with_generated_auth_is_accepted_or_refused_and_changes_nothi
     games = make_games(fuzz_app)
     ids, tokens = games.ids, games.tokens
     if isinstance(auth, dict) and auth.get("token") in TOKEN_KINDS:
-        auth = {**auth, "token": token_for(auth["token"], "friends", ids, tokens, fuzz_app)}
+        auth = {**auth, "token": token_for(auth["token"], "friends", ids, tokens, fuzz_app.config["SECRET_KEY"])}
     before = snapshot(fuzz_app, games)
     client = connect(fuzz_app, auth)
     if client.is_connected():

@@ -72,12 +72,12 @@ def test_game_actions_with_generated_bodies_and_tokens(fuzz_app, action, kind, b
     games = make_games(fuzz_app)
     game_id = games.ids[kind]
     if isinstance(body, dict) and body.get("token") in TOKEN_KINDS:
-        token = token_for(body["token"], kind, games.ids, games.tokens, fuzz_app)
+        token = token_for(body["token"], kind, games.ids, games.tokens, fuzz_app.config["SECRET_KEY"])
         body = {name: value for name, value in body.items() if name != "token"}
         if token is not None:
             body["token"] = token
     client = fuzz_app.test_client()
-    held = token_for(cookie, kind, games.ids, games.tokens, fuzz_app)
+    held = token_for(cookie, kind, games.ids, games.tokens, fuzz_app.config["SECRET_KEY"])
     if isinstance(held, str):
         client.set_cookie(f"arena_seat_{game_id}", held)
     before = snapshot(fuzz_app, games)
