@@ -1,0 +1,85 @@
+"""A client flooding a real gunicorn with 1000 events a second gets ``rate_limited`` errors, while the players and
+spectators of its own game and of another game still receive every ``moved``, in order, and no error.
+Every flood event gets exactly one error: ``forbidden`` (a spectator cannot move) while its bucket has tokens, else
+``rate_limited``. (How much the flood slows the others is measured by bench/flood.py, not asserted here.)"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+
+from servers import EventClient, LiveServer
+
+PLIES = 24
+INTERVAL = 0.06
+"""Seconds between two plies of a game: each player moves about 8 times a second, under the 10/s event limit."""
+FLOOD_RATE = 1000
+
+
+def friend_nim(server: LiveServer) -> tuple[str, str, str]:
+    """A Nim game between two people, long enough for ``PLIES`` moves of one counter: (id, token 0, token 1)."""
+    created = server.post("/api/games", {"game": "nim", "options": {"piles": [99, 99], "max_take": 1},
+                                          "opponent": {"type": "friend"}}).json()
+    second = server.post(f"/api/games/{created['id']}/seats").json()
+    return created["id"], created["token"], second["token"]
+
+
+def joined(server: LiveServer, game_id: str, token: str | None = None) -> EventClient:
+    """A Socket.IO client (with the seat ``token``) that has joined ``game_id`` and received its state."""
+    client = EventClient(server.url, token)
+    client.emit("join", {"game_id": game_id})
+    client.wait_for("state")
+    return client
+
+
+def flood(client: EventClient, game_id: str, stop: threading.Event) -> list[int]:
+    """Send ``move`` events for ``game_id`` at ``FLOOD_RATE`` a second until ``stop``; returns ``[events sent]``."""
+    sent = [0]
+
+    def send() -> None:
+        due = time.perf_counter()
+        while not stop.is_set():
+            client.emit("move", {"game_id": game_id, "move": "1:1"})
+            sent[0] += 1
+            due += 1 / FLOOD_RATE
+            time.sleep(max(0.0, due - time.perf_counter()))
+
+    threading.Thread(target=send, name="flooder", daemon=True).start()
+    return sent
+
+
+def test_a_flooding_client_is_rate_limited_and_the_others_get_every_move(live_server):
+    games = [friend_nim(live_server) for _ in range(2)]
+    players = {game_id: [joined(live_server, game_id, first), joined(live_server, game_id, second)]
+               for game_id, first, second in games}
+    spectators = {game_id: joined(live_server, game_id) for game_id, _, _ in games}
+    flooded = games[0][0]
+    flooder = joined(live_server, flooded)
+    stop = threading.Event()
+    sent = flood(flooder, flooded, stop)
+    try:
+        for ply in range(1, PLIES + 1):
+            for game_id, seats in players.items():
+                seats[(ply - 1) % 2].emit("move", {"game_id": game_id, "move": "1:1"})
+            for game_id, seats in players.items():
+                for client in (*seats, spectators[game_id]):
+                    client.wait_for("moved", lambda moved, game_id=game_id, ply=ply: (moved["game_id"], moved["ply"])
+                                    == (game_id, ply))
+            time.sleep(INTERVAL)
+    finally:
+        stop.set()
+    for game_id, seats in players.items():
+        for client in (*seats, spectators[game_id]):
+            assert [moved["ply"] for moved in client.received("moved")] == list(range(1, PLIES + 1))
+            assert client.received("error") == []
+    flooder.wait_for("moved", lambda moved: moved["ply"] == PLIES)
+    assert [moved["ply"] for moved in flooder.received("moved")] == list(range(1, PLIES + 1))
+    deadline = time.monotonic() + 20
+    while len(flooder.received("error")) < sent[0] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    codes = Counter(error["code"] for error in flooder.received("error"))
+    assert sent[0] > 1000 and codes.total() == sent[0], (sent, codes)
+    assert set(codes) == {"rate_limited", "forbidden"} and codes["rate_limited"] > codes["forbidden"], codes
+    for client in (flooder, *spectators.values(), *(c for seats in players.values() for c in seats)):
+        client.close()
