@@ -31,6 +31,8 @@ def setup_from_pgn(text: str) -> str:
         game = chess.pgn.read_game(io.StringIO(text))
     except ValueError as error:
         raise InvalidSetupError(f"the PGN could not be read: {error}") from None
+    except IndexError:  # python-chess 1.11, on a move after a ")" that closed more variations than were open
+        raise InvalidSetupError("the PGN could not be read: its parentheses (variations) do not match") from None
     if game is None:
         raise InvalidSetupError("the PGN holds no game")
     if game.errors:
