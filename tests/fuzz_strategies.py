@@ -78,7 +78,7 @@ game_options = _or_garbage(st.dictionaries(
 setups = _or_garbage(st.sampled_from([
     "", "5", "51", "123456789", "1:1", "3,4,5", "3,4,5 max=2 misere next=2", "0,0", "4444444", "1234567" * 7,
     "startpos", "startpos moves e2e4", "8/8/8/8/8/8/8/8 w - - 0 1", "k7/8/8/8/8/8/8/7K w - - 0 1",
-    "R:d1 W:a8,c8,e8,g8 r", "1. e4 e5 2. Nf3 *", "[FEN \"bad\"]\n\n1. e4", "x" * 8001,
+    "R:d1 W:a8,c8,e8,g8 r", "1. e4 e5 2. Nf3 *", "[FEN \"bad\"]\n\n1. e4", "1. e4 (e5) ) d5", "x" * 8001,
 ]) | json_text)
 
 

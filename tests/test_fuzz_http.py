@@ -23,7 +23,7 @@ from fuzz_strategies import (
     stored_ids,
     token_for,
 )
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from webapp.errors import STATUS_OF_CODE
@@ -90,6 +90,7 @@ def test_game_actions_with_generated_bodies_and_tokens(fuzz_app, action, kind, b
 
 @settings(FUZZ, max_examples=200)
 @given(body=create_bodies())
+@example(body={"game": "chess", "setup": "1. e4 (e5) ) d5", "opponent": {"type": "friend"}})
 def test_creating_with_generated_bodies(fuzz_app, body):
     before = stored_ids(fuzz_app)
     response = fuzz_app.test_client().post("/api/games", json=body)
