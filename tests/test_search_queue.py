@@ -136,7 +136,7 @@ class Player:
                 if event == name and predicate(payload):
                     return payload
             if time.monotonic() > deadline:
-                raise TimeoutError(f"no {name!r} within {timeout} s; got {[n for n, _ in self.messages]}")
+                raise TimeoutError(f"no {name!r} within {timeout} s; got {self.messages[-3:]}")
             time.sleep(0.01)
 
     def names(self) -> list[str]:
@@ -252,14 +252,15 @@ def test_a_search_submitted_while_redis_is_down_runs_once_it_is_back(tmp_path, m
     try:
         player = new_game(app, {"type": "engine", "level": 1})
         player.emit("move", move="5")
-        assert player.next("moved", lambda m: m["ply"] == 2)["by"] == 1
+        reply = player.next("moved", lambda m: m["ply"] == 2)
+        assert reply["by"] == 1
         redis_server.stop()
-        player.emit("move", move="1")
+        player.emit("move", move=reply["state"]["legal_moves"][0])
         assert player.next("search", search_kind("queued"))["info"]["position"] is None
         assert app.test_client().get(f"/api/games/{player.game_id}").json["search_state"] == "queued"
         redis_server.start()
         player.next("search", search_kind("started"))
-        assert player.next("moved", lambda m: m["ply"] == 4)["by"] == 1
+        assert player.next("moved", lambda m: m["ply"] == 4)["by"] == 1, worker.text()
         assert "error" not in player.names()
     finally:
         app.extensions["arena"].close()

@@ -189,6 +189,8 @@ class QueuedRunner:
         self._subscribed = threading.Event()
         self._outage = False
         """Set by the relay thread while Redis cannot be reached."""
+        self._unsent_cancels: list[str] = []
+        """RQ ids of searches cancelled while Redis could not be reached; the relay thread tells the workers."""
         self._relay: threading.Thread | None = None
         self._closed = False
 
@@ -271,7 +273,12 @@ class QueuedRunner:
     # --- helpers ----------------------------------------------------------------------------------------------
 
     def _stop_remote(self, rq_ids: list[str]) -> None:
-        """Tell the workers to stop these jobs, and delete those still waiting on the queue."""
+        """Tell the workers to stop these jobs, and delete those still waiting on the queue. While Redis cannot
+        be reached, they are kept for the relay thread to send once it can."""
+        if self._outage:
+            with self._lock:
+                self._unsent_cancels += rq_ids
+            return
         try:
             pipe = self._redis.pipeline(transaction=False)
             for rq_id in rq_ids:
@@ -282,7 +289,9 @@ class QueuedRunner:
             if waiting:
                 self._redis.delete(*waiting)
         except RedisError as error:
-            log.error("searches %s could not be cancelled on the workers: %s", rq_ids, error)
+            log.error("searches %s could not be cancelled on the workers yet: %s", rq_ids, error)
+            with self._lock:
+                self._unsent_cancels += rq_ids
 
     def _enqueue(self, tracked: _Tracked, unless_there: bool = False) -> None:
         """Put ``tracked``'s RQ job on the queue (if it is still wanted and nobody else did); with
@@ -350,6 +359,12 @@ class QueuedRunner:
         if pubsub is not None:
             pubsub.close()
 
+    def _send_unsent_cancels(self) -> None:
+        with self._lock:
+            rq_ids, self._unsent_cancels = self._unsent_cancels, []
+        if rq_ids:
+            self._stop_remote(rq_ids)
+
     def _subscribe(self) -> Any:
         """A pub/sub connection subscribed to the node's channel (confirmed). Every running search is given
         ``SILENCE_LIMIT`` again, since its messages could not arrive while the channel was not listened to."""
@@ -406,7 +421,9 @@ class QueuedRunner:
             log.exception("handling the %s event of search %s failed", info.get("kind"), job.id)
 
     def _check_jobs(self) -> None:
-        """Report searches that no worker has started as "queued", and lost ones as "failed" (see the module)."""
+        """Send the cancellations kept during an outage, queue the searches kept, report searches that no worker
+        has started as "queued", and lost ones as "failed" (see the module)."""
+        self._send_unsent_cancels()
         with self._lock:
             pending = [tracked for tracked in self._tracked.values() if not tracked.enqueued]
         for tracked in pending:

@@ -30,6 +30,8 @@ from typing import Any
 
 WORKER_NICENESS = 10
 """Searches run at a lower priority than the web server, so moves and events stay fast while engines think."""
+RETRY_SECONDS = 2.0
+"""How long ``python -m webapp.worker`` waits before trying an unreachable Redis again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +143,8 @@ def _preload() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m webapp.worker [--url redis://...] [--burst] [--name NAME]``: run the searches of the search
     queue (``--url``, default ``ARENA_SEARCH_QUEUE``) until stopped (SIGTERM or Ctrl-C lets the running search
-    end first; a second one stops it at once). Returns the exit status: 1 when Redis cannot be reached."""
+    end first; a second one stops it at once). While Redis cannot be reached it says so and tries again every
+    ``RETRY_SECONDS``; with ``--burst`` it exits with status 1 instead."""
     parser = argparse.ArgumentParser(prog="python -m webapp.worker",
                                      description="Run engine searches from the search queue of the web nodes.")
     parser.add_argument("--url", default=os.environ.get("ARENA_SEARCH_QUEUE") or None,
@@ -164,13 +167,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
     _preload()
-    try:
-        worker = Worker([Queue(QUEUE_NAME, connection=redis)], connection=redis, name=args.name)
-        worker.work(burst=args.burst, logging_level="INFO")
-    except RedisError as error:
-        print(f"python -m webapp.worker: the search queue {args.url} cannot be reached: {error}", file=sys.stderr)
-        return 1
-    return 0
+    worker = None
+    while True:
+        try:
+            if worker is not None:  # RQ stopped on a Redis error: mark it dead, start a new one
+                worker.register_death()
+            worker = Worker([Queue(QUEUE_NAME, connection=redis)], connection=redis, name=args.name)
+            worker.work(burst=args.burst, logging_level="INFO")
+            return 0
+        except RedisError as error:
+            again = "" if args.burst else f"; trying again in {RETRY_SECONDS:g} s"
+            print(f"python -m webapp.worker: the search queue {args.url} cannot be reached: {error}{again}",
+                  file=sys.stderr, flush=True)
+            if args.burst:
+                return 1
+            time.sleep(RETRY_SECONDS)
 
 
 if __name__ == "__main__":
