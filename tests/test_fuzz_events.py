@@ -150,9 +150,17 @@ def test_every_event_with_generated_payloads(fuzz_app, case, kind, auth, joined)
     client.disconnect()
 
 
+auths = st.one_of(
+    arbitrary_json().filter(lambda value: not isinstance(value, int | float)),
+    st.fixed_dictionaries({"token": st.sampled_from(TOKEN_KINDS) | arbitrary_json(3)},
+                          optional={"extra": arbitrary_json(2)}),
+)
+"""Connect ``auth`` values. A bare number cannot be sent: Socket.IO's packet format reads leading digits after the
+packet type as the packet id, so no client can deliver it (the server's decoder drops such a packet)."""
+
+
 @settings(FUZZ, max_examples=40)
-@given(auth=arbitrary_json() | st.fixed_dictionaries({"token": st.sampled_from(TOKEN_KINDS) | arbitrary_json(3)},
-                                                     optional={"extra": arbitrary_json(2)}))
+@given(auth=auths)
 def test_connecting_with_generated_auth_is_accepted_or_refused_and_changes_nothing(fuzz_app, auth):
     games = make_games(fuzz_app)
     ids, tokens = games.ids, games.tokens
