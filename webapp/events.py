@@ -15,7 +15,7 @@ from functools import wraps
 from typing import Any
 
 from flask import current_app, request
-from flask_socketio import ConnectionRefusedError, emit, join_room, leave_room
+from flask_socketio import ConnectionRefusedError, disconnect, emit, join_room, leave_room
 
 from webapp import socketio
 from webapp.arena import Arena
@@ -26,13 +26,19 @@ from webapp.rate_limit import TokenBucket
 from webapp.seats import BadTokenError, SeatClaim, read_token
 from webapp.validation import check_event
 
+FLOOD_BURSTS = 5
+"""A connection whose refused events exceed what its rate refills by this many bursts is disconnected."""
+
 
 @dataclass(slots=True)
 class Connection:
-    """What the server knows of one Socket.IO connection: its seat claim (if any) and its rate limit."""
+    """What the server knows of one Socket.IO connection: its seat claim (if any), its rate limit (``bucket``)
+    and how many more refused events it may send before it is disconnected (``patience``, refilled at the same
+    rate: a client a little over its limit only gets errors, a flood is cut off)."""
 
     claim: SeatClaim | None
     bucket: TokenBucket
+    patience: TokenBucket
 
     def seat_in(self, game_id: str) -> int | None:
         """The connection's seat in ``game_id``, or None for a spectator."""
@@ -63,9 +69,9 @@ def on_connect(auth: object = None) -> None:
                 claim = read_token(current_app.config["SECRET_KEY"], auth["token"])
             except BadTokenError as error:
                 raise ConnectionRefusedError({"code": "bad_token", "message": str(error)}) from None
-    config = current_app.config
+    rate, burst = current_app.config["ARENA_EVENT_RATE"], current_app.config["ARENA_EVENT_BURST"]
     with _connections_lock:
-        _connections[_sid()] = Connection(claim, TokenBucket(config["ARENA_EVENT_RATE"], config["ARENA_EVENT_BURST"]))
+        _connections[_sid()] = Connection(claim, TokenBucket(rate, burst), TokenBucket(rate, FLOOD_BURSTS * burst))
 
 
 @socketio.on("disconnect")
@@ -81,7 +87,9 @@ def on_disconnect(reason: object = None) -> None:
 
 def game_event(name: str, fields: tuple[str, ...]) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Register a handler of event ``name`` taking ``(arena, connection, payload)``: rate limit, payload check
-    (exactly ``fields``), and ``ArenaError`` turned into an ``error`` event to the sender."""
+    (exactly ``fields``), and ``ArenaError`` turned into an ``error`` event to the sender. An event over the rate
+    limit gets ``rate_limited``; once the connection's patience is used up as well, it gets a last
+    ``rate_limited`` error and is disconnected, so a flood stops costing the server anything."""
 
     def register(handler: Callable[..., None]) -> Callable[..., None]:
         @wraps(handler)
@@ -92,6 +100,11 @@ def game_event(name: str, fields: tuple[str, ...]) -> Callable[[Callable[..., No
                 if connection is None:
                     raise ArenaError("bad_request", "the connection is not registered; reconnect")
                 if not connection.bucket.allow():
+                    if not connection.patience.allow():
+                        emit("error", {"code": "rate_limited", "event": name,
+                                       "message": "far too many events; this connection is closed"})
+                        disconnect()
+                        return
                     raise ArenaError("rate_limited", "too many events; slow down")
                 if extra:
                     raise ArenaError("bad_request", "send one payload object")
