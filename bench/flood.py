@@ -1,15 +1,16 @@
 """What a client flooding the server with events costs everybody else: the move -> ``moved`` latency at the other
 clients (the opponent and the spectators of each game), with and without a flooder, against a real gunicorn.
 
-    .venv/bin/python bench/flood.py [--games 4] [--spectators 2] [--plies 40] [--runs 3] [--rate 1000]
+    .venv/bin/python bench/flood.py [--games 4] [--spectators 2] [--plies 40] [--runs 3] [--rate 1000] [--reconnect]
 
 Starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"`` (default event limit: 10/s, bursts of 20) in a
 temporary folder and ``--games`` Nim games between two people, each with ``--spectators`` spectators. A run plays
 ``--plies`` moves in every game (one counter at a time, a ply every 0.06 s so each player stays under the limit)
 and records, for every move, the time from the mover's ``emit`` to the ``moved`` arriving at each other client of
 that game. Runs alternate between quiet and flooded (a separate process, joined to the first game, sending
-``move`` events at ``--rate`` a second for the whole run); the figures are the median over ``--runs`` of each
-kind, and the ratio flooded / quiet.
+``move`` events at ``--rate`` a second; the server closes its connection once it is far over its limit, and with
+``--reconnect`` it connects again at once and goes on, for the whole run); the figures are the median over
+``--runs`` of each kind, with the ratio flooded / quiet, and the gunicorn worker's CPU use.
 """
 
 from __future__ import annotations
@@ -57,27 +58,37 @@ def nim_move(ply: int) -> str:
     return f"{(ply - 1) // PILES[0] + 1}:1"
 
 
-def flooder(url: str, game_id: str, rate: float, ready: Any, stop: Any, results: Any) -> None:
+def flooder(url: str, game_id: str, rate: float, reconnect: bool, ready: Any, stop: Any, results: Any) -> None:
     """(In its own process.) Join ``game_id``, signal ``ready``, send ``move`` events at ``rate`` a second until
-    ``stop``; put ``(events sent, Counter of error codes received)`` on ``results``."""
+    ``stop``. When the server closes the connection: stop sending, or with ``reconnect`` connect again at once and
+    go on. Puts ``(events sent, Counter of error codes received, connections made)`` on ``results``."""
     import socketio
 
     codes: Counter[str] = Counter()
-    client = socketio.Client(reconnection=False)
-    client.on("error", lambda data: codes.update([data["code"]]))
-    client.connect(url, transports=["websocket"], wait_timeout=10)
-    client.emit("join", {"game_id": game_id})
-    ready.set()
-    sent = 0
+    sent = connections = 0
     due = time.perf_counter()
     while not stop.is_set():
-        client.emit("move", {"game_id": game_id, "move": "1:1"})
-        sent += 1
-        due += 1 / rate
-        time.sleep(max(0.0, due - time.perf_counter()))
-    time.sleep(0.5)
-    client.disconnect()
-    results.put((sent, codes))
+        client = socketio.Client(reconnection=False)
+        client.on("error", lambda data: codes.update([data["code"]]))
+        client.connect(url, transports=["websocket"], wait_timeout=10)
+        connections += 1
+        client.emit("join", {"game_id": game_id})
+        ready.set()
+        while not stop.is_set():
+            try:
+                client.emit("move", {"game_id": game_id, "move": "1:1"})
+            except socketio.exceptions.SocketIOError:
+                break
+            sent += 1
+            due += 1 / rate
+            time.sleep(max(0.0, due - time.perf_counter()))
+        if client.connected:
+            time.sleep(0.5)
+            client.disconnect()
+        if not reconnect:
+            stop.wait()
+        due = time.perf_counter()
+    results.put((sent, codes, connections))
 
 
 class Table:
@@ -127,12 +138,12 @@ class Table:
                 client.close()
 
 
-def run_flooded(table: Table, server: LiveServer, plies: int, rate: float) -> tuple[dict[str, list[float]],
-                                                                                      tuple[int, Counter[str]]]:
+def run_flooded(table: Table, server: LiveServer, plies: int, rate: float,
+                reconnect: bool) -> tuple[dict[str, list[float]], tuple[int, Counter[str], int]]:
     context = multiprocessing.get_context("spawn")
     ready, stop, results = context.Event(), context.Event(), context.Queue()
     flooded_game = next(iter(table.players))
-    process = context.Process(target=flooder, args=(server.url, flooded_game, rate, ready, stop, results))
+    process = context.Process(target=flooder, args=(server.url, flooded_game, rate, reconnect, ready, stop, results))
     process.start()
     if not ready.wait(30):
         raise RuntimeError("the flooder did not connect")
@@ -161,6 +172,8 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=40, help="moves per game in each run")
     parser.add_argument("--runs", type=int, default=3, help="runs of each kind (quiet, flooded)")
     parser.add_argument("--rate", type=float, default=1000, help="flood events per second")
+    parser.add_argument("--reconnect", action="store_true",
+                        help="the flooder connects again at once each time the server closes its connection")
     args = parser.parse_args()
     if 2 * args.runs * args.plies > len(PILES) * PILES[0]:
         parser.error("too many plies for one Nim game; lower --runs or --plies")
@@ -180,7 +193,7 @@ def main() -> None:
                 if kind == "quiet":
                     latencies = table.play(args.plies)
                 else:
-                    latencies, flood = run_flooded(table, server, args.plies, args.rate)
+                    latencies, flood = run_flooded(table, server, args.plies, args.rate, args.reconnect)
                     floods.append(flood)
                 rows[kind].append({"all p50": p50_ms(latencies, games), "all p99": p99_ms(latencies, games),
                                    "same-game p99": p99_ms(latencies, same),
@@ -196,8 +209,8 @@ def main() -> None:
     moves = args.games * args.plies
     print(f"\n{args.games} games x ({2} players + {args.spectators} spectators); {moves} moves per run, "
           f"{moves * (1 + args.spectators)} arrivals measured per run; errors at the measured clients: {errors}")
-    for sent, codes in floods:
-        print(f"flooder: {sent} events sent, errors back: {dict(codes)}")
+    for sent, codes, connections in floods:
+        print(f"flooder: {sent} events sent over {connections} connection(s), errors back: {dict(codes)}")
     print(f"median over {args.runs} runs of each kind (latencies in ms; server CPU: the gunicorn worker's share of one "
           "core during the run):")
     for name in rows["quiet"][0]:
