@@ -154,6 +154,11 @@ def new_game(app, opponent: dict, game: str = "tictactoe", options: dict | None 
     return Player(app, created["id"], created["token"])
 
 
+def take_one(nim_state: dict) -> str:
+    """A Nim move taking one counter, so the game lasts."""
+    return next(move for move in nim_state["legal_moves"] if move.endswith(":1"))
+
+
 def test_a_game_over_gunicorn_gets_its_engine_moves_from_the_external_worker(queue_url, workers, tmp_path):
     worker = workers("w1")
     server = LiveServer(tmp_path / "instance", env={"ARENA_SEARCH_QUEUE": queue_url}).start()
@@ -166,7 +171,7 @@ def test_a_game_over_gunicorn_gets_its_engine_moves_from_the_external_worker(que
         player.emit("join", {"game_id": game_id})
         state = player.wait_for("state")
         for ply in (0, 2):
-            player.emit("move", {"game_id": game_id, "move": state["legal_moves"][0]})
+            player.emit("move", {"game_id": game_id, "move": take_one(state)})
             state = player.wait_for("moved", lambda m, ply=ply: m["ply"] == ply + 2)["state"]
         searches = player.received("search")
         for ply in (1, 3):
@@ -180,6 +185,16 @@ def test_a_game_over_gunicorn_gets_its_engine_moves_from_the_external_worker(que
         assert children(gunicorn_worker) == [], "the web node started engine processes of its own"
         assert f"search of game {game_id} ply 1" in worker.text()
         assert f"search of game {game_id} ply 3" in worker.text()
+        # The node dies in the middle of a search: the worker drops it, and the restarted node asks again.
+        player.emit("move", {"game_id": game_id, "move": take_one(state)})
+        player.wait_for("search", lambda s: s["ply"] == 5 and s["info"]["kind"] == "started")
+        server.kill()
+        player.close()
+        server.start()
+        player = EventClient(server.url, created["token"])
+        player.emit("join", {"game_id": game_id})
+        assert player.wait_for("moved", lambda m: m["ply"] == 6)["by"] == 1
+        assert "nobody listens" in worker.text()
         player.close()
     finally:
         server.stop()

@@ -92,6 +92,7 @@ class _Publisher:
         self.job_id = job_id
         self.stop = stop
         self.silenced = False
+        self._silencing = threading.Lock()
         self._progress = Throttle(PROGRESS_PER_SECOND)
 
     def send(self, message: tuple[int, dict[str, Any]]) -> None:
@@ -103,17 +104,20 @@ class _Publisher:
     def heartbeat(self) -> None:
         self._publish({"job": self.job_id})
 
-    def silence(self) -> None:
-        """Stop the search and send nothing more."""
-        self.silenced = True
+    def silence(self) -> bool:
+        """Stop the search and send nothing more; False if that was done already."""
+        with self._silencing:
+            if self.silenced:
+                return False
+            self.silenced = True
         self.stop.set()
+        return True
 
     def _publish(self, message: dict[str, Any]) -> None:
         if self.silenced:
             return
-        if self.redis.publish(self.channel, json.dumps(message)) == 0:
+        if self.redis.publish(self.channel, json.dumps(message)) == 0 and self.silence():
             log.warning("nobody listens on %s any more; search %s stopped", self.channel, self.job_id)
-            self.silence()
 
 
 def _watch(redis: Redis, key: str, publisher: _Publisher, done: threading.Event) -> None:
