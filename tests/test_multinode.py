@@ -14,7 +14,7 @@ import pytest
 from servers import EventClient, LiveServer
 from services import NGINX_PORT, NODE_PORTS, Nginx, RedisServer
 
-from webapp.arena import Arena, stored_version
+from webapp.arena import CHANGED_ELSEWHERE, Arena, stored_version
 from webapp.store import Store
 from webapp.validation import check_new_game
 
@@ -220,10 +220,17 @@ def two_arenas(request, tmp_path):
         arena.close()
 
 
-def wait_until_idle(arena: Arena, game_id: str, timeout: float = 20) -> None:
+def search_ends(emitted: dict[str, list[tuple[str, dict]]]) -> list[tuple[str, dict]]:
+    """The ``final`` and ``cancelled`` search events, with the name of the arena that sent each."""
+    return [(name, payload["info"]) for name, events in emitted.items() for event, payload in list(events)
+            if event == "search" and payload["info"]["kind"] in ("final", "cancelled")]
+
+
+def wait_for_search_ends(emitted: dict[str, list[tuple[str, dict]]], count: int, timeout: float = 20) -> None:
+    """Wait until ``count`` searches have ended (each ends with one ``final`` or one ``cancelled``)."""
     deadline = time.monotonic() + timeout
-    while arena.runner.state_of(game_id) != "idle":
-        assert time.monotonic() < deadline, "the search did not end"
+    while len(search_ends(emitted)) < count:
+        assert time.monotonic() < deadline, f"searches did not end: {search_ends(emitted)}"
         time.sleep(0.05)
 
 
@@ -233,13 +240,15 @@ def test_two_nodes_resuming_the_same_engine_turn_land_exactly_one_move(two_arena
                               "opponent": {"type": "engine", "time": 0.3, "algorithm": "minimax"}})
     game_id, _, _ = arenas["a"].create(request)
     assert arenas["b"].resume() == 1
-    for arena in arenas.values():
-        wait_until_idle(arena, game_id)
+    wait_for_search_ends(emitted, 2)
+    ends = search_ends(emitted)
+    assert sorted(info["kind"] for _, info in ends) == ["cancelled", "final"]
+    assert {name for name, _ in ends} == {"a", "b"}, "each node ends its own search once"
+    assert next(info for _, info in ends if info["kind"] == "cancelled")["reason"] == CHANGED_ELSEWHERE
     events = emitted["a"] + emitted["b"]
     moved = [payload for event, payload in events if event == "moved"]
-    finals = [payload for event, payload in events if event == "search" and payload["info"]["kind"] == "final"]
-    assert [m["ply"] for m in moved] == [1] and len(finals) == 1
-    assert finals[0]["info"]["best"] == moved[0]["move"]
+    assert [m["ply"] for m in moved] == [1]
+    assert next(info for _, info in ends if info["kind"] == "final")["best"] == moved[0]["move"]
     assert [payload for event, payload in events if event == "error"] == []
     for arena in arenas.values():
         state = arena.game_state(game_id, None)
@@ -256,10 +265,9 @@ def test_a_search_is_stopped_soon_after_the_player_resigns_on_another_node(two_a
     arenas["b"].resign(game_id, seat)
     # The resigning node's copy matches the store exactly, so its next action needs no reload.
     assert stored_version(arenas["b"].store, game_id) == arenas["b"].get(game_id).version()
-    wait_until_idle(arenas["a"], game_id, timeout=10)
-    cancelled = [payload["info"] for event, payload in emitted["a"]
-                 if event == "search" and payload["info"]["kind"] == "cancelled"]
-    assert cancelled == [{"kind": "cancelled", "reason": "the game changed on another server"}]
+    wait_for_search_ends(emitted, 1, timeout=10)
+    assert search_ends(emitted) == [("a", {"kind": "cancelled", "reason": CHANGED_ELSEWHERE})]
+    assert arenas["a"].runner.state_of(game_id) == "idle"
     assert [event for event, _ in emitted["a"] + emitted["b"] if event in ("moved", "error")] == ["moved"]
     state = arenas["a"].game_state(game_id, None)
     assert state["result"] == {"winner": 1, "reason": "resigned"} and state["moves"] == ["1:1"]

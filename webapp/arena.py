@@ -45,6 +45,8 @@ LIVE_LIST_SIZE = 50
 RECHECK_INTERVAL = 1.0
 """Seconds between two checks, while this server's engine searches a game, that no other server changed the game
 (which cancels the search)."""
+CHANGED_ELSEWHERE = "the game changed on another server"
+"""The reason of a search cancelled because another server changed its game."""
 log = logging.getLogger(__name__)
 
 Emit = Callable[..., None]
@@ -258,7 +260,7 @@ class Arena:
             live.failed_searches = 0
             live.last_search = None
         if live.job_id is not None and (moves_changed or not live.active):
-            self._cancel_search(live, "the game changed on another server")
+            self._cancel_search(live, CHANGED_ELSEWHERE)
 
     def _evict_if_idle(self, live: LiveGame) -> None:
         """Drop a finished game nobody is watching from memory (it stays in the store). Lock held."""
@@ -623,10 +625,15 @@ class Arena:
             self.emit("search", message, to=job.game_id)
             return
         with self._locked(job.game_id, fresh=False) as live:
-            if live.job_id == job.id and (kind == "final" or time.monotonic() - live.checked_at >= RECHECK_INTERVAL):
-                self._refresh(live)
             if live.job_id != job.id:
                 return
+            if kind == "final" or time.monotonic() - live.checked_at >= RECHECK_INTERVAL:
+                self._refresh(live)
+                if live.job_id != job.id:
+                    if kind == "final":  # the runner had already let go of the job, so it sent no "cancelled"
+                        self.emit("search", message | {"info": {"kind": "cancelled", "reason": CHANGED_ELSEWHERE}},
+                                  to=job.game_id)
+                    return
             if kind == "final":
                 live.job_id = None
                 try:
@@ -635,6 +642,8 @@ class Arena:
                 except PlyTakenError:
                     log.info("game %s: another server stored ply %d first; this server's engine move is dropped",
                              job.game_id, job.ply + 1)
+                    self.emit("search", message | {"info": {"kind": "cancelled", "reason": CHANGED_ELSEWHERE}},
+                              to=job.game_id)
                 except ArenaError as error:
                     self.emit("search", message, to=job.game_id)
                     self.emit("error", {"code": error.code, "message": f"engine move refused: {error.message}",
