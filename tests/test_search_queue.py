@@ -248,7 +248,7 @@ def test_searches_whose_worker_is_killed_are_run_again(queued_app, workers):
     reply = player.next("moved", lambda m: m["ply"] == 2)
     assert reply["by"] == 1
     # The whole worker is killed (its machine is gone): the search goes silent, and another worker runs it.
-    player.emit("move", move=reply["state"]["legal_moves"][0])
+    player.emit("move", move=take_one(reply["state"]))
     player.next("search", search_kind("started"))
     first.kill()
     second = workers("w2")
