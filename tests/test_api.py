@@ -187,6 +187,7 @@ def test_configuration_from_the_environment(tmp_path):
     assert first["DATABASE_URL"] == f"sqlite:///{tmp_path / 'arena.sqlite3'}" and first["ARENA_WORKERS"] == 2
     chosen = load_config(tmp_path, {"SECRET_KEY": "s", "ARENA_WORKERS": "4", "DATABASE_URL": "postgresql://x/y"})
     assert (chosen["SECRET_KEY"], chosen["ARENA_WORKERS"], chosen["DATABASE_URL"]) == ("s", 4, "postgresql://x/y")
-    for bad in ({"ARENA_WORKERS": "many"}, {"ARENA_WORKERS": "0"}, {"ARENA_PACE": "-1"}):
+    for bad in ({"ARENA_WORKERS": "many"}, {"ARENA_WORKERS": "0"}, {"ARENA_PACE": "-1"},
+                {"SOCKETIO_MESSAGE_QUEUE": "localhost:6379"}, {"ARENA_SEARCH_QUEUE": "amqp://x"}):
         with pytest.raises(ConfigError, match=next(iter(bad))):
             load_config(tmp_path, bad)

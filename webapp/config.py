@@ -33,6 +33,16 @@ def _number(env: Mapping[str, str], name: str, default: float, low: float, high:
     return value
 
 
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+def _redis_url(env: Mapping[str, str], name: str) -> str | None:
+    text = env.get(name) or None
+    if text is not None and not text.startswith(REDIS_SCHEMES):
+        raise ConfigError(f"{name}={text!r} is not a Redis URL (redis://host:6379/0, rediss://... or unix://...)")
+    return text
+
+
 def secret_key(instance_path: Path) -> str:
     """The key in ``<instance>/secret_key``, created (random, 32 bytes, mode 0600) on first use."""
     path = instance_path / "secret_key"
@@ -61,8 +71,8 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
         "ARENA_PACE": _number(env, "ARENA_PACE", 0.5, 0, 60),
         "ARENA_EVENT_RATE": _number(env, "ARENA_EVENT_RATE", 10, 0.1, 10_000),
         "ARENA_EVENT_BURST": _number(env, "ARENA_EVENT_BURST", 20, 1, 100_000),
-        "SOCKETIO_MESSAGE_QUEUE": env.get("SOCKETIO_MESSAGE_QUEUE") or None,
-        "ARENA_SEARCH_QUEUE": env.get("ARENA_SEARCH_QUEUE") or None,
+        "SOCKETIO_MESSAGE_QUEUE": _redis_url(env, "SOCKETIO_MESSAGE_QUEUE"),
+        "ARENA_SEARCH_QUEUE": _redis_url(env, "ARENA_SEARCH_QUEUE"),
         "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
     }
     if env.get("NODE_MODULES"):
