@@ -1,0 +1,586 @@
+"""Many watchers of many engine games, on one gunicorn node or two behind nginx: every watcher must receive every
+``moved`` of its game, in order, and the delay from the server's broadcast (``moved.sent_at``, its wall clock) to
+the arrival at each watcher is measured.
+
+    .venv/bin/python bench/watchers.py [--nodes 1] [--games 50] [--watchers 10] [--pace 1.0] [--repeat 3]
+    .venv/bin/python bench/watchers.py --nodes 2 --games 100 --watchers 10 [--spread nginx|direct]
+
+Each game is Connect Four between two engines (``--level``, default 2 for both seats), created through the API
+of one node (game ``i`` on node ``i % nodes``, whose engine workers then play it), ``ARENA_PACE=--pace`` seconds
+between two engine moves and ``ARENA_WORKERS=--engines`` engine processes per node. The watchers are
+python-socketio ``AsyncClient``s (WebSocket transport) spread over ``--processes`` client processes, each process
+holding whole games. A watcher joins its game, notes the ply of the ``state`` it gets, and records every
+``moved``; when the games are over, each watcher must have received exactly the plies after its join up to the
+game's last, in order. Latency percentiles cover the moves broadcast after every watcher had joined.
+
+Two nodes (``--nodes 2``): gunicorns on 127.0.0.1:8001 and :8002 sharing one SQLite file and
+``SOCKETIO_MESSAGE_QUEUE`` on a redis-server, nginx with deploy/nginx.conf on :8080 (those ports must be free; the
+bench waits for them). ``--spread nginx`` connects every watcher through nginx, half of them from source address
+127.0.1.1 and half from 127.0.2.1 (``ip_hash`` keys on the first three octets: they land on different nodes, which
+the bench checks by counting nginx's upstream connections); ``--spread direct`` connects half of each game's
+watchers straight to each node. Either way each game has watchers on both nodes, so its moves cross Redis.
+
+Printed per run: the delivery check, latency p50/p95/p99/max, moves and messages per second, resident memory of
+gunicorn and of the engine workers (idle, with the games, with the watchers: per game and per watcher), the
+server's thread count, and CPU shares of every process over ``--window`` seconds of the steady state.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import faulthandler
+import json
+import logging
+import multiprocessing
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from servers import LiveServer
+from services import NGINX_PORT, NODE_PORTS, Nginx, RedisServer
+from web_latency import cpu_seconds, percentile
+
+SOURCES = ("127.0.1.1", "127.0.2.1")
+"""Client source addresses for ``--spread nginx``; nginx's ip_hash sends them to different nodes."""
+CONNECT_BATCH = 25
+"""Watchers of one client process that connect at the same time."""
+
+
+# --- processes ------------------------------------------------------------------------------------------------
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of process ``pid`` in MiB (``VmRSS``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def thread_count(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Threads:"):
+            return int(line.split()[1])
+    return 0
+
+
+def children(pid: int) -> list[int]:
+    """Direct child processes of ``pid``."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError):
+            found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def engine_pids(worker: int) -> list[int]:
+    """The engine worker processes under a gunicorn worker (its spawned children, less the resource tracker)."""
+    return [pid for pid in children(worker)
+            if "resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")]
+
+
+@dataclass
+class Node:
+    """One gunicorn node: its server and the pid of its (single) worker process."""
+
+    server: LiveServer
+    worker: int = 0
+
+    def start(self) -> Node:
+        self.server.start()
+        assert self.server.process is not None
+        self.worker = children(self.server.process.pid)[0]
+        return self
+
+
+def wait_until_ports_free(ports: tuple[int, ...], timeout: float = 600) -> None:
+    """Return once nothing listens on any of ``ports`` (someone else may be using them for a while)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        listening = subprocess.run(["ss", "-ltnH"], capture_output=True, text=True, check=True).stdout
+        busy = [p for p in ports if f"127.0.0.1:{p} " in listening or f"*:{p} " in listening]
+        if not busy:
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"ports {busy} are still in use")
+        print(f"ports {busy} are in use; waiting", flush=True)
+        time.sleep(10)
+
+
+def upstream_connections() -> dict[int, int]:
+    """Established TCP connections to each node port (from nginx, in ``--spread nginx``)."""
+    out = subprocess.run(["ss", "-tnH", "state", "established"], capture_output=True, text=True, check=True).stdout
+    counts = dict.fromkeys(NODE_PORTS, 0)
+    for line in out.splitlines():
+        fields = line.split()
+        for port in NODE_PORTS:
+            if len(fields) >= 4 and fields[3] == f"127.0.0.1:{port}":
+                counts[port] += 1
+    return counts
+
+
+# --- watchers (client processes) -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Watch:
+    """One watcher to run: which game (index in the run's list), the server URL to connect to, and the source
+    address (None = default)."""
+
+    game: int
+    url: str
+    source: str | None = None
+
+
+@dataclass
+class Watched:
+    """What one watcher received: the ply of its join ``state``, each ``moved`` as ``(ply, sent_at, arrival)``,
+    how many ``search`` events, and the ``error`` payloads."""
+
+    game_id: str = ""
+    join_ply: int | None = None
+    moves: list[tuple[int, float, float]] = field(default_factory=list)
+    searches: int = 0
+    errors: list[Any] = field(default_factory=list)
+    finished: bool = False
+    failure: str | None = None
+    dropped_at: float | None = None
+    """Wall clock at which the server or the network closed the connection (the bench never reconnects)."""
+
+
+class Watcher:
+    """A Socket.IO ``AsyncClient`` that joins one game and records what it receives."""
+
+    def __init__(self, watch: Watch, session: Any) -> None:
+        import socketio
+
+        self.watch = watch
+        self.seen = Watched()
+        self.joined = asyncio.Event()
+        self.done = asyncio.Event()
+        self.sio = socketio.AsyncClient(reconnection=False, http_session=session)
+        self.sio.on("state", self._on_state)
+        self.sio.on("moved", self._on_moved)
+        self.sio.on("search", self._on_search)
+        self.sio.on("error", self._on_error)
+        self.sio.on("disconnect", self._on_disconnect)
+        self.stopping = False
+
+    async def _on_state(self, state: dict[str, Any]) -> None:
+        if self.seen.join_ply is None:
+            self.seen.join_ply = state["ply"]
+            self.joined.set()
+            if state["status"] != "active":
+                self._finish()
+
+    async def _on_moved(self, moved: dict[str, Any]) -> None:
+        self.seen.moves.append((moved["ply"], moved["sent_at"], time.time()))
+        if moved["state"]["status"] != "active":
+            self._finish()
+
+    async def _on_search(self, _search: dict[str, Any]) -> None:
+        self.seen.searches += 1
+
+    async def _on_error(self, error: Any) -> None:
+        self.seen.errors.append(error)
+
+    async def _on_disconnect(self, *_reason: Any) -> None:
+        if not self.stopping:
+            self.seen.dropped_at = time.time()
+            self.done.set()
+
+    def _finish(self) -> None:
+        self.seen.finished = True
+        self.done.set()
+
+    async def connect(self) -> None:
+        """Connect; a failure is recorded, not raised."""
+        try:
+            await self.sio.connect(self.watch.url, transports=["websocket"], wait_timeout=30)
+        except Exception as error:  # a watcher that cannot connect is reported, not fatal to the run
+            self.fail(error)
+
+    async def join(self, game_id: str) -> None:
+        """Join ``game_id`` and wait for its state; a failure is recorded, not raised."""
+        self.seen.game_id = game_id
+        if self.seen.failure:
+            return
+        try:
+            await self.sio.emit("join", {"game_id": game_id})
+            await asyncio.wait_for(self.joined.wait(), 60)
+        except Exception as error:  # a watcher that cannot join is reported, not fatal to the run
+            self.fail(error)
+
+    def fail(self, error: Exception) -> None:
+        self.seen.failure = self.seen.failure or f"{type(error).__name__}: {error}"
+        self.done.set()
+
+    async def stop(self) -> None:
+        self.stopping = True
+        with contextlib.suppress(Exception):
+            await self.sio.disconnect()
+
+
+async def watch_loop_lag(lags: list[tuple[float, float]], tick: float = 0.01) -> None:
+    """Note ``(wall clock, seconds late)`` whenever this process's event loop wakes up more than 20 ms late: a
+    busy client process delays the arrivals it records."""
+    while True:
+        before = time.monotonic()
+        await asyncio.sleep(tick)
+        late = time.monotonic() - before - tick
+        if late > 0.02:
+            lags.append((time.time(), late))
+
+
+def watch_games(watches: list[Watch], control: Any) -> None:
+    """Client process: connect ``watches`` and send ``("connected", n)``; on ``("join", game ids)`` join them and
+    send ``("joined", n)``; when every game is over (or ``("stop",)`` comes) send ``("results", [Watched as dict],
+    cpu seconds, event loop lags)``."""
+    asyncio.run(_watch_games(watches, control))
+
+
+async def _watch_games(watches: list[Watch], control: Any) -> None:
+    import aiohttp
+
+    logging.getLogger("engineio.client").setLevel(logging.ERROR)  # one "queue is empty" line per disconnect
+
+    sessions = {source: aiohttp.ClientSession(connector=aiohttp.TCPConnector(
+        limit=0, local_addr=(source, 0) if source else None)) for source in {w.source for w in watches}}
+    watchers = [Watcher(w, sessions[w.source]) for w in watches]
+    for first in range(0, len(watchers), CONNECT_BATCH):
+        await asyncio.gather(*(w.connect() for w in watchers[first:first + CONNECT_BATCH]))
+    control.send(("connected", sum(w.seen.failure is None for w in watchers)))
+    loop = asyncio.get_running_loop()
+    _, game_ids = await loop.run_in_executor(None, control.recv)
+    lags: list[tuple[float, float]] = []
+    lag_watch = asyncio.ensure_future(watch_loop_lag(lags))
+    await asyncio.gather(*(w.join(game_ids[w.watch.game]) for w in watchers))
+    control.send(("joined", sum(w.seen.failure is None for w in watchers)))
+    stop = loop.run_in_executor(None, control.recv)
+    games_over = asyncio.ensure_future(asyncio.gather(*(w.done.wait() for w in watchers)))
+    await asyncio.wait([stop, games_over], return_when=asyncio.FIRST_COMPLETED)
+    cpu = time.process_time()
+    lag_watch.cancel()
+    await asyncio.gather(*(w.stop() for w in watchers))
+    for session in sessions.values():
+        await session.close()
+    control.send(("results", [asdict(w.seen) for w in watchers], cpu, lags))
+    if not stop.done():
+        await stop
+    games_over.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await games_over
+
+
+# --- the run --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Cluster:
+    """The servers of one run."""
+
+    nodes: list[Node]
+    redis: RedisServer | None = None
+    nginx: Nginx | None = None
+
+    def stop(self) -> None:
+        if self.nginx:
+            self.nginx.stop()
+        for node in self.nodes:
+            node.server.stop()
+        if self.redis:
+            self.redis.stop()
+
+
+def start_cluster(folder: Path, args: argparse.Namespace) -> Cluster:
+    env = {"ARENA_WORKERS": str(args.engines), "ARENA_PACE": str(args.pace)}
+    if args.nodes == 1:
+        return Cluster([Node(LiveServer(folder / "node", env=env, threads=args.threads)).start()])
+    wait_until_ports_free((*NODE_PORTS, NGINX_PORT))
+    redis = RedisServer(folder / "redis").start()
+    env |= {"SOCKETIO_MESSAGE_QUEUE": redis.url, "DATABASE_URL": f"sqlite:///{folder / 'arena.sqlite3'}",
+            "SECRET_KEY": "scale-bench"}
+    cluster = Cluster([], redis)
+    try:
+        for port in NODE_PORTS:
+            cluster.nodes.append(Node(LiveServer(folder / f"node{port}", env=env, port=port,
+                                                 threads=args.threads)).start())
+        if args.spread == "nginx":
+            cluster.nginx = Nginx(folder / "nginx").start()
+    except BaseException:
+        cluster.stop()
+        raise
+    return cluster
+
+
+def create_games(cluster: Cluster, count: int, level: int) -> list[tuple[str, Node]]:
+    """``count`` engine-against-engine games, game ``i`` created on node ``i % nodes``."""
+    games = []
+    for index in range(count):
+        node = cluster.nodes[index % len(cluster.nodes)]
+        created = node.server.post("/api/games", {"game": "connect4",
+                                                  "opponent": {"type": "engines", "levels": [level, level]}})
+        created.raise_for_status()
+        games.append((created.json()["id"], node))
+    return games
+
+
+def plan_watches(cluster: Cluster, games: int, watchers: int, spread: str) -> list[Watch]:
+    """Each game's watchers; with two nodes, half of them on each node."""
+    watches = []
+    for game in range(games):
+        for index in range(watchers):
+            if len(cluster.nodes) == 1:
+                watches.append(Watch(game, cluster.nodes[0].server.url))
+            elif spread == "nginx":
+                assert cluster.nginx is not None
+                watches.append(Watch(game, cluster.nginx.url, SOURCES[index % 2]))
+            else:
+                watches.append(Watch(game, cluster.nodes[index % 2].server.url))
+    return watches
+
+
+def memory(cluster: Cluster) -> dict[str, float]:
+    """RSS in MiB of the gunicorn workers and of their engine workers, summed over the nodes."""
+    return {"gunicorn": sum(rss_mb(n.worker) for n in cluster.nodes),
+            "engines": sum(rss_mb(p) for n in cluster.nodes for p in engine_pids(n.worker))}
+
+
+def machine_cpu_seconds() -> float:
+    """Busy CPU seconds of the whole machine, every core (``/proc/stat``: all time but idle and iowait)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(values) - values[3] - values[4]) / os.sysconf("SC_CLK_TCK")
+
+
+class CpuTimeline(threading.Thread):
+    """Samples, every ``period`` seconds, the CPU use of named groups of processes and of the whole machine
+    ("machine", including processes outside the run), each as % of one core."""
+
+    def __init__(self, pids: dict[str, list[int]], period: float = 0.5) -> None:
+        super().__init__(daemon=True)
+        self.pids = pids
+        self.period = period
+        self.samples: list[tuple[float, dict[str, float]]] = []
+        """(wall clock at the end of the interval, {group: % of one core})"""
+        self._stopped = threading.Event()
+
+    def _read(self) -> dict[str, float]:
+        read = {"machine": machine_cpu_seconds()}
+        for name, pids in self.pids.items():
+            read[name] = 0.0
+            for pid in pids:
+                with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+                    read[name] += cpu_seconds(pid)
+        return read
+
+    def run(self) -> None:
+        last, last_at = self._read(), time.monotonic()
+        while not self._stopped.wait(self.period):
+            now, now_at = self._read(), time.monotonic()
+            self.samples.append((time.time(), {k: 100 * (now[k] - last[k]) / (now_at - last_at) for k in now}))
+            last, last_at = now, now_at
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self.join()
+
+    def average(self, start: float, end: float) -> dict[str, float]:
+        """Mean of each group's share over the samples taken between wall clock ``start`` and ``end``."""
+        chosen = [shares for at, shares in self.samples if start < at <= end]
+        return {k: statistics.fmean(s[k] for s in chosen) for k in chosen[0]} if chosen else {}
+
+
+def run_once(args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        cluster = start_cluster(Path(folder), args)
+        try:
+            return measure(cluster, args)
+        finally:
+            cluster.stop()
+
+
+def measure(cluster: Cluster, args: argparse.Namespace) -> dict[str, Any]:
+    """Connect the watchers, then create the games and join them (so that the games' moves are not broadcast
+    while connections are still being opened), then wait for the games to end."""
+    mem_idle = memory(cluster)
+    context = multiprocessing.get_context("spawn")
+    controls, processes = [], []
+    watches = plan_watches(cluster, args.games, args.watchers, args.spread)
+    for index in range(args.processes):
+        ours, theirs = context.Pipe()
+        process = context.Process(target=watch_games, name=f"watchers-{index}", args=(
+            [w for w in watches if w.game % args.processes == index], theirs))
+        process.start()
+        controls.append(ours)
+        processes.append(process)
+    connect_started = time.monotonic()
+    connected = sum(control.recv()[1] for control in controls)
+    connect_seconds = time.monotonic() - connect_started
+    mem_connected = memory(cluster)
+    games = create_games(cluster, args.games, args.level)
+    for control in controls:
+        control.send(("join", [game_id for game_id, _ in games]))
+    joined = sum(control.recv()[1] for control in controls)
+    all_joined = time.time()
+    time.sleep(1)  # the engine pools start with the first search
+    mem_games = memory(cluster)
+    server_threads = [thread_count(n.worker) for n in cluster.nodes]
+    spread = upstream_connections() if cluster.nginx else None
+    pids = {f"gunicorn:{n.server.port}": [n.worker] for n in cluster.nodes} | {
+            "engines": [p for n in cluster.nodes for p in engine_pids(n.worker)],
+            "watchers": [p.pid for p in processes]}
+    if cluster.redis and cluster.redis.process:
+        pids["redis"] = [cluster.redis.process.pid]
+    if cluster.nginx and cluster.nginx.process:
+        pids["nginx"] = [cluster.nginx.process.pid, *children(cluster.nginx.process.pid)]
+    meter = CpuTimeline(pids)
+    meter.start()
+    deadline = time.monotonic() + args.timeout
+    results: list[Watched] = []
+    client_cpu = 0.0
+    lags: list[tuple[float, float]] = []
+    for control in controls:
+        if not control.poll(max(0.0, deadline - time.monotonic())):
+            for other in controls:
+                with contextlib.suppress(OSError):
+                    other.send(("stop",))
+        message = control.recv()
+        results += [Watched(**seen) for seen in message[1]]
+        client_cpu += message[2]
+        lags += message[3]
+    for control in controls:
+        with contextlib.suppress(OSError):
+            control.send(("stop",))
+    for process in processes:
+        process.join(timeout=30)
+    meter.stop()
+    finals = {game_id: node.server.get(f"/api/games/{game_id}").json() for game_id, node in games}
+    return summarise(args, results, finals, all_joined, {
+        "connected": connected, "joined": joined, "connect_seconds": connect_seconds, "mem_idle": mem_idle,
+        "mem_connected": mem_connected, "mem_games": mem_games, "server_threads": server_threads,
+        "cpu": meter.average(all_joined, all_joined + args.window), "spread": spread, "client_cpu": client_cpu,
+        "lags": lags, "cpu_timeline": meter.samples})
+
+
+def summarise(args: argparse.Namespace, results: list[Watched], finals: dict[str, dict[str, Any]],
+              all_joined: float, facts: dict[str, Any]) -> dict[str, Any]:
+    """Check every watcher's moves against its game's final ply; latency and throughput figures."""
+    problems: list[str] = []
+    delays, moved, searches, errors = [], 0, 0, 0
+    timeline: list[tuple[str, int, float, float]] = []
+    for seen in results:
+        final = finals[seen.game_id]
+        searches += seen.searches
+        errors += len(seen.errors)
+        moved += len(seen.moves)
+        if seen.failure:
+            problems.append(f"game {seen.game_id}: a watcher failed: {seen.failure}")
+            continue
+        assert seen.join_ply is not None
+        # A move broadcast while the watcher was joining may arrive before the join state that already holds it.
+        plies = [ply for ply, _, _ in seen.moves if ply > seen.join_ply]
+        expected = list(range(seen.join_ply + 1, final["ply"] + 1))
+        if plies != expected:
+            missing = sorted(set(expected) - set(plies))
+            dropped = "" if seen.dropped_at is None else f"connection dropped {seen.dropped_at - all_joined:.1f} s " \
+                "after all joined, "
+            problems.append(f"game {seen.game_id}: {dropped}joined at ply {seen.join_ply}, final ply {final['ply']}, "
+                            f"got {len(plies)} moved, missing {missing[:10]}, out of order or extra: "
+                            f"{[p for p in plies if p not in expected][:10]}")
+        if final["status"] == "active":
+            problems.append(f"game {seen.game_id}: still going at the end (ply {final['ply']})")
+        delays += [arrival - sent for _, sent, arrival in seen.moves if sent >= all_joined]
+        timeline += [(seen.game_id, ply, sent - all_joined, arrival - sent) for ply, sent, arrival in seen.moves]
+    sent_times = sorted({(seen.game_id, ply, sent) for seen in results for ply, sent, _ in seen.moves
+                         if sent >= all_joined}, key=lambda item: item[2])
+    window_moves = [s for s in sent_times if s[2] <= all_joined + args.window]
+    ms = sorted(d * 1000 for d in delays)
+    if args.dump:
+        args.dump.write_text(json.dumps({
+            "moves": sorted(timeline, key=lambda t: t[2]),
+            "cpu": [(at - all_joined, shares) for at, shares in facts["cpu_timeline"]],
+            "client_lags": sorted((at - all_joined, late) for at, late in facts["lags"])}))
+    return {
+        **facts, "problems": problems, "moved": moved, "searches": searches, "errors": errors,
+        "watchers": len(results), "delays": len(ms),
+        "p50": statistics.median(ms) if ms else float("nan"), "p95": percentile(ms, 0.95) if ms else float("nan"),
+        "p99": percentile(ms, 0.99) if ms else float("nan"), "max": ms[-1] if ms else float("nan"),
+        "moves_per_s": len(window_moves) / args.window,
+        "finished": sum(f["status"] != "active" for f in finals.values()),
+        "plies": sum(f["ply"] for f in finals.values()),
+    }
+
+
+def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
+    for problem in r["problems"][:20]:
+        print("  PROBLEM", problem)
+    watchers = args.games * args.watchers
+    print(f"  {r['connected']}/{watchers} watchers connected in {r['connect_seconds']:.1f} s, {r['joined']} joined; "
+          f"games finished {r['finished']}/{args.games} ({r['plies']} plies); moved received {r['moved']}, "
+          f"search {r['searches']}, error events {r['errors']}; problems {len(r['problems'])}")
+    print(f"  moved sent_at -> arrival (after all joined, n={r['delays']}): p50 {r['p50']:.1f} ms  "
+          f"p95 {r['p95']:.1f} ms  p99 {r['p99']:.1f} ms  max {r['max']:.1f} ms")
+    print(f"  first {args.window:g} s after all joined: {r['moves_per_s']:.1f} moves/s = "
+          f"{r['moves_per_s'] * args.watchers:.0f} moved messages/s; CPU % of one core: "
+          + ", ".join(f"{k} {v:.0f}" for k, v in r["cpu"].items()))
+    idle, connected, games = (r[k]["gunicorn"] for k in ("mem_idle", "mem_connected", "mem_games"))
+    print(f"  gunicorn RSS ({args.nodes} node(s)): idle {idle:.1f} MiB, {watchers} watchers connected "
+          f"{connected:.1f}, games joined and playing {games:.1f} MiB -> "
+          f"{1024 * (connected - idle) / watchers:.0f} KiB per watcher, "
+          f"{1024 * (games - connected) / args.games:.0f} KiB per game with its watchers in its room; "
+          f"engine workers {r['mem_games']['engines']:.1f} MiB; server threads {r['server_threads']}")
+    if r["spread"] is not None:
+        print(f"  nginx upstream connections per node port: {r['spread']}")
+    lags = [late for _, late in r["lags"]]
+    print(f"  watcher processes: CPU over the whole run {r['client_cpu']:.1f} s; event loop late by > 20 ms "
+          f"{len(lags)} times, at most {1000 * max(lags, default=0):.0f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--nodes", type=int, choices=(1, 2), default=1)
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--watchers", type=int, default=10, help="watchers per game")
+    parser.add_argument("--level", type=int, default=2, help="engine level of both seats (1-8)")
+    parser.add_argument("--pace", type=float, default=1.0, help="ARENA_PACE: seconds between two engine moves")
+    parser.add_argument("--engines", type=int, default=2, help="ARENA_WORKERS: engine processes per node")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="gunicorn --threads per node (default: its watchers + 64)")
+    parser.add_argument("--processes", type=int, default=2, help="client processes holding the watchers")
+    parser.add_argument("--spread", choices=("nginx", "direct"), default="nginx",
+                        help="two nodes: watchers through nginx from two source addresses, or straight to the nodes")
+    parser.add_argument("--window", type=float, default=10.0, help="seconds of steady state for CPU and throughput")
+    parser.add_argument("--timeout", type=float, default=300.0, help="longest wait for the games to end")
+    parser.add_argument("--dump", type=Path, help="write every (game, ply, sent_at - all joined, delay) here as JSON")
+    parser.add_argument("--repeat", type=int, default=1, help="runs; medians are printed after them")
+    args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the servers (``finally``) when told to stop
+    faulthandler.dump_traceback_later(args.repeat * (args.timeout + 120), exit=True)
+    if not args.threads:
+        args.threads = args.games * args.watchers // args.nodes + 64
+    runs = []
+    for index in range(args.repeat):
+        print(f"run {index + 1}/{args.repeat}: {args.nodes} node(s), {args.games} games x {args.watchers} watchers, "
+              f"pace {args.pace:g} s, --threads {args.threads}, {args.processes} watcher processes", flush=True)
+        runs.append(run_once(args))
+        report(args, runs[-1])
+    if args.repeat > 1:
+        print("medians: " + ", ".join(f"{key} {statistics.median(r[key] for r in runs):.1f} ms"
+                                      for key in ("p50", "p95", "p99", "max"))
+              + f", problems {[len(r['problems']) for r in runs]}")
+
+
+if __name__ == "__main__":
+    main()
