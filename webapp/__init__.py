@@ -24,8 +24,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """The app, configured from the environment (see docs/protocol.md, "Configuration") and ``test_config``.
 
     Opens the database, sets up the engine pool (its processes start with the first search) and restarts the
-    search of every unfinished game whose turn is the engine's. Socket.IO events of one connection are handled
-    in order, in that connection's own thread (``async_handlers=False``): no thread is started per event.
+    search of every unfinished game whose turn is the engine's. With ``SOCKETIO_MESSAGE_QUEUE``, emits reach the
+    other nodes through Redis (``webapp.message_queue``; each node keeps serving its own clients while Redis is
+    unreachable). Socket.IO events of one connection are handled in order, in that connection's own thread
+    (``async_handlers=False``): no thread is started per event.
     """
     from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
     from webapp.api import bp as api_bp
@@ -68,6 +70,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["arena"] = arena
     if queue is not None:
         queue.on_reconnect = arena.broadcast_cached_games
+        queue.start()
     atexit.register(arena.close)
     _close_on_gunicorn_sigterm(arena.close)
     arena.resume()

@@ -8,9 +8,10 @@ Redis outage.
   twice). When a publish fails, the queue is marked down: one error line is logged for the whole outage, and while
   it lasts emits reach only this node's clients, without waiting on Redis at all. Each node goes on serving its own
   players; what other nodes' clients miss meanwhile is not replayed (Redis pub/sub keeps nothing).
-- Listening. The listener thread reads with short timeouts and, when its connection drops, subscribes again every
-  ``retry_interval`` seconds (python-socketio's own listener backs off up to a minute). A successful subscription,
-  or a ping through a live one after a failed publish, marks the queue up again and logs one "reconnected" line.
+- Listening. The listener thread pings Redis through its subscription every ``retry_interval`` seconds. When the
+  connection drops, or a ping goes unanswered for ``timeout`` seconds, the queue is marked down and the listener
+  subscribes again every ``retry_interval`` seconds (python-socketio's own listener backs off up to a minute). The
+  first answered ping marks the queue up again and logs one "reconnected" line; publishing resumes from then on.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import redis
 from redis.backoff import NoBackoff
+from redis.client import PubSub
 from redis.exceptions import RedisError
 from redis.retry import Retry
 from socketio import RedisManager
@@ -66,6 +68,14 @@ class ResilientRedisManager(RedisManager):
         self._down_since: float | None = None
         self._unshared = 0
         self._publisher = self._client(socket_timeout=timeout)
+
+    def start(self) -> None:
+        """Start the listener now, not at the first client connection as python-socketio would, so that a node
+        nobody is connected to also notices an outage's end and shares its events (engine searches) again.
+        Call it once the Socket.IO server using this manager exists."""
+        if not self.server.manager_initialized:
+            self.server.manager_initialized = True
+            self.initialize()
 
     @property
     def available(self) -> bool:
@@ -130,23 +140,36 @@ class ResilientRedisManager(RedisManager):
 
     def _listen(self) -> Iterator[bytes]:
         """Every message published on the channel, forever: subscribes again after each lost connection."""
-        channel = self.channel.encode()
         while True:
-            pubsub = self._client(socket_timeout=None).pubsub(ignore_subscribe_messages=True)
+            pubsub = self._client(socket_timeout=self.timeout).pubsub(ignore_subscribe_messages=True)
             try:
                 pubsub.subscribe(self.channel)
-                self._mark_up()
-                while True:
-                    message = pubsub.get_message(timeout=self.retry_interval)
-                    if message is None:
-                        if not self.available:
-                            pubsub.ping()
-                            self._mark_up()
-                        continue
-                    if message["type"] == "message" and message["channel"] == channel:
-                        yield message["data"]
+                yield from self._messages(pubsub)
             except (RedisError, OSError) as error:
                 self._mark_down(error, "listen")
             finally:
                 pubsub.close()
             time.sleep(self.retry_interval)
+
+    def _messages(self, pubsub: PubSub) -> Iterator[bytes]:
+        """The channel's messages from a subscribed ``pubsub``. A PING goes out every ``retry_interval`` seconds:
+        its answer marks the queue up; none within ``timeout`` seconds raises ``TimeoutError``, so a Redis that
+        stopped answering without closing the connection is noticed too."""
+        channel = self.channel.encode()
+        ping_sent: float | None = None
+        last_ping = -float("inf")
+        while True:
+            now = time.monotonic()
+            if ping_sent is None and now - last_ping >= self.retry_interval:
+                pubsub.ping()
+                ping_sent = last_ping = now
+            elif ping_sent is not None and now - ping_sent > self.timeout:
+                raise TimeoutError(f"no answer to PING within {self.timeout:g} s")
+            message = pubsub.get_message(timeout=self.retry_interval / 2)
+            if message is None:
+                continue
+            if message["type"] == "pong":
+                ping_sent = None
+                self._mark_up()
+            elif message["type"] == "message" and message["channel"] == channel:
+                yield message["data"]
