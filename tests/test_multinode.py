@@ -117,6 +117,7 @@ def test_a_player_through_nginx_and_a_spectator_on_the_other_node_see_the_game_a
             assert final["info"]["best"] == reply["move"]
             kinds = {s["info"]["kind"] for s in spectator.received("search") if s["ply"] == ply}
             assert "started" in kinds and kinds & {"depth", "progress"}, kinds
+        player.wait_for("moved", lambda m: m["ply"] == 4)
         for client in (spectator, player):
             assert sorted(m["ply"] for m in client.received("moved")) == [1, 2, 3, 4]
         assert spectator.received("error") == [] and player.received("error") == []
@@ -142,7 +143,7 @@ def test_a_friend_game_with_its_players_on_different_nodes_is_played_to_the_end(
         for player in players:
             assert [(m["ply"], m["move"]) for m in player.received("moved")] == list(enumerate(moves, start=1))
             assert player.received("error") == []
-        final = players[1].received("moved")[-1]["state"]
+        final = players[1].wait_for("moved", lambda m: m["ply"] == len(moves))["state"]
         assert final["status"] == "finished" and final["result"]["winner"] == 0
         for node in (served, other):
             state = _get(f"{node.url}/api/games/{game_id}")
@@ -197,7 +198,7 @@ def test_two_moves_for_the_same_ply_sent_at_once_to_the_two_nodes_one_is_accepte
             assert states[0]["to_move"] == states[1]["to_move"] == 1
             opponent.emit("move", {"game_id": game_id, "move": reply})
             ply += 1
-            for client in tabs.values():
+            for client in (*tabs.values(), opponent):
                 client.wait_for("moved", lambda m, ply=ply: m["ply"] == ply)
         for client in (*tabs.values(), opponent):
             assert sorted(m["ply"] for m in client.received("moved")) == [1, 2, 3, 4]

@@ -9,6 +9,8 @@ import time
 from servers import EventClient, LiveServer
 from services import RedisServer
 
+from webapp.message_queue import redacted
+
 UNREACHABLE = "Socket.IO message queue"
 
 
@@ -141,3 +143,8 @@ def test_a_node_started_while_redis_is_down_or_with_redis_hung_serves_its_client
     log = node.log.read_text()
     assert log.count("is unreachable") == 2 and log.count("reconnected") == 2, log
     assert "Traceback" not in log, log
+
+
+def test_log_lines_name_the_queue_without_its_password():
+    assert redacted("redis://arena:s3cret@queue.example:6380/0") == "redis://arena:***@queue.example:6380/0"
+    assert redacted("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"

@@ -51,7 +51,8 @@ class ResilientRedisManager(RedisManager):
     clients served while Redis is unreachable and recovers by itself when it returns (see the module docstring).
 
     ``timeout`` bounds every Redis connect, read and write, so an emit waits at most that long on a Redis that
-    stopped answering; ``retry_interval`` is the pause between the listener's attempts to subscribe again.
+    stopped answering (and only the first emit of an outage waits); ``retry_interval`` is both the listener's ping
+    interval and its pause between attempts to subscribe again.
     ``on_reconnect`` (if given) is called in a thread of its own ``2 * retry_interval`` seconds after the queue
     comes back from an outage (by then the other nodes have subscribed again), to send what clients missed.
     """
