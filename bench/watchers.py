@@ -142,6 +142,7 @@ class Watch:
     game: int
     url: str
     source: str | None = None
+    probe: bool = False
 
 
 @dataclass
@@ -150,6 +151,7 @@ class Watched:
     how many ``search`` events, and the ``error`` payloads."""
 
     game_id: str = ""
+    probe: bool = False
     join_ply: int | None = None
     moves: list[tuple[int, float, float]] = field(default_factory=list)
     searches: int = 0
@@ -167,7 +169,7 @@ class Watcher:
         import socketio
 
         self.watch = watch
-        self.seen = Watched()
+        self.seen = Watched(probe=watch.probe)
         self.joined = asyncio.Event()
         self.done = asyncio.Event()
         self.sio = socketio.AsyncClient(reconnection=False, http_session=session)
@@ -325,10 +327,13 @@ def start_cluster(folder: Path, args: argparse.Namespace) -> Cluster:
     return cluster
 
 
-def create_games(cluster: Cluster, count: int, level: int) -> list[tuple[str, Node]]:
-    """``count`` engine-against-engine games, game ``i`` created on node ``i % nodes``."""
+def create_games(cluster: Cluster, count: int, level: int, pace: float) -> list[tuple[str, Node]]:
+    """``count`` engine-against-engine games, game ``i`` created on node ``i % nodes``, their creations spread
+    evenly over ``pace`` seconds (games created at once would then move in lockstep, in bursts)."""
     games = []
+    started = time.monotonic()
     for index in range(count):
+        time.sleep(max(0.0, started + index * pace / count - time.monotonic()))
         node = cluster.nodes[index % len(cluster.nodes)]
         created = node.server.post("/api/games", {"game": "connect4",
                                                   "opponent": {"type": "engines", "levels": [level, level]}})
@@ -418,10 +423,13 @@ def measure(cluster: Cluster, args: argparse.Namespace) -> dict[str, Any]:
     context = multiprocessing.get_context("spawn")
     controls, processes = [], []
     watches = plan_watches(cluster, args.games, args.watchers, args.spread)
-    for index in range(args.processes):
+    shares = [[w for w in watches if w.game % args.processes == index] for index in range(args.processes)]
+    if args.probes:
+        shares.append([Watch(w.game, w.url, w.source, probe=True)
+                       for w in plan_watches(cluster, args.probes, 1, args.spread)])
+    for index, share in enumerate(shares):
         ours, theirs = context.Pipe()
-        process = context.Process(target=watch_games, name=f"watchers-{index}", args=(
-            [w for w in watches if w.game % args.processes == index], theirs))
+        process = context.Process(target=watch_games, name=f"watchers-{index}", args=(share, theirs))
         process.start()
         controls.append(ours)
         processes.append(process)
@@ -429,7 +437,7 @@ def measure(cluster: Cluster, args: argparse.Namespace) -> dict[str, Any]:
     connected = sum(control.recv()[1] for control in controls)
     connect_seconds = time.monotonic() - connect_started
     mem_connected = memory(cluster)
-    games = create_games(cluster, args.games, args.level)
+    games = create_games(cluster, args.games, args.level, args.pace)
     for control in controls:
         control.send(("join", [game_id for game_id, _ in games]))
     joined = sum(control.recv()[1] for control in controls)
@@ -478,7 +486,7 @@ def summarise(args: argparse.Namespace, results: list[Watched], finals: dict[str
               all_joined: float, facts: dict[str, Any]) -> dict[str, Any]:
     """Check every watcher's moves against its game's final ply; latency and throughput figures."""
     problems: list[str] = []
-    delays, moved, searches, errors = [], 0, 0, 0
+    delays, probe_delays, moved, searches, errors = [], [], 0, 0, 0
     timeline: list[tuple[str, int, float, float]] = []
     for seen in results:
         final = finals[seen.game_id]
@@ -501,7 +509,8 @@ def summarise(args: argparse.Namespace, results: list[Watched], finals: dict[str
                             f"{[p for p in plies if p not in expected][:10]}")
         if final["status"] == "active":
             problems.append(f"game {seen.game_id}: still going at the end (ply {final['ply']})")
-        delays += [arrival - sent for _, sent, arrival in seen.moves if sent >= all_joined]
+        (probe_delays if seen.probe else delays).extend(
+            arrival - sent for _, sent, arrival in seen.moves if sent >= all_joined)
         timeline += [(seen.game_id, ply, sent - all_joined, arrival - sent) for ply, sent, arrival in seen.moves]
     sent_times = sorted({(seen.game_id, ply, sent) for seen in results for ply, sent, _ in seen.moves
                          if sent >= all_joined}, key=lambda item: item[2])
@@ -515,6 +524,8 @@ def summarise(args: argparse.Namespace, results: list[Watched], finals: dict[str
     return {
         **facts, "problems": problems, "moved": moved, "searches": searches, "errors": errors,
         "watchers": len(results), "delays": len(ms),
+        "probe_p50": statistics.median(probe_delays) * 1000 if probe_delays else float("nan"),
+        "probe_p99": percentile(probe_delays, 0.99) * 1000 if probe_delays else float("nan"),
         "p50": statistics.median(ms) if ms else float("nan"), "p95": percentile(ms, 0.95) if ms else float("nan"),
         "p99": percentile(ms, 0.99) if ms else float("nan"), "max": ms[-1] if ms else float("nan"),
         "moves_per_s": len(window_moves) / args.window,
@@ -532,6 +543,9 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
           f"search {r['searches']}, error events {r['errors']}; problems {len(r['problems'])}")
     print(f"  moved sent_at -> arrival (after all joined, n={r['delays']}): p50 {r['p50']:.1f} ms  "
           f"p95 {r['p95']:.1f} ms  p99 {r['p99']:.1f} ms  max {r['max']:.1f} ms")
+    if args.probes:
+        print(f"  probes ({args.probes} watchers of the first games, alone in their own process): "
+              f"p50 {r['probe_p50']:.1f} ms  p99 {r['probe_p99']:.1f} ms")
     print(f"  first {args.window:g} s after all joined: {r['moves_per_s']:.1f} moves/s = "
           f"{r['moves_per_s'] * args.watchers:.0f} moved messages/s; CPU % of one core: "
           + ", ".join(f"{k} {v:.0f}" for k, v in r["cpu"].items()))
@@ -559,6 +573,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=0,
                         help="gunicorn --threads per node (default: its watchers + 64)")
     parser.add_argument("--processes", type=int, default=2, help="client processes holding the watchers")
+    parser.add_argument("--probes", type=int, default=0,
+                        help="extra watchers (one per game) in a process of their own, timed apart from the rest")
     parser.add_argument("--spread", choices=("nginx", "direct"), default="nginx",
                         help="two nodes: watchers through nginx from two source addresses, or straight to the nodes")
     parser.add_argument("--window", type=float, default=10.0, help="seconds of steady state for CPU and throughput")
