@@ -50,6 +50,21 @@ def test_the_same_ply_is_stored_once(url):
     assert [m.move for m in store.load_game("g1").moves] == ["5"]
 
 
+def test_a_move_that_no_longer_follows_the_stored_game_is_refused(url):
+    store = Store(url)
+    new_game(store, "g1")
+    for ply, move in enumerate("513", start=1):
+        store.add_move("g1", StoredMove(ply, move, (ply - 1) % 2), to_move=ply % 2)
+    store.truncate_moves("g1", 1, to_move=1)
+    with pytest.raises(PlyTakenError):  # a move for ply 4, computed before the takeback
+        store.add_move("g1", StoredMove(4, "9", 1), to_move=0)
+    store.finish_game("g1", 0, "resigned")
+    with pytest.raises(PlyTakenError):
+        store.add_move("g1", StoredMove(2, "9", 1), to_move=0)
+    game = store.load_game("g1")
+    assert [m.move for m in game.moves] == ["5"] and game.status == "finished"
+
+
 def test_two_writers_racing_for_one_ply_one_wins(url):
     first, second = Store(url), Store(url)
     new_game(first, "g1")

@@ -39,7 +39,12 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 
 
 class PlyTakenError(Exception):
-    """Another move was stored for this ply first."""
+    """The move cannot follow the stored game: another move was stored for this ply first, or the game moved on
+    without it meanwhile (taken back, resigned)."""
+
+
+class _StaleTurnError(Exception):
+    """Raised inside ``add_move``'s transaction to roll it back; reported as ``PlyTakenError``."""
 
 
 class Base(DeclarativeBase):
@@ -91,7 +96,10 @@ class MoveRow(Base):
 
 
 _INSERT_MOVE = MoveRow.__table__.insert()
-_UPDATE_GAME_TURN = GameRow.__table__.update().where(GameRow.__table__.c.id == bindparam("b_game_id"))
+_UPDATE_GAME_TURN = GameRow.__table__.update().where(
+    GameRow.__table__.c.id == bindparam("b_game_id"), GameRow.__table__.c.ply == bindparam("b_previous_ply"),
+    GameRow.__table__.c.status == "active")
+"""The turn update of a move: it changes a row only if the game is still active at the ply before the move."""
 
 
 @dataclass(slots=True)
@@ -244,8 +252,9 @@ class Store:
                  winner: int | None = None, reason: str | None = None) -> dt.datetime:
         """Store ``move`` and the game's new turn/status in one transaction; returns the update time.
 
-        Raises ``PlyTakenError`` (and writes nothing) when ply ``move.ply`` already has a move. (Prepared Core
-        statements, not the ORM: this is the one write on the path of every move.)
+        Raises ``PlyTakenError`` (and writes nothing) when ply ``move.ply`` already has a move, or when the stored
+        game is no longer active at ply ``move.ply - 1`` (another server took moves back or ended it meanwhile).
+        (Prepared Core statements, not the ORM: this is the one write on the path of every move.)
         """
         now = _now()
         try:
@@ -253,9 +262,13 @@ class Store:
                 connection.execute(_INSERT_MOVE, {
                     "game_id": game_id, "ply": move.ply, "move": move.move, "by": move.by, "score": move.score,
                     "score_text": move.score_text, "created_at": now})
-                connection.execute(_UPDATE_GAME_TURN, {
-                    "b_game_id": game_id, "ply": move.ply, "to_move": to_move, "status": status, "winner": winner,
-                    "reason": reason, "updated_at": now})
+                turn = connection.execute(_UPDATE_GAME_TURN, {
+                    "b_game_id": game_id, "b_previous_ply": move.ply - 1, "ply": move.ply, "to_move": to_move,
+                    "status": status, "winner": winner, "reason": reason, "updated_at": now})
+                if turn.rowcount != 1:
+                    raise _StaleTurnError
+        except _StaleTurnError:
+            raise PlyTakenError(f"game {game_id} is no longer active at ply {move.ply - 1}") from None
         except IntegrityError as error:
             if not _is_duplicate_key(error):
                 raise
