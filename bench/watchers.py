@@ -235,6 +235,91 @@ class Watcher:
             await self.sio.disconnect()
 
 
+class LeanWatcher:
+    """The same watcher speaking Engine.IO 4 / Socket.IO 5 over an aiohttp WebSocket itself: it answers pings,
+    joins, decodes ``state`` and ``moved`` and only counts the other events (``search`` is most of the traffic),
+    so one client process can keep up with many more watchers than with ``socketio.AsyncClient``."""
+
+    def __init__(self, watch: Watch, session: Any) -> None:
+        self.watch = watch
+        self.session = session
+        self.seen = Watched(probe=watch.probe)
+        self.joined = asyncio.Event()
+        self.done = asyncio.Event()
+        self.stopping = False
+        self.ws: Any = None
+        self.reader: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        """Open the WebSocket and the default namespace; a failure is recorded, not raised."""
+        try:
+            url = self.watch.url.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
+            self.ws = await self.session.ws_connect(url, timeout=30, autoping=False)
+            opened = await self.ws.receive_str(timeout=30)
+            if not opened.startswith("0"):
+                raise ConnectionError(f"unexpected Engine.IO open packet {opened[:80]!r}")
+            await self.ws.send_str("40")
+            while not (answer := await self.ws.receive_str(timeout=30)).startswith("40"):
+                if answer.startswith("44"):
+                    raise ConnectionError(f"connection refused: {answer[:200]}")
+            self.reader = asyncio.ensure_future(self._read())
+        except Exception as error:  # a watcher that cannot connect is reported, not fatal to the run
+            self.fail(error)
+
+    async def _read(self) -> None:
+        import aiohttp
+
+        async for message in self.ws:
+            if message.type != aiohttp.WSMsgType.TEXT:
+                break
+            text = message.data
+            if text == "2":
+                await self.ws.send_str("3")
+            elif text.startswith('42["moved"'):
+                moved = json.loads(text[2:])[1]
+                self.seen.moves.append((moved["ply"], moved["sent_at"], time.time()))
+                if moved["state"]["status"] != "active":
+                    self._finish()
+            elif text.startswith('42["search"'):
+                self.seen.searches += 1
+            elif text.startswith('42["state"') and self.seen.join_ply is None:
+                state = json.loads(text[2:])[1]
+                self.seen.join_ply = state["ply"]
+                self.joined.set()
+                if state["status"] != "active":
+                    self._finish()
+            elif text.startswith('42["error"'):
+                self.seen.errors.append(json.loads(text[2:])[1])
+        if not self.stopping:
+            self.seen.dropped_at = time.time()
+            self.done.set()
+
+    async def join(self, game_id: str) -> None:
+        """Join ``game_id`` and wait for its state; a failure is recorded, not raised."""
+        self.seen.game_id = game_id
+        if self.seen.failure:
+            return
+        try:
+            await self.ws.send_str("42" + json.dumps(["join", {"game_id": game_id}]))
+            await asyncio.wait_for(self.joined.wait(), 60)
+        except Exception as error:  # a watcher that cannot join is reported, not fatal to the run
+            self.fail(error)
+
+    def fail(self, error: Exception) -> None:
+        self.seen.failure = self.seen.failure or f"{type(error).__name__}: {error}"
+        self.done.set()
+
+    def _finish(self) -> None:
+        self.seen.finished = True
+        self.done.set()
+
+    async def stop(self) -> None:
+        self.stopping = True
+        with contextlib.suppress(Exception):
+            await self.ws.send_str("41")
+            await self.ws.close()
+
+
 async def watch_loop_lag(lags: list[tuple[float, float]], tick: float = 0.01) -> None:
     """Note ``(wall clock, seconds late)`` whenever this process's event loop wakes up more than 20 ms late: a
     busy client process delays the arrivals it records."""
@@ -246,21 +331,22 @@ async def watch_loop_lag(lags: list[tuple[float, float]], tick: float = 0.01) ->
             lags.append((time.time(), late))
 
 
-def watch_games(watches: list[Watch], control: Any) -> None:
+def watch_games(watches: list[Watch], lean: bool, control: Any) -> None:
     """Client process: connect ``watches`` and send ``("connected", n)``; on ``("join", game ids)`` join them and
     send ``("joined", n)``; when every game is over (or ``("stop",)`` comes) send ``("results", [Watched as dict],
     cpu seconds, event loop lags)``."""
-    asyncio.run(_watch_games(watches, control))
+    asyncio.run(_watch_games(watches, lean, control))
 
 
-async def _watch_games(watches: list[Watch], control: Any) -> None:
+async def _watch_games(watches: list[Watch], lean: bool, control: Any) -> None:
     import aiohttp
 
-    logging.getLogger("engineio.client").setLevel(logging.ERROR)  # one "queue is empty" line per disconnect
+    logging.getLogger("engineio.client").setLevel(logging.CRITICAL)  # one "queue is empty" line per disconnect
 
     sessions = {source: aiohttp.ClientSession(connector=aiohttp.TCPConnector(
         limit=0, local_addr=(source, 0) if source else None)) for source in {w.source for w in watches}}
-    watchers = [Watcher(w, sessions[w.source]) for w in watches]
+    kind = LeanWatcher if lean else Watcher
+    watchers = [kind(w, sessions[w.source]) for w in watches]
     for first in range(0, len(watchers), CONNECT_BATCH):
         await asyncio.gather(*(w.connect() for w in watchers[first:first + CONNECT_BATCH]))
     control.send(("connected", sum(w.seen.failure is None for w in watchers)))
@@ -429,7 +515,8 @@ def measure(cluster: Cluster, args: argparse.Namespace) -> dict[str, Any]:
                        for w in plan_watches(cluster, args.probes, 1, args.spread)])
     for index, share in enumerate(shares):
         ours, theirs = context.Pipe()
-        process = context.Process(target=watch_games, name=f"watchers-{index}", args=(share, theirs))
+        process = context.Process(target=watch_games, name=f"watchers-{index}",
+                                  args=(share, args.client == "lean", theirs))
         process.start()
         controls.append(ours)
         processes.append(process)
@@ -573,6 +660,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=0,
                         help="gunicorn --threads per node (default: its watchers + 64)")
     parser.add_argument("--processes", type=int, default=2, help="client processes holding the watchers")
+    parser.add_argument("--client", choices=("socketio", "lean"), default="socketio",
+                        help="watchers: python-socketio AsyncClients, or the lean protocol client (less client CPU)")
     parser.add_argument("--probes", type=int, default=0,
                         help="extra watchers (one per game) in a process of their own, timed apart from the rest")
     parser.add_argument("--spread", choices=("nginx", "direct"), default="nginx",
@@ -589,7 +678,8 @@ def main() -> None:
     runs = []
     for index in range(args.repeat):
         print(f"run {index + 1}/{args.repeat}: {args.nodes} node(s), {args.games} games x {args.watchers} watchers, "
-              f"pace {args.pace:g} s, --threads {args.threads}, {args.processes} watcher processes", flush=True)
+              f"pace {args.pace:g} s, --threads {args.threads}, {args.processes} {args.client} watcher processes",
+              flush=True)
         runs.append(run_once(args))
         report(args, runs[-1])
     if args.repeat > 1:
