@@ -157,6 +157,15 @@ def test_a_friend_game_with_its_players_on_different_nodes_is_played_to_the_end(
         for node in (served, other):
             state = _get(f"{node.url}/api/games/{game_id}")
             assert state["moves"] == moves and state["status"] == "finished"
+
+        players[0].emit("rematch", {"game_id": game_id})
+        mine = players[0].wait_for("rematch")
+        theirs = players[1].wait_for("rematch")  # from the other node: the link, no token
+        assert "token" not in theirs and theirs["new_id"] == mine["new_id"] and mine["seat"] == 1
+        players[1].emit("rematch", {"game_id": game_id})  # as the page does: its own node answers with the token
+        theirs = players[1].wait_for("rematch", lambda r: "token" in r)
+        assert theirs["seat"] == 0 and theirs["new_id"] == mine["new_id"]
+        assert [len(player.received("rematch")) for player in players] == [1, 2]
     finally:
         for player in players:
             player.close()

@@ -538,7 +538,8 @@ class Arena:
 
     def rematch(self, game_id: str, seat: int | None) -> tuple[str, int, str]:
         """A new game with the same settings and the seats swapped (made once per game); returns the caller's
-        ``(new id, seat, token)`` and sends ``rematch`` to the room, with each player's token for players."""
+        ``(new id, seat, token)`` and sends ``rematch`` to the room: to this node's members with each player's
+        token for players, to members on other nodes (message queue) without tokens."""
         with self._locked(game_id) as live:
             seat = self._check_player(live, seat)
             stored = live.stored
@@ -554,12 +555,16 @@ class Arena:
                         if stored.seats[old_seat].engine is None and self.store.take_seat(new_id, 1 - old_seat):
                             new_live.stored.seats[1 - old_seat].taken = True
             new_id = stored.rematch_id
-            url = f"/g/{new_id}"
-            for sid, member_seat in self.rooms.members(game_id).items():
-                payload: dict[str, Any] = {"game_id": game_id, "new_id": new_id, "url": url}
+            link: dict[str, Any] = {"game_id": game_id, "new_id": new_id, "url": f"/g/{new_id}"}
+            members = self.rooms.members(game_id)
+            for sid, member_seat in members.items():
+                payload = dict(link)
                 if member_seat is not None and stored.seats[member_seat].engine is None:
                     payload |= {"seat": 1 - member_seat, "token": issue_token(self.secret, new_id, 1 - member_seat)}
                 self.emit("rematch", payload, to=sid)
+            # Watchers connected to other nodes get the link; a player among them asks its own node for the
+            # rematch, which answers it with its seat's token as above.
+            self.emit("rematch", link, to=game_id, skip_sid=list(members))
             return new_id, 1 - seat, issue_token(self.secret, new_id, 1 - seat)
 
     def _broadcast_state(self, live: LiveGame, you: int | None = None) -> dict[str, Any]:

@@ -349,6 +349,12 @@ async function onRematch(payload) {
     window.location.assign(payload.url);
     return;
   }
+  if (page.you !== null && page.you !== undefined && !page.askedForRematchSeat) {
+    // The rematch was made through another server: ask ours, which answers with this seat's token.
+    page.askedForRematchSeat = true;
+    page.connection.emit("rematch");
+    return;
+  }
   $("rematch-link").href = payload.url;
   $("rematch-banner").hidden = false;
 }
