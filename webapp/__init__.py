@@ -66,6 +66,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         workers=app.config["ARENA_WORKERS"],
         pace=app.config["ARENA_PACE"],
         search_queue=app.config["ARENA_SEARCH_QUEUE"],
+        shared=queue is not None,
     )
     app.extensions["arena"] = arena
     if queue is not None:

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from engine.game import GameError, State, describe_score
 from engine.games import game_class, new_game
@@ -56,13 +56,16 @@ GameVersion = tuple[int, str, dt.datetime, str | None, tuple[bool, ...]]
 """``(ply, status, updated_at, rematch_id, taken flag of each seat)``: every write of the store changes it."""
 
 
+_VERSION_QUERY = select(GameRow.ply, GameRow.status, GameRow.updated_at, GameRow.rematch_id, SeatRow.taken).join(
+    SeatRow, SeatRow.game_id == GameRow.id).where(GameRow.id == bindparam("game_id")).order_by(SeatRow.seat)
+"""Built once: constructing the statement costs more than running it."""
+
+
 def stored_version(store: Store, game_id: str) -> GameVersion | None:
     """The stored game's version in one indexed read, or None for an unknown id. A web node compares it with its
     copy's (``LiveGame.version``) to learn whether another node changed the game since."""
-    query = select(GameRow.ply, GameRow.status, GameRow.updated_at, GameRow.rematch_id, SeatRow.taken).join(
-        SeatRow, SeatRow.game_id == GameRow.id).where(GameRow.id == game_id).order_by(SeatRow.seat)
     with store.engine.connect() as connection:
-        rows = connection.execute(query).all()
+        rows = connection.execute(_VERSION_QUERY, {"game_id": game_id}).all()
     if not rows:
         return None
     ply, status, updated_at, rematch_id, _ = rows[0]
@@ -179,10 +182,13 @@ class Arena:
     """All games of this server. ``emit(event, payload, to=room_or_sid)`` sends Socket.IO messages."""
 
     def __init__(self, store: Store, secret: str, emit: Emit, workers: int = 2, pace: float = 0.5,
-                 search_queue: str | None = None) -> None:
+                 search_queue: str | None = None, shared: bool = True) -> None:
         """``workers`` engine processes of this server run the searches, or, with ``search_queue`` (a
-        ``redis://`` URL), the workers started by ``python -m webapp.worker`` do."""
+        ``redis://`` URL), the workers started by ``python -m webapp.worker`` do. ``shared`` says other nodes
+        may change the store's games too: each action then first checks the stored version of its game; a node
+        alone with its store (False) trusts its own copies and saves that read."""
         self.store = store
+        self.shared = shared
         self.secret = secret
         self.emit = emit
         self.pace = pace
@@ -235,7 +241,9 @@ class Arena:
                     return
 
     def _refresh(self, live: LiveGame) -> None:
-        """Load the game again if the store's version differs from this copy's. Lock held."""
+        """Load the game again if the store's version differs from this copy's (only when ``shared``). Lock held."""
+        if not self.shared:
+            return
         live.checked_at = time.monotonic()
         if stored_version(self.store, live.id) != live.version():
             self._reload(live)
