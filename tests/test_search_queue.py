@@ -173,6 +173,8 @@ def test_a_game_over_gunicorn_gets_its_engine_moves_from_the_external_worker(que
         for ply in (0, 2):
             player.emit("move", {"game_id": game_id, "move": take_one(state)})
             state = player.wait_for("moved", lambda m, ply=ply: m["ply"] == ply + 2)["state"]
+        for ply in (1, 3):  # the client records each message in a thread of its own: wait, not assume an order
+            player.wait_for("search", lambda s, ply=ply: s["ply"] == ply and s["info"]["kind"] == "final")
         searches = player.received("search")
         for ply in (1, 3):
             kinds = [s["info"]["kind"] for s in searches if s["ply"] == ply]
