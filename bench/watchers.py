@@ -2,16 +2,21 @@
 ``moved`` of its game, in order, and the delay from the server's broadcast (``moved.sent_at``, its wall clock) to
 the arrival at each watcher is measured.
 
-    .venv/bin/python bench/watchers.py [--nodes 1] [--games 50] [--watchers 10] [--pace 1.0] [--repeat 3]
-    .venv/bin/python bench/watchers.py --nodes 2 --games 100 --watchers 10 [--spread nginx|direct]
+    .venv/bin/python bench/watchers.py [--games 50] [--watchers 10] [--pace 1.0] [--client socketio|lean]
+                                       [--probes 10] [--repeat 3]
+    .venv/bin/python bench/watchers.py --nodes 2 --games 100 --watchers 10 [--spread nginx|direct] ...
 
 Each game is Connect Four between two engines (``--level``, default 2 for both seats), created through the API
 of one node (game ``i`` on node ``i % nodes``, whose engine workers then play it), ``ARENA_PACE=--pace`` seconds
-between two engine moves and ``ARENA_WORKERS=--engines`` engine processes per node. The watchers are
-python-socketio ``AsyncClient``s (WebSocket transport) spread over ``--processes`` client processes, each process
-holding whole games. A watcher joins its game, notes the ply of the ``state`` it gets, and records every
+between two engine moves and ``ARENA_WORKERS=--engines`` engine processes per node; their creations are spread
+over one pace interval. The watchers are python-socketio ``AsyncClient``s, or with ``--client lean`` a minimal
+Engine.IO/Socket.IO client on aiohttp that decodes only ``state`` and ``moved`` (WebSocket transport either way),
+spread over ``--processes`` client processes, each process holding whole games. They all connect first; then the
+games are created and each watcher joins its game, notes the ply of the ``state`` it gets, and records every
 ``moved``; when the games are over, each watcher must have received exactly the plies after its join up to the
-game's last, in order. Latency percentiles cover the moves broadcast after every watcher had joined.
+game's last, in order (a dropped connection is reported). Latency percentiles cover the moves broadcast after
+every watcher had joined. ``--probes N`` adds one watcher to each of the first N games in a process of its own:
+their latency is the servers' with little client time in it.
 
 Two nodes (``--nodes 2``): gunicorns on 127.0.0.1:8001 and :8002 sharing one SQLite file and
 ``SOCKETIO_MESSAGE_QUEUE`` on a redis-server, nginx with deploy/nginx.conf on :8080 (those ports must be free; the
@@ -21,8 +26,10 @@ the bench checks by counting nginx's upstream connections); ``--spread direct`` 
 watchers straight to each node. Either way each game has watchers on both nodes, so its moves cross Redis.
 
 Printed per run: the delivery check, latency p50/p95/p99/max, moves and messages per second, resident memory of
-gunicorn and of the engine workers (idle, with the games, with the watchers: per game and per watcher), the
-server's thread count, and CPU shares of every process over ``--window`` seconds of the steady state.
+gunicorn and of the engine workers (idle, with the watchers connected, with the games: per watcher and per game),
+the server's thread count, CPU shares of every process over ``--window`` seconds of the steady state, and how late
+the client processes' event loops ran. ``--dump FILE`` writes every move's timing, the CPU timeline and the
+client loop delays as JSON. See docs/scale.md for results.
 """
 
 from __future__ import annotations
