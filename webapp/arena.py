@@ -547,11 +547,12 @@ class Arena:
     def rematch(self, game_id: str, seat: int | None) -> tuple[str, int, str]:
         """A new game with the same settings and the seats swapped (made once per game); returns the caller's
         ``(new id, seat, token)`` and sends ``rematch`` to the room: to this node's members with each player's
-        token for players, to members on other nodes (message queue) without tokens."""
+        token for players, and when the rematch is new, to members on other nodes (message queue) without tokens."""
         with self._locked(game_id) as live:
             seat = self._check_player(live, seat)
             stored = live.stored
-            if stored.rematch_id is None:
+            created = stored.rematch_id is None
+            if created:
                 start = game_class(stored.game).from_setup(stored.start_setup)
                 engines = (stored.seats[1].engine, stored.seats[0].engine)
                 new_id, _, _ = self._insert(stored.game, start, stored.game_options, stored.options, stored.opponent,
@@ -570,9 +571,10 @@ class Arena:
                 if member_seat is not None and stored.seats[member_seat].engine is None:
                     payload |= {"seat": 1 - member_seat, "token": issue_token(self.secret, new_id, 1 - member_seat)}
                 self.emit("rematch", payload, to=sid)
-            # Watchers connected to other nodes get the link; a player among them asks its own node for the
-            # rematch, which answers it with its seat's token as above.
-            self.emit("rematch", link, to=game_id, skip_sid=list(members))
+            if created:
+                # Watchers connected to other nodes get the link; a player among them asks its own node for the
+                # rematch, which answers it with its seat's token as above.
+                self.emit("rematch", link, to=game_id, skip_sid=list(members))
             return new_id, 1 - seat, issue_token(self.secret, new_id, 1 - seat)
 
     def _broadcast_state(self, live: LiveGame, you: int | None = None) -> dict[str, Any]:
