@@ -7,9 +7,9 @@ a worker process dies.
 
 ``EngineRunner.submit(job)`` queues or starts a search. Every event of it reaches ``on_event(job, info)``, called
 from the relay thread only (so per game, events arrive in order): a "queued" event when it has to wait, then
-"started", "progress" (at most ``PROGRESS_PER_SECOND`` per search; the rest are dropped), "depth", and finally one
-"final" (whose ``best`` is the move to play) or "failed". A cancelled search reports "cancelled" (from the thread
-that cancelled it) and nothing after that.
+"started", "progress" and "depth" (together at most ``PROGRESS_PER_SECOND`` per search; the rest are dropped),
+and finally one "final" (whose ``best`` is the move to play) or "failed". A cancelled search reports "cancelled"
+(from the thread that cancelled it) and nothing after that.
 
 Each worker process has its own stop Event; cancelling a running job sets the Event of the worker running it, and
 the parent clears it before handing that worker its next job, so the Event acts as the job's own.
@@ -32,6 +32,9 @@ from typing import Any
 from webapp.worker import SearchJob, worker_main
 
 PROGRESS_PER_SECOND = 10
+THROTTLED = ("progress", "depth")
+"""Event kinds relayed at most ``PROGRESS_PER_SECOND`` times a second per search, together: each carries every
+counter so far (``nodes_per_depth`` included), so a dropped one loses nothing the next one does not repeat."""
 POLL_SECONDS = 0.5
 log = logging.getLogger(__name__)
 
@@ -237,7 +240,7 @@ class EngineRunner:
                 if current:
                     del self._by_game[job.game_id]
                 self._free_worker_locked(worker)
-            elif kind == "progress" and not self._progress.allow(job.id):
+            elif kind in THROTTLED and not self._progress.allow(job.id):
                 return
         if current:
             self.on_event(job, info)

@@ -1,8 +1,9 @@
 """Engine searches on worker processes outside the web node, through an RQ queue in Redis (``ARENA_SEARCH_QUEUE``).
 
 ``QueuedRunner`` has the interface and the event contract of ``webapp.runner.EngineRunner``: "queued" (when no
-worker has picked the search up yet), "started", "progress" (at most ``PROGRESS_PER_SECOND`` a second), "depth",
-then one "final" or "failed", all from one relay thread; "cancelled" from the cancelling thread, and nothing after.
+worker has picked the search up yet), "started", "progress" and "depth" (together at most ``PROGRESS_PER_SECOND``
+a second), then one "final" or "failed", all from one relay thread; "cancelled" from the cancelling thread, and
+nothing after.
 
 How a search travels:
 
@@ -38,7 +39,7 @@ from redis.exceptions import RedisError
 from rq import Queue, Worker, get_current_job
 from rq.job import Job
 
-from webapp.runner import PROGRESS_PER_SECOND, Throttle
+from webapp.runner import PROGRESS_PER_SECOND, THROTTLED, Throttle
 from webapp.worker import SearchJob, run_job
 
 QUEUE_NAME = "arena-search"
@@ -83,8 +84,9 @@ def connect(url: str) -> Redis:
 
 
 class _Publisher:
-    """The ``results`` end ``run_job`` sends to: publishes each event on the node's channel, progress throttled.
-    Once the node has gone (nobody receives) or the search is cancelled, it sets ``stop`` and sends nothing more."""
+    """The ``results`` end ``run_job`` sends to: publishes each event on the node's channel (progress and depth
+    throttled). Once the node has gone (nobody receives) or the search is cancelled, it sets ``stop`` and sends
+    nothing more."""
 
     def __init__(self, redis: Redis, channel: str, job_id: int, stop: threading.Event) -> None:
         self.redis = redis
@@ -97,7 +99,7 @@ class _Publisher:
 
     def send(self, message: tuple[int, dict[str, Any]]) -> None:
         job_id, info = message
-        if info.get("kind") == "progress" and not self._progress.allow(job_id):
+        if info.get("kind") in THROTTLED and not self._progress.allow(job_id):
             return
         self._publish({"job": job_id, "info": info})
 
