@@ -283,3 +283,29 @@ def test_a_search_is_stopped_soon_after_the_player_resigns_on_another_node(two_a
     assert [event for event, _ in emitted["a"] + emitted["b"] if event in ("moved", "error")] == ["moved"]
     state = arenas["a"].game_state(game_id, None)
     assert state["result"] == {"winner": 1, "reason": "resigned"} and state["moves"] == ["1:1"]
+
+
+def test_an_engine_turn_whose_node_dies_mid_search_is_taken_over_by_the_other_node(tmp_path):
+    redis = RedisServer(tmp_path / "redis").start()
+    nodes = [LiveServer(tmp_path / name, env=node_env(redis.url, tmp_path / "arena.sqlite3", name), threads=16)
+             for name in "ab"]
+    try:
+        for node in nodes:
+            node.start()
+        created = _post(nodes[0].url + "/api/games", {"game": "connect4", "side": 0, "opponent": {
+            "type": "engine", "depth": 40, "time": 4, "algorithm": "alphabeta"}})
+        game_id = created["id"]
+        player = joined(nodes[0].url, game_id, created["token"])
+        spectator = joined(nodes[1].url, game_id)
+        player.emit("move", {"game_id": game_id, "move": "4"})
+        spectator.wait_for("search", lambda s: s["ply"] == 1 and s["info"]["kind"] == "started")
+        nodes[0].kill()  # the node searching the engine's turn dies; its lease runs out, node b takes the turn over
+        moved = spectator.wait_for("moved", lambda m: m["ply"] == 2, timeout=30)
+        assert moved["by"] == 1
+        assert "takes it over" in nodes[1].log.read_text()
+        assert _get(f"{nodes[1].url}/api/games/{game_id}")["moves"][:1] == ["4"]
+        spectator.close()
+    finally:
+        for node in nodes:
+            node.stop()
+        redis.stop()

@@ -34,6 +34,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.arena import Arena
     from webapp.config import MAX_BODY_BYTES, load_config
     from webapp.message_queue import ResilientRedisManager
+    from webapp.search_leases import SearchLeases
     from webapp.store import Store
 
     instance = os.environ.get("ARENA_INSTANCE")
@@ -67,6 +68,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         pace=app.config["ARENA_PACE"],
         search_queue=app.config["ARENA_SEARCH_QUEUE"],
         shared=queue is not None,
+        leases=SearchLeases(queue_url) if queue_url else None,
     )
     app.extensions["arena"] = arena
     if queue is not None:

@@ -32,6 +32,7 @@ from webapp.errors import ArenaError
 from webapp.lab import PREFIX as LAB_PREFIX
 from webapp.lab import Lab
 from webapp.runner import EngineRunner
+from webapp.search_leases import SearchLeases
 from webapp.seats import issue_token
 from webapp.store import GameRow, PlyTakenError, SeatRow, Store, StoredGame, StoredMove, StoredSeat
 from webapp.validation import NewGameRequest
@@ -45,6 +46,8 @@ LIVE_LIST_SIZE = 50
 RECHECK_INTERVAL = 1.0
 """Seconds between two checks, while this server's engine searches a game, that no other server changed the game
 (which cancels the search)."""
+SWEEP_SECONDS = 2.0
+"""How often a node with search leases renews them and looks for engine turns nobody searches."""
 CHANGED_ELSEWHERE = "the game changed on another server"
 """The reason of a search cancelled because another server changed its game."""
 log = logging.getLogger(__name__)
@@ -182,13 +185,17 @@ class Arena:
     """All games of this server. ``emit(event, payload, to=room_or_sid)`` sends Socket.IO messages."""
 
     def __init__(self, store: Store, secret: str, emit: Emit, workers: int = 2, pace: float = 0.5,
-                 search_queue: str | None = None, shared: bool = True) -> None:
+                 search_queue: str | None = None, shared: bool = True,
+                 leases: SearchLeases | None = None) -> None:
         """``workers`` engine processes of this server run the searches, or, with ``search_queue`` (a
         ``redis://`` URL), the workers started by ``python -m webapp.worker`` do. ``shared`` says other nodes
         may change the store's games too: each action then first checks the stored version of its game; a node
-        alone with its store (False) trusts its own copies and saves that read."""
+        alone with its store (False) trusts its own copies and saves that read. With ``leases``, an engine turn
+        is searched by one node at a time, and a turn no node holds (its node died) is taken over by this one."""
         self.store = store
         self.shared = shared
+        self.leases = leases
+        self._closing = threading.Event()
         self.secret = secret
         self.emit = emit
         self.pace = pace
@@ -203,11 +210,16 @@ class Arena:
         self._games_lock = threading.Lock()
         self._job_ids = itertools.count(1)
         self.lab = Lab(self.runner, emit, lambda: next(self._job_ids))
+        if leases is not None:
+            threading.Thread(target=self._keep_engine_turns, name="engine-turns", daemon=True).start()
 
     def close(self) -> None:
         """Stop the engine workers and close the database."""
+        self._closing.set()
         self.runner.close()
         self.store.close()
+        if self.leases is not None:
+            self.leases.close()
 
     # --- loading ----------------------------------------------------------------------------------------------
 
@@ -614,6 +626,8 @@ class Arena:
     def _start_engine_if_its_turn(self, live: LiveGame) -> None:
         if not live.engine_to_move():
             return
+        if self.leases is not None and not self.leases.claim(live.id):
+            return  # another node is searching this turn
         seat = live.state.to_move
         both_engines = all(s.engine is not None for s in live.stored.seats)
         job = SearchJob(
@@ -628,6 +642,33 @@ class Arena:
         live.job_id = None
         live.last_search = None
         self.runner.cancel(live.id, reason)
+        self._release_lease(live.id)
+
+    def _release_lease(self, game_id: str) -> None:
+        if self.leases is not None:
+            self.leases.release(game_id)
+
+    def _keep_engine_turns(self) -> None:
+        """The leases thread: every ``SWEEP_SECONDS``, renew the leases of this node's searches and take over the
+        engine turns no node holds a lease for (the node searching them died or lost Redis)."""
+        assert self.leases is not None
+        while not self._closing.wait(SWEEP_SECONDS):
+            try:
+                with self._games_lock:
+                    searching = [live.id for live in self._games.values() if live.job_id is not None]
+                self.leases.renew(searching)
+                for game_id in self.store.engine_turn_game_ids():
+                    if game_id in searching or self.leases.held_elsewhere(game_id):
+                        continue
+                    with self._locked(game_id) as live:
+                        if live.job_id is None and live.engine_to_move():
+                            log.warning("game %s: no server is searching its engine turn; this one takes it over",
+                                        game_id)
+                            self._start_engine_if_its_turn(live)
+            except Exception:
+                if self._closing.is_set():
+                    return
+                log.exception("checking the engine turns of the store failed")
 
     def _on_search_event(self, job: SearchJob, info: dict[str, Any]) -> None:
         """Runner callback: relay the event to the room; play the final event's move. Lab jobs go to the lab."""
@@ -651,6 +692,7 @@ class Arena:
                     return
             if kind == "final":
                 live.job_id = None
+                self._release_lease(job.game_id)
                 try:
                     self._commit_move(live, info["best"], job.seat, info.get("score"), info.get("score_text"),
                                       search=message)
@@ -667,6 +709,7 @@ class Arena:
             self.emit("search", message, to=job.game_id)
             if kind == "failed":
                 live.job_id = None
+                self._release_lease(job.game_id)
                 if live.failed_searches < SEARCH_RETRIES:
                     live.failed_searches += 1
                     self._start_engine_if_its_turn(live)
