@@ -309,3 +309,21 @@ def test_an_engine_turn_whose_node_dies_mid_search_is_taken_over_by_the_other_no
         for node in nodes:
             node.stop()
         redis.stop()
+
+
+def test_the_watcher_count_adds_up_the_watchers_of_both_nodes(cluster):
+    _, nodes = cluster
+    created = _post(nodes["a"].url + "/api/games", {"game": "tictactoe", "side": 0, "opponent": {"type": "friend"}})
+    game_id = created["id"]
+    player = joined(nodes["a"].url, game_id, created["token"])
+    watchers = [joined(nodes["b"].url, game_id) for _ in range(2)]
+    try:
+        player.wait_for("watchers", lambda w: w["count"] == 3)  # within one upkeep round of node a
+        watchers[0].wait_for("watchers", lambda w: w["count"] == 3)
+        assert _get(f"{nodes['b'].url}/api/games/{game_id}")["watchers"] == 3
+        watchers.pop().close()
+        player.wait_for("watchers", lambda w: w["count"] == 2)
+    finally:
+        player.close()
+        for watcher in watchers:
+            watcher.close()

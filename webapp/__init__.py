@@ -36,6 +36,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.message_queue import ResilientRedisManager
     from webapp.search_leases import SearchLeases
     from webapp.store import Store
+    from webapp.watcher_counts import WatcherCounts
 
     instance = os.environ.get("ARENA_INSTANCE")
     app = Flask(__name__, instance_path=str(Path(instance).resolve()) if instance else None)
@@ -69,6 +70,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         search_queue=app.config["ARENA_SEARCH_QUEUE"],
         shared=queue is not None,
         leases=SearchLeases(queue_url) if queue_url else None,
+        watcher_counts=WatcherCounts(queue_url) if queue_url else None,
     )
     app.extensions["arena"] = arena
     if queue is not None:

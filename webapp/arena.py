@@ -36,6 +36,7 @@ from webapp.search_leases import SearchLeases
 from webapp.seats import issue_token
 from webapp.store import GameRow, PlyTakenError, SeatRow, Store, StoredGame, StoredMove, StoredSeat
 from webapp.validation import NewGameRequest
+from webapp.watcher_counts import WatcherCounts
 from webapp.worker import SearchJob
 
 TREE_GAMES = {"tictactoe": 3000, "nim": 3000}
@@ -162,6 +163,11 @@ class Rooms:
         with self._lock:
             return len(self._members.get(game_id, {}))
 
+    def counts(self) -> dict[str, int]:
+        """The size of every room with someone in it."""
+        with self._lock:
+            return {game_id: len(members) for game_id, members in self._members.items()}
+
     def members(self, game_id: str) -> dict[str, int | None]:
         with self._lock:
             return dict(self._members.get(game_id, {}))
@@ -186,15 +192,18 @@ class Arena:
 
     def __init__(self, store: Store, secret: str, emit: Emit, workers: int = 2, pace: float = 0.5,
                  search_queue: str | None = None, shared: bool = True,
-                 leases: SearchLeases | None = None) -> None:
+                 leases: SearchLeases | None = None, watcher_counts: WatcherCounts | None = None) -> None:
         """``workers`` engine processes of this server run the searches, or, with ``search_queue`` (a
         ``redis://`` URL), the workers started by ``python -m webapp.worker`` do. ``shared`` says other nodes
         may change the store's games too: each action then first checks the stored version of its game; a node
         alone with its store (False) trusts its own copies and saves that read. With ``leases``, an engine turn
-        is searched by one node at a time, and a turn no node holds (its node died) is taken over by this one."""
+        is searched by one node at a time, and a turn no node holds (its node died) is taken over by this one.
+        With ``watcher_counts``, the watcher counts add up the watchers of every node."""
         self.store = store
         self.shared = shared
         self.leases = leases
+        self.watcher_counts = watcher_counts
+        self._watching_elsewhere: dict[str, int] = {}
         self._closing = threading.Event()
         self.secret = secret
         self.emit = emit
@@ -210,16 +219,14 @@ class Arena:
         self._games_lock = threading.Lock()
         self._job_ids = itertools.count(1)
         self.lab = Lab(self.runner, emit, lambda: next(self._job_ids))
-        if leases is not None:
-            threading.Thread(target=self._keep_engine_turns, name="engine-turns", daemon=True).start()
+        if leases is not None or watcher_counts is not None:
+            threading.Thread(target=self._keep_shared_state, name="shared-upkeep", daemon=True).start()
 
     def close(self) -> None:
         """Stop the engine workers and close the database."""
         self._closing.set()
         self.runner.close()
         self.store.close()
-        if self.leases is not None:
-            self.leases.close()
 
     # --- loading ----------------------------------------------------------------------------------------------
 
@@ -352,7 +359,7 @@ class Arena:
             "opponent": stored.opponent,
             "legal_moves": [state.move_text(m) for m in state.legal_moves()] if live.active else [],
             "view": state.view(),
-            "watchers": self.rooms.count(stored.id),
+            "watchers": self.watcher_count(stored.id),
             "search_state": self.runner.state_of(stored.id),
             "rematch_id": stored.rematch_id,
             "created_at": _iso(stored.created_at),
@@ -406,7 +413,7 @@ class Arena:
                 summaries.append({
                     "id": stored.id, "url": f"/g/{stored.id}", "game": stored.game, "title": live.state.title,
                     "ply": live.ply, "to_move": live.state.to_move, "status": stored.status,
-                    "opponent": stored.opponent, "seats": seats, "watchers": self.rooms.count(stored.id),
+                    "opponent": stored.opponent, "seats": seats, "watchers": self.watcher_count(stored.id),
                     "free_seat": not all(seat["taken"] for seat in seats), "updated_at": _iso(stored.updated_at),
                 })
         return summaries
@@ -605,7 +612,17 @@ class Arena:
             if job is not None and live.last_search is not None:
                 self.emit("search", {"game_id": game_id, "ply": job.ply, "seat": job.seat, "info": live.last_search},
                           to=sid)
-        self.emit("watchers", {"game_id": game_id, "count": count}, to=game_id)
+        self._announce_watchers(game_id, count)
+
+    def watcher_count(self, game_id: str) -> int:
+        """How many watch the game: this node's room, plus what the other nodes last reported."""
+        return self.rooms.count(game_id) + self._watching_elsewhere.get(game_id, 0)
+
+    def _announce_watchers(self, game_id: str, local: int) -> None:
+        """Report this node's room size (with ``watcher_counts``) and send the room the total."""
+        if self.watcher_counts is not None and not self._closing.is_set():
+            self._watching_elsewhere[game_id] = self.watcher_counts.exchange({game_id: local}).get(game_id, 0)
+        self.emit("watchers", {"game_id": game_id, "count": self.watcher_count(game_id)}, to=game_id)
 
     def leave(self, game_id: str, sid: str) -> None:
         """Take ``sid`` out of the game's room and tell the room the new watcher count; a finished game nobody
@@ -613,7 +630,7 @@ class Arena:
         count = self.rooms.leave(game_id, sid)
         if count is None:
             return
-        self.emit("watchers", {"game_id": game_id, "count": count}, to=game_id)
+        self._announce_watchers(game_id, count)
         with self._games_lock:
             live = self._games.get(game_id)
         if live is not None:
@@ -648,27 +665,44 @@ class Arena:
         if self.leases is not None:
             self.leases.release(game_id)
 
-    def _keep_engine_turns(self) -> None:
-        """The leases thread: every ``SWEEP_SECONDS``, renew the leases of this node's searches and take over the
-        engine turns no node holds a lease for (the node searching them died or lost Redis)."""
-        assert self.leases is not None
+    def _keep_shared_state(self) -> None:
+        """The upkeep thread of a node sharing its store: every ``SWEEP_SECONDS``, take care of the engine turns
+        (with ``leases``) and of the watcher counts (with ``watcher_counts``)."""
         while not self._closing.wait(SWEEP_SECONDS):
             try:
-                with self._games_lock:
-                    searching = [live.id for live in self._games.values() if live.job_id is not None]
-                self.leases.renew(searching)
-                for game_id in self.store.engine_turn_game_ids():
-                    if game_id in searching or self.leases.held_elsewhere(game_id):
-                        continue
-                    with self._locked(game_id) as live:
-                        if live.job_id is None and live.engine_to_move():
-                            log.warning("game %s: no server is searching its engine turn; this one takes it over",
-                                        game_id)
-                            self._start_engine_if_its_turn(live)
+                if self.leases is not None:
+                    self._keep_engine_turns(self.leases)
+                if self.watcher_counts is not None:
+                    self._keep_watcher_counts(self.watcher_counts)
             except Exception:
                 if self._closing.is_set():
                     return
-                log.exception("checking the engine turns of the store failed")
+                log.exception("the upkeep of what this node shares with the others failed")
+
+    def _keep_engine_turns(self, leases: SearchLeases) -> None:
+        """Renew the leases of this node's searches and take over the engine turns no node holds a lease for
+        (the node searching them died or lost Redis)."""
+        with self._games_lock:
+            searching = [live.id for live in self._games.values() if live.job_id is not None]
+        leases.renew(searching)
+        for game_id in self.store.engine_turn_game_ids():
+            if game_id in searching or leases.held_elsewhere(game_id):
+                continue
+            with self._locked(game_id) as live:
+                if live.job_id is None and live.engine_to_move():
+                    log.warning("game %s: no server is searching its engine turn; this one takes it over", game_id)
+                    self._start_engine_if_its_turn(live)
+
+    def _keep_watcher_counts(self, counts: WatcherCounts) -> None:
+        """Renew this node's reports of its rooms and send each room whose total changed its new count."""
+        local = self.rooms.counts()
+        elsewhere = counts.exchange(local)
+        for game_id in set(self._watching_elsewhere.copy()) - set(local):  # copy(): atomic under the GIL
+            self._watching_elsewhere.pop(game_id, None)
+        for game_id, others in elsewhere.items():
+            if self._watching_elsewhere.get(game_id, 0) != others:
+                self._watching_elsewhere[game_id] = others
+                self.emit("watchers", {"game_id": game_id, "count": self.watcher_count(game_id)}, to=game_id)
 
     def _on_search_event(self, job: SearchJob, info: dict[str, Any]) -> None:
         """Runner callback: relay the event to the room; play the final event's move. Lab jobs go to the lab."""

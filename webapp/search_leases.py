@@ -18,6 +18,8 @@ from redis.exceptions import RedisError
 
 LEASE_SECONDS = 5.0
 """How long a lease outlives its last renewal."""
+UNREACHABLE = (RedisError, OSError)
+"""What a Redis call raises when the server cannot be reached."""
 PREFIX = "arena:lease:"
 log = logging.getLogger(__name__)
 
@@ -41,7 +43,7 @@ class SearchLeases:
                 self.redis.pexpire(key, self.ttl_ms)
                 return True
             return False
-        except RedisError as error:
+        except UNREACHABLE as error:
             log.warning("search lease of game %s not checked (%s); searching anyway", game_id, error)
             return True
 
@@ -54,7 +56,7 @@ class SearchLeases:
                 for game_id in game_ids:
                     pipe.set(PREFIX + game_id, self.node, px=self.ttl_ms)
                 pipe.execute()
-        except RedisError:
+        except UNREACHABLE:
             pass
 
     def release(self, game_id: str) -> None:
@@ -63,7 +65,7 @@ class SearchLeases:
         try:
             if self.redis.get(key) == self.node.encode():
                 self.redis.delete(key)
-        except RedisError:
+        except UNREACHABLE:
             pass
 
     def held_elsewhere(self, game_id: str) -> bool:
@@ -71,9 +73,6 @@ class SearchLeases:
         no turn is taken over); False when no node does or this one does."""
         try:
             holder = self.redis.get(PREFIX + game_id)
-        except RedisError:
+        except UNREACHABLE:
             return True
         return holder is not None and holder != self.node.encode()
-
-    def close(self) -> None:
-        self.redis.close()
