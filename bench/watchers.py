@@ -56,7 +56,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from servers import LiveServer
-from services import NGINX_PORT, NODE_PORTS, Nginx, RedisServer
+from services import NGINX_PORT, NODE_PORTS, Nginx, RedisServer, wait_until_free
 from web_latency import cpu_seconds, percentile
 
 SOURCES = ("127.0.1.1", "127.0.2.1")
@@ -110,20 +110,6 @@ class Node:
         assert self.server.process is not None
         self.worker = children(self.server.process.pid)[0]
         return self
-
-
-def wait_until_ports_free(ports: tuple[int, ...], timeout: float = 600) -> None:
-    """Return once nothing listens on any of ``ports`` (someone else may be using them for a while)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        listening = subprocess.run(["ss", "-ltnH"], capture_output=True, text=True, check=True).stdout
-        busy = [p for p in ports if f"127.0.0.1:{p} " in listening or f"*:{p} " in listening]
-        if not busy:
-            return
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"ports {busy} are still in use")
-        print(f"ports {busy} are in use; waiting", flush=True)
-        time.sleep(10)
 
 
 def upstream_connections() -> dict[int, int]:
@@ -403,7 +389,8 @@ def start_cluster(folder: Path, args: argparse.Namespace) -> Cluster:
     env = {"ARENA_WORKERS": str(args.engines), "ARENA_PACE": str(args.pace)}
     if args.nodes == 1:
         return Cluster([Node(LiveServer(folder / "node", env=env, threads=args.threads)).start()])
-    wait_until_ports_free((*NODE_PORTS, NGINX_PORT))
+    wait_until_free((*NODE_PORTS, NGINX_PORT), 600, interval=10,
+                    on_wait=lambda busy: print(f"ports {busy} are in use; waiting", flush=True))
     redis = RedisServer(folder / "redis").start()
     env |= {"SOCKETIO_MESSAGE_QUEUE": redis.url, "DATABASE_URL": f"sqlite:///{folder / 'arena.sqlite3'}",
             "SECRET_KEY": "scale-bench"}

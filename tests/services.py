@@ -7,6 +7,7 @@ import contextlib
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from servers import ROOT, free_port
@@ -30,6 +31,35 @@ def wait_for_port(port: int, timeout: float = START_TIMEOUT) -> None:
     raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
 
 
+def wait_until_free(ports: tuple[int, ...], timeout: float, on_wait: Callable[[list[int]], None] | None = None,
+                    interval: float = 1.0) -> None:
+    """Return once nothing listens on any of ``ports`` (another run may be using the fixed ports of
+    deploy/nginx.conf); ``on_wait(busy ports)`` is called before each pause; ``RuntimeError`` after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        listening = subprocess.run(["ss", "-ltnH"], capture_output=True, text=True, check=True).stdout
+        busy = [port for port in ports if f"127.0.0.1:{port} " in listening or f"*:{port} " in listening]
+        if not busy:
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"ports {busy} are still in use after {timeout:g} s")
+        if on_wait is not None:
+            on_wait(busy)
+        time.sleep(interval)
+
+
+def stop_process(process: subprocess.Popen[bytes] | None) -> None:
+    """SIGTERM ``process`` (if it runs), then SIGKILL if it has not exited within 5 s."""
+    if process is None or process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=5)
+
+
 class RedisServer:
     """``redis-server`` on a free loopback port, no persistence, its log in ``folder``. ``url`` is its
     ``redis://`` address; ``stop`` and ``start`` again keep the same port (to test an outage and a recovery)."""
@@ -51,14 +81,7 @@ class RedisServer:
 
     def stop(self) -> None:
         """Stop the server (SIGTERM, then SIGKILL after 5 s); clients see their connections drop."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=5)
+        stop_process(self.process)
 
 
 class Nginx:
@@ -87,11 +110,4 @@ class Nginx:
         return "\n".join(path.read_text() for path in (self.prefix / "logs").glob("*.log"))
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=5)
+        stop_process(self.process)

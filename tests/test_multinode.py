@@ -5,14 +5,13 @@ not searching it."""
 
 from __future__ import annotations
 
-import subprocess
 import threading
 import time
 from pathlib import Path
 
 import pytest
 from servers import EventClient, LiveServer
-from services import NGINX_PORT, NODE_PORTS, Nginx, RedisServer
+from services import NGINX_PORT, NODE_PORTS, Nginx, RedisServer, wait_until_free
 
 from webapp.arena import CHANGED_ELSEWHERE, Arena, stored_version
 from webapp.store import Store
@@ -20,19 +19,6 @@ from webapp.validation import check_new_game
 
 PORT_WAIT = 120.0
 """How long to wait for another test run to free the fixed ports of deploy/nginx.conf."""
-
-
-def wait_until_free(ports: tuple[int, ...], timeout: float = PORT_WAIT) -> None:
-    """Return once nothing listens on any of ``ports`` (someone else's run may be using them)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        listening = subprocess.run(["ss", "-ltnH"], capture_output=True, text=True, check=True).stdout
-        busy = [port for port in ports if f"127.0.0.1:{port} " in listening or f"*:{port} " in listening]
-        if not busy:
-            return
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"ports {busy} are still in use after {timeout:g} s")
-        time.sleep(1)
 
 
 def node_env(queue: str, database: Path, name: str) -> dict[str, str]:
@@ -46,7 +32,7 @@ def cluster(tmp_path_factory):
     """Redis, nodes "a" (port 8001) and "b" (port 8002) on one SQLite file, and nginx in front of them:
     ``(nginx, {"a": node, "b": node})``."""
     folder = tmp_path_factory.mktemp("cluster")
-    wait_until_free((*NODE_PORTS, NGINX_PORT))
+    wait_until_free((*NODE_PORTS, NGINX_PORT), PORT_WAIT)
     redis = RedisServer(folder / "redis").start()
     nodes: dict[str, LiveServer] = {}
     nginx = Nginx(folder / "nginx")
