@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 
 import pytest
+from inbox import Inbox
 
 from webapp import socketio
 
@@ -184,33 +184,6 @@ def test_leave_and_unknown_payloads_for_every_event(app, friends):
     player.emit("leave", {"game_id": game_id})
     assert player.get_received() == []
     assert moves_of(app, game_id) == []
-
-
-class Inbox:
-    """Everything a test client received, read in order: ``next(name, predicate)`` waits (polling) for the next
-    matching event after the last one returned."""
-
-    def __init__(self, client) -> None:
-        self.client = client
-        self.messages: list[tuple[str, dict]] = []
-        self.cursor = 0
-
-    def next(self, name, predicate=lambda _: True, timeout=30.0) -> dict:
-        deadline = time.monotonic() + timeout
-        while True:
-            self.messages += [(m["name"], m["args"][0]) for m in self.client.get_received()]
-            while self.cursor < len(self.messages):
-                event, payload = self.messages[self.cursor]
-                self.cursor += 1
-                if event == name and predicate(payload):
-                    return payload
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"no {name!r} within {timeout} s; got {[n for n, _ in self.messages]}")
-            time.sleep(0.01)
-
-    def names(self) -> list[str]:
-        self.messages += [(m["name"], m["args"][0]) for m in self.client.get_received()]
-        return [name for name, _ in self.messages]
 
 
 def engine_game(app, opponent, game="tictactoe", options=None):

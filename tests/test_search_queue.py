@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from inbox import Inbox
 from redis import Redis
 from servers import ROOT, EventClient, LiveServer
 from services import RedisServer
@@ -113,35 +114,16 @@ def queued_app(tmp_path, monkeypatch, queue_url):
     application.extensions["arena"].close()
 
 
-class Player:
+class Player(Inbox):
     """A Socket.IO test client in a game's room; ``next`` waits for the next matching event after the last one."""
 
     def __init__(self, app, game_id: str, token: str | None) -> None:
-        self.client = socketio.test_client(app, auth={"token": token} if token else None)
+        super().__init__(socketio.test_client(app, auth={"token": token} if token else None))
         self.client.emit("join", {"game_id": game_id})
         self.game_id = game_id
-        self.messages: list[tuple[str, dict]] = []
-        self.cursor = 0
 
     def emit(self, event: str, **payload) -> None:
         self.client.emit(event, {"game_id": self.game_id, **payload})
-
-    def next(self, name: str, predicate=lambda _: True, timeout: float = 30.0) -> dict:
-        deadline = time.monotonic() + timeout
-        while True:
-            self.messages += [(m["name"], m["args"][0]) for m in self.client.get_received()]
-            while self.cursor < len(self.messages):
-                event, payload = self.messages[self.cursor]
-                self.cursor += 1
-                if event == name and predicate(payload):
-                    return payload
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"no {name!r} within {timeout} s; got {self.messages[-3:]}")
-            time.sleep(0.01)
-
-    def names(self) -> list[str]:
-        self.messages += [(m["name"], m["args"][0]) for m in self.client.get_received()]
-        return [name for name, _ in self.messages]
 
 
 def search_kind(kind: str):
