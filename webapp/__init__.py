@@ -8,6 +8,7 @@ from __future__ import annotations
 import atexit
 import importlib.util
 import os
+import secrets
 import signal
 import threading
 from collections.abc import Callable
@@ -35,6 +36,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.config import MAX_BODY_BYTES, load_config
     from webapp.message_queue import ResilientRedisManager
     from webapp.search_leases import SearchLeases
+    from webapp.search_leases import connect as connect_bookkeeping
     from webapp.store import Store
     from webapp.watcher_counts import WatcherCounts
 
@@ -53,6 +55,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     queue_url = app.config["SOCKETIO_MESSAGE_QUEUE"]
     queue = ResilientRedisManager(queue_url) if queue_url else None
+    bookkeeping = connect_bookkeeping(queue_url) if queue_url else None
+    node = secrets.token_hex(8)
     socketio.init_app(
         app,
         async_mode="threading",
@@ -69,8 +73,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         pace=app.config["ARENA_PACE"],
         search_queue=app.config["ARENA_SEARCH_QUEUE"],
         shared=queue is not None,
-        leases=SearchLeases(queue_url) if queue_url else None,
-        watcher_counts=WatcherCounts(queue_url) if queue_url else None,
+        leases=SearchLeases(bookkeeping, node) if bookkeeping is not None else None,
+        watcher_counts=WatcherCounts(bookkeeping, node) if bookkeeping is not None else None,
     )
     app.extensions["arena"] = arena
     if queue is not None:

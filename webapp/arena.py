@@ -685,9 +685,8 @@ class Arena:
         with self._games_lock:
             searching = [live.id for live in self._games.values() if live.job_id is not None]
         leases.renew(searching)
-        for game_id in self.store.engine_turn_game_ids():
-            if game_id in searching or leases.held_elsewhere(game_id):
-                continue
+        waiting = [game_id for game_id in self.store.engine_turn_game_ids() if game_id not in searching]
+        for game_id in leases.unclaimed(waiting):
             with self._locked(game_id) as live:
                 if live.job_id is None and live.engine_to_move():
                     log.warning("game %s: no server is searching its engine turn; this one takes it over", game_id)

@@ -11,7 +11,6 @@ is the behaviour of a single node (the store still accepts only one move per ply
 from __future__ import annotations
 
 import logging
-import secrets
 
 from redis import Redis
 from redis.exceptions import RedisError
@@ -24,13 +23,19 @@ PREFIX = "arena:lease:"
 log = logging.getLogger(__name__)
 
 
-class SearchLeases:
-    """The leases of the nodes sharing the Redis at ``url``; this node's id is ``node`` (random if not given)."""
+def connect(url: str) -> Redis:
+    """A Redis client for the nodes' shared bookkeeping (leases, watcher counts): each call gives up within a
+    second when the server cannot be reached."""
+    return Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
 
-    def __init__(self, url: str, node: str | None = None, ttl: float = LEASE_SECONDS) -> None:
-        self.node = node or secrets.token_hex(8)
+
+class SearchLeases:
+    """The leases of the nodes sharing ``redis``; this node's id is ``node``."""
+
+    def __init__(self, redis: Redis, node: str, ttl: float = LEASE_SECONDS) -> None:
+        self.redis = redis
+        self.node = node
         self.ttl_ms = int(ttl * 1000)
-        self.redis = Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
 
     def claim(self, game_id: str) -> bool:
         """Take the game's lease (or renew it if this node holds it); False when another node holds it.
@@ -68,11 +73,13 @@ class SearchLeases:
         except UNREACHABLE:
             pass
 
-    def held_elsewhere(self, game_id: str) -> bool:
-        """True when another node holds the game's lease, or when Redis cannot be reached (nobody can tell, so
-        no turn is taken over); False when no node does or this one does."""
+    def unclaimed(self, game_ids: list[str]) -> list[str]:
+        """Those of ``game_ids`` whose lease no node holds (in one round trip); none when Redis cannot be
+        reached (nobody can tell, so no turn is taken over)."""
+        if not game_ids:
+            return []
         try:
-            holder = self.redis.get(PREFIX + game_id)
+            holders = self.redis.mget([PREFIX + game_id for game_id in game_ids])
         except UNREACHABLE:
-            return True
-        return holder is not None and holder != self.node.encode()
+            return []
+        return [game_id for game_id, holder in zip(game_ids, holders, strict=True) if holder is None]

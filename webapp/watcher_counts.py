@@ -6,26 +6,24 @@ drops out by itself. Without Redis, every call answers as if this node were alon
 
 from __future__ import annotations
 
-import secrets
 import time
 
 from redis import Redis
-from redis.exceptions import RedisError
+
+from webapp.search_leases import UNREACHABLE
 
 REPORT_SECONDS = 10.0
 """How long a node's report counts after it was last renewed."""
-UNREACHABLE = (RedisError, OSError)
-"""What a Redis call raises when the server cannot be reached."""
 PREFIX = "arena:watchers:"
 
 
 class WatcherCounts:
-    """The watcher counts the nodes sharing the Redis at ``url`` report; this node's id is ``node``."""
+    """The watcher counts the nodes sharing ``redis`` report; this node's id is ``node``."""
 
-    def __init__(self, url: str, node: str | None = None, ttl: float = REPORT_SECONDS) -> None:
-        self.node = node or secrets.token_hex(8)
+    def __init__(self, redis: Redis, node: str, ttl: float = REPORT_SECONDS) -> None:
+        self.redis = redis
+        self.node = node
         self.ttl_ms = int(ttl * 1000)
-        self.redis = Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
 
     def exchange(self, local: dict[str, int]) -> dict[str, int]:
         """Report this node's count of each game in ``local`` (0 removes the report) and return, for each of those
