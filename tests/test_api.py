@@ -17,7 +17,7 @@ def friend_game(app) -> tuple[str, str, str]:
     """A friend game with both seats taken: ``(id, token of seat 0, token of seat 1)``."""
     first, second = app.test_client(), app.test_client()
     created = create(first)
-    taken = second.post(f"/api/games/{created['id']}/seats")
+    taken = second.post(f"/api/games/{created['id']}/seats", json={})
     assert taken.status_code == 200 and taken.json["seat"] == 1
     return created["id"], created["token"], taken.json["token"]
 
@@ -71,9 +71,9 @@ def test_the_seat_cookie_is_enough_to_move(client):
 def test_taking_a_seat_is_idempotent_for_its_holder_and_the_last_seat_goes_once(app, client):
     created = create(client)
     visitor = app.test_client()
-    first = visitor.post(f"/api/games/{created['id']}/seats").json
-    assert visitor.post(f"/api/games/{created['id']}/seats").json == first
-    assert_error(app.test_client().post(f"/api/games/{created['id']}/seats"), 409, "no_free_seat")
+    first = visitor.post(f"/api/games/{created['id']}/seats", json={}).json
+    assert visitor.post(f"/api/games/{created['id']}/seats", json={}).json == first
+    assert_error(app.test_client().post(f"/api/games/{created['id']}/seats", json={}), 409, "no_free_seat")
     restored = app.test_client().post(f"/api/games/{created['id']}/seats", json={"token": first["token"]})
     assert restored.json["seat"] == 1
 
@@ -106,8 +106,8 @@ def test_bad_create_bodies_are_400_and_create_nothing(client, body, code):
     assert client.get("/api/games").json["games"] == []
 
 
-def test_a_body_that_is_not_json_is_400(client):
-    response = client.post("/api/games", data="game=nim", content_type="application/x-www-form-urlencoded")
+def test_a_json_body_that_is_not_an_object_is_400(client):
+    response = client.post("/api/games", data="game=nim", content_type="application/json")
     assert_error(response, 400, "bad_request")
 
 
@@ -120,7 +120,7 @@ def test_unknown_games_and_plies_are_404(app, client):
     assert_error(client.get("/api/games/nope1234"), 404, "not_found")
     assert_error(client.get("/api/games/bad!id"), 404, "not_found")
     assert_error(client.post("/api/games/nope1234/moves", json={"move": "5", "token": "x"}), 404, "not_found")
-    assert_error(client.post("/api/games/nope1234/seats"), 404, "not_found")
+    assert_error(client.post("/api/games/nope1234/seats", json={}), 404, "not_found")
     game_id, _, _ = friend_game(app)
     assert_error(client.get(f"/api/games/{game_id}/positions/1"), 404, "not_found")
 

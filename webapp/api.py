@@ -13,6 +13,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from engine.game import InvalidSetupError
+from webapp import csrf
 from webapp.arena import Arena
 from webapp.chess_import import chess_setup
 from webapp.errors import STATUS_OF_CODE, ArenaError
@@ -20,6 +21,7 @@ from webapp.seats import BadTokenError, read_token, seat_from_cookie, set_seat_c
 from webapp.validation import GAME_ID, check_fields, check_move_text, check_new_game
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+csrf.protect(bp)
 
 
 def _arena() -> Arena:
@@ -27,9 +29,7 @@ def _arena() -> Arena:
 
 
 def _body() -> dict[str, Any]:
-    """The request's JSON object body (an empty body counts as ``{}``)."""
-    if not request.get_data(cache=True):
-        return {}
+    """The request's JSON object body (``webapp.csrf`` has already checked that it says it is JSON)."""
     try:
         data = request.get_json(silent=True)
     except RecursionError:

@@ -9,6 +9,7 @@ STATUS_OF_CODE = {
     "illegal_move": 400,
     "bad_token": 403,
     "forbidden": 403,
+    "cross_origin": 403,
     "not_found": 404,
     "method_not_allowed": 405,
     "not_your_turn": 409,
@@ -16,6 +17,7 @@ STATUS_OF_CODE = {
     "no_free_seat": 409,
     "not_allowed": 409,
     "too_large": 413,
+    "unsupported_media_type": 415,
     "rate_limited": 429,
     "engine_failed": 500,
 }
