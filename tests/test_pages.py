@@ -37,7 +37,6 @@ def test_game_page_names_the_game_and_has_no_token_for_a_visitor(client: FlaskCl
     assert 'data-game-id="Ab3_x-9"' in html
     assert 'data-token=""' in html
     assert "/assets/js/game.js" in html
-    assert "/vendor/socket.io-client/dist/socket.io.esm.min.js" in html
 
 
 def test_game_page_embeds_the_seat_token_from_the_cookie(client: FlaskClient) -> None:

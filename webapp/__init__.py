@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import Flask
 from flask_socketio import SocketIO
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 socketio = SocketIO()
 
@@ -34,6 +35,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.api import bp as api_bp
     from webapp.arena import Arena
     from webapp.config import MAX_BODY_BYTES, load_config
+    from webapp.headers import add_security_headers
     from webapp.message_queue import ResilientRedisManager
     from webapp.search_leases import SearchLeases
     from webapp.search_leases import connect as connect_bookkeeping
@@ -48,6 +50,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
 
     app.register_blueprint(api_bp)
+    add_security_headers(app)
     if importlib.util.find_spec("webapp.pages") is not None:
         from webapp.pages import bp as pages_bp
 
@@ -65,6 +68,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         manage_session=False,
         client_manager=queue,
     )
+    _trust_proxies(app, app.config["ARENA_PROXY_HOPS"])
     arena = Arena(
         Store(app.config["DATABASE_URL"]),
         app.config["SECRET_KEY"],
@@ -84,6 +88,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     _close_on_gunicorn_sigterm(arena.close)
     arena.resume()
     return app
+
+
+def _trust_proxies(app: Flask, hops: int) -> None:
+    """With ``hops`` > 0 (``ARENA_PROXY_HOPS``), believe that many proxies' ``X-Forwarded-For``, ``-Proto`` and
+    ``-Host`` (werkzeug's ``ProxyFix``), so the request's scheme, and with it the ``Secure`` cookie flag and the
+    same-origin checks, are those the browser used; with 0, those headers are ignored (anyone could forge them)."""
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
 
 
 def _close_on_gunicorn_sigterm(close: Callable[[], None]) -> None:

@@ -60,7 +60,8 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
     """The app's settings from ``env`` (default ``os.environ``); a bad value raises ``ConfigError``.
 
     Keys: ``SECRET_KEY``, ``DATABASE_URL``, ``ARENA_WORKERS``, ``ARENA_PACE``, ``ARENA_EVENT_RATE``,
-    ``ARENA_EVENT_BURST``, ``SOCKETIO_MESSAGE_QUEUE``, ``ARENA_SEARCH_QUEUE``, ``NODE_MODULES``, ``MAX_CONTENT_LENGTH``.
+    ``ARENA_EVENT_BURST``, ``ARENA_PROXY_HOPS``, ``SOCKETIO_MESSAGE_QUEUE``, ``ARENA_SEARCH_QUEUE``, ``NODE_MODULES``,
+    ``MAX_CONTENT_LENGTH``.
     """
     env = os.environ if env is None else env
     database_url = env.get("DATABASE_URL") or f"sqlite:///{instance_path / 'arena.sqlite3'}"
@@ -71,6 +72,7 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
         "ARENA_PACE": _number(env, "ARENA_PACE", 0.5, 0, 60),
         "ARENA_EVENT_RATE": _number(env, "ARENA_EVENT_RATE", 10, 0.1, 10_000),
         "ARENA_EVENT_BURST": _number(env, "ARENA_EVENT_BURST", 20, 1, 100_000),
+        "ARENA_PROXY_HOPS": int(_number(env, "ARENA_PROXY_HOPS", 0, 0, 10)),
         "SOCKETIO_MESSAGE_QUEUE": _redis_url(env, "SOCKETIO_MESSAGE_QUEUE"),
         "ARENA_SEARCH_QUEUE": _redis_url(env, "ARENA_SEARCH_QUEUE"),
         "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,

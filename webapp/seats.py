@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Request, Response, current_app
+from flask import Request, Response, current_app, request
 from itsdangerous import BadSignature, URLSafeSerializer
 
 COOKIE_PREFIX = "arena_seat_"
@@ -53,8 +53,10 @@ def cookie_name(game_id: str) -> str:
 
 
 def set_seat_cookie(response: Response, game_id: str, token: str) -> None:
-    """Store ``token`` in the seat cookie of ``game_id`` (HttpOnly, SameSite=Lax, path /)."""
-    response.set_cookie(cookie_name(game_id), token, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Lax")
+    """Store ``token`` in the seat cookie of ``game_id`` (HttpOnly, SameSite=Lax, path /, Secure when the request
+    came over HTTPS)."""
+    response.set_cookie(cookie_name(game_id), token, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Lax",
+                        secure=request.is_secure)
 
 
 def seat_from_cookie(request: Request, game_id: str) -> tuple[str, int] | None:

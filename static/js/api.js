@@ -1,5 +1,5 @@
 // The client side of docs/protocol.md: JSON API calls and the Socket.IO connection to one game's room.
-import { io } from "socket.io-client";
+import { io } from "./socketio.js";
 
 /** An error answered by the server: `code` is the protocol's error code, `message` a human sentence. */
 export class ApiError extends Error {

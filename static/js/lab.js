@@ -1,6 +1,6 @@
 // The algorithm lab: send the position and up to four search configurations (lab_start), then show every
 // column's counters as its events arrive (lab) and, once all are final, whether their values agree.
-import { io } from "socket.io-client";
+import { io } from "./socketio.js";
 import { formatCount, formatMillis } from "./format.js";
 
 const form = document.getElementById("lab-form");

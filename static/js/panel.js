@@ -162,7 +162,7 @@ export class EnginePanel {
     const pv = info?.pv_text ?? info?.pv ?? [];
     this.$("p-pv").innerHTML = pv.length
       ? pv.map((move, i) => `<span class="p${(this.seat + i) % 2}">${escapeHtml(move)}</span>`).join("")
-      : `<span class="muted" style="background:none">${this.state === "queued" ? "waiting for a free worker…" : "–"}</span>`;
+      : `<span class="muted">${this.state === "queued" ? "waiting for a free worker…" : "–"}</span>`;
 
     this.$("p-depth").innerHTML = info ? `${info.depth}<small>/${info.seldepth}</small>` : "–";
     this.countUp("p-nodes", info?.nodes);

@@ -2,11 +2,17 @@
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
-/** Creates an SVG element with attributes (`class` allowed) and optional children; null attributes are skipped. */
+/**
+ * Creates an SVG element with attributes (`class` allowed) and optional children; null attributes are skipped.
+ * `style` is applied through the CSSOM (`node.style`), which the pages' Content-Security-Policy allows, where a
+ * style attribute would be refused.
+ */
 export function el(tag, attrs = {}, children = []) {
   const node = document.createElementNS(SVG_NS, tag);
   for (const [name, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined && value !== false) node.setAttribute(name, String(value));
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "style") node.style.cssText = String(value);
+    else node.setAttribute(name, String(value));
   }
   for (const child of children) if (child) node.append(child);
   return node;
