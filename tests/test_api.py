@@ -169,6 +169,7 @@ def test_takeback_is_refused_between_friends(app, client):
 
 def test_rematch_swaps_seats_and_is_made_once(app, client):
     game_id, first, second = friend_game(app)
+    client.post(f"/api/games/{game_id}/resign", json={"token": second})
     made = client.post(f"/api/games/{game_id}/rematch", json={"token": first})
     assert made.status_code == 201 and made.json["seat"] == 1
     again = client.post(f"/api/games/{game_id}/rematch", json={"token": second}).json
@@ -176,6 +177,41 @@ def test_rematch_swaps_seats_and_is_made_once(app, client):
     new_state = client.get(f"/api/games/{made.json['id']}").json
     assert all(seat["taken"] for seat in new_state["seats"])
     assert client.get(f"/api/games/{game_id}").json["rematch_id"] == made.json["id"]
+
+
+def test_a_rematch_waits_for_the_end_of_the_game(app, client):
+    game_id, first, _ = friend_game(app)
+    client.post(f"/api/games/{game_id}/moves", json={"move": "5", "token": first})
+    assert_error(client.post(f"/api/games/{game_id}/rematch", json={"token": first}), 409, "not_allowed")
+    state = client.get(f"/api/games/{game_id}").json
+    assert state["rematch_id"] is None and state["status"] == "active"
+    assert len(client.get("/api/games").json["games"]) == 1
+
+
+def test_a_rematch_keeps_a_seat_nobody_took_free(app, client):
+    created = create(client)
+    client.post(f"/api/games/{created['id']}/resign", json={"token": created["token"]})
+    made = client.post(f"/api/games/{created['id']}/rematch", json={"token": created["token"]}).json
+    assert made["seat"] == 1
+    seats = client.get(f"/api/games/{made['id']}").json["seats"]
+    assert [seat["taken"] for seat in seats] == [False, True]
+    friend = app.test_client().post(f"/api/games/{made['id']}/seats", json={})
+    assert friend.status_code == 200 and friend.json["seat"] == 0
+
+
+def test_a_game_that_went_on_to_a_rematch_cannot_be_taken_back(client):
+    body = {"game": "nim", "opponent": {"type": "engine", "level": 1}, "side": 0,
+            "options": {"piles": [2], "takeback": True}}
+    created = create(client, body)
+    game_id, token = created["id"], created["token"]
+    won = client.post(f"/api/games/{game_id}/moves", json={"move": "1:2", "token": token}).json
+    assert won["status"] == "finished" and won["result"]["winner"] == 0
+    new_id = client.post(f"/api/games/{game_id}/rematch", json={"token": token}).json["id"]
+    before = client.get(f"/api/games/{game_id}").json
+    assert_error(client.post(f"/api/games/{game_id}/takeback", json={"token": token}), 409, "not_allowed")
+    after = client.get(f"/api/games/{game_id}").json
+    assert after == before and after["status"] == "finished" and after["rematch_id"] == new_id
+    assert game_id not in [game["id"] for game in client.get("/api/games").json["games"]]
 
 
 def test_configuration_from_the_environment(tmp_path):

@@ -162,6 +162,10 @@ def test_rematch_gives_each_player_the_swapped_seat_and_watchers_the_link(app, f
     game_id, first, second = friends
     player, opponent, watcher = connect(app, first, game_id), connect(app, second, game_id), connect(app, None, game_id)
     opponent.emit("rematch", {"game_id": game_id})
+    assert named(opponent, "error")[0]["code"] == "not_allowed"  # not before the game is over
+    assert named(player, "rematch") == [] and named(watcher, "rematch") == []
+    opponent.emit("resign", {"game_id": game_id})
+    opponent.emit("rematch", {"game_id": game_id})
     [to_player], [to_opponent], [to_watcher] = (named(c, "rematch") for c in (player, opponent, watcher))
     assert to_player["seat"] == 1 and to_opponent["seat"] == 0
     assert set(to_watcher) == {"game_id", "new_id", "url"} and to_watcher["new_id"] == to_player["new_id"]

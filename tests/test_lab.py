@@ -96,12 +96,44 @@ def test_lab_stop_cancels_the_run(app) -> None:
     started = [m["args"][0] for m in client.get_received() if m["name"] == "lab_started"]
     assert len(started) == 1
     client.emit("lab_stop", {"run": started[0]["run"]})
-    deadline = time.monotonic() + 10
+    assert wait_for_cancelled(client, 2) == {0, 1}
+    assert app.extensions["arena"].runner.state_of(f"lab-{started[0]['run']}-0") == "idle"
+
+
+def wait_for_cancelled(client, columns: int, timeout: float = 10) -> set[int]:
+    """The columns whose ``cancelled`` event ``client`` received within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
     cancelled: set[int] = set()
-    while len(cancelled) < 2 and time.monotonic() < deadline:
+    while len(cancelled) < columns and time.monotonic() < deadline:
         for message in client.get_received():
             if message["name"] == "lab" and message["args"][0]["info"]["kind"] == "cancelled":
                 cancelled.add(message["args"][0]["column"])
         time.sleep(0.05)
-    assert cancelled == {0, 1}
-    assert app.extensions["arena"].runner.state_of(f"lab-{started[0]['run']}-0") == "idle"
+    return cancelled
+
+
+def test_only_the_connection_that_started_a_run_can_stop_it(app) -> None:
+    owner, other = lab_client(app), lab_client(app)
+    owner.emit("lab_start", {"game": "tictactoe", "setup": "", "moves": [],
+                             "configs": [{"preset": "minimax", "time": 30}]})
+    [run] = [m["args"][0]["run"] for m in owner.get_received() if m["name"] == "lab_started"]
+    other.emit("lab_stop", {"run": run})
+    [error] = [m["args"][0] for m in other.get_received() if m["name"] == "error"]
+    assert error["code"] == "forbidden" and error["event"] == "lab_stop"
+    assert wait_for_cancelled(owner, 1, timeout=1) == set()
+    assert app.extensions["arena"].runner.state_of(f"lab-{run}-0") != "idle"
+    owner.emit("lab_stop", {"run": run})
+    assert wait_for_cancelled(owner, 1) == {0}
+
+
+def test_a_run_stops_when_its_connection_ends(app) -> None:
+    owner = lab_client(app)
+    owner.emit("lab_start", {"game": "tictactoe", "setup": "", "moves": [],
+                             "configs": [{"preset": "minimax", "time": 30}, {"preset": "minimax", "time": 30}]})
+    [run] = [m["args"][0]["run"] for m in owner.get_received() if m["name"] == "lab_started"]
+    owner.disconnect()
+    runner = app.extensions["arena"].runner
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and {runner.state_of(f"lab-{run}-{c}") for c in (0, 1)} != {"idle"}:
+        time.sleep(0.05)
+    assert {runner.state_of(f"lab-{run}-{c}") for c in (0, 1)} == {"idle"}

@@ -29,7 +29,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     search of every unfinished game whose turn is the engine's. With ``SOCKETIO_MESSAGE_QUEUE``, emits reach the
     other nodes through Redis (``webapp.message_queue``; each node keeps serving its own clients while Redis is
     unreachable). Socket.IO events of one connection are handled in order, in that connection's own thread
-    (``async_handlers=False``): no thread is started per event.
+    (``async_handlers=False``): no thread is started per event. A packet that cannot be decoded reaches the
+    handlers as an event of its own (``webapp.socket_packets``).
     """
     from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
     from webapp.api import bp as api_bp
@@ -39,11 +40,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.message_queue import ResilientRedisManager
     from webapp.search_leases import SearchLeases
     from webapp.search_leases import connect as connect_bookkeeping
+    from webapp.socket_packets import ReadablePacket
     from webapp.store import Store
     from webapp.watcher_counts import WatcherCounts
 
     instance = os.environ.get("ARENA_INSTANCE")
     app = Flask(__name__, instance_path=str(Path(instance).resolve()) if instance else None)
+    # Werkzeug would answer a path with "//" by a redirect to the URL rebuilt from the request's Host header, which
+    # the client chose: such paths are a 404 instead, so no answer ever points to another host.
+    app.url_map.merge_slashes = False
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(load_config(Path(app.instance_path)))
     if test_config:
@@ -67,6 +72,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         async_handlers=False,
         manage_session=False,
         client_manager=queue,
+        serializer=ReadablePacket,
     )
     _trust_proxies(app, app.config["ARENA_PROXY_HOPS"])
     arena = Arena(

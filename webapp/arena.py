@@ -551,6 +551,8 @@ class Arena:
                 raise ArenaError("not_allowed", "takeback is not enabled in this game")
             if live.stored.reason == "resigned":
                 raise ArenaError("not_allowed", "a resigned game cannot be taken back")
+            if live.stored.rematch_id is not None:
+                raise ArenaError("not_allowed", "the players moved on to a rematch; this game cannot be taken back")
             mine = [m.ply for m in live.stored.moves if m.by == seat]
             if not mine:
                 raise ArenaError("not_allowed", "you have no move to take back")
@@ -564,12 +566,16 @@ class Arena:
             return self._broadcast_state(live, seat)
 
     def rematch(self, game_id: str, seat: int | None) -> tuple[str, int, str]:
-        """A new game with the same settings and the seats swapped (made once per game); returns the caller's
-        ``(new id, seat, token)`` and sends ``rematch`` to the room: to this node's members with each player's
-        token for players, and when the rematch is new, to members on other nodes (message queue) without tokens."""
+        """A new game with the same settings and the seats swapped (made once per game, once it is over); returns
+        the caller's ``(new id, seat, token)`` and sends ``rematch`` to the room: to this node's members with each
+        player's token for players, and when the rematch is new, to members on other nodes (message queue) without
+        tokens. A human seat of the rematch is taken only if its player held the old seat; a seat nobody took stays
+        free. Errors: forbidden, not_allowed (the game is still being played)."""
         with self._locked(game_id) as live:
             seat = self._check_player(live, seat)
             stored = live.stored
+            if live.active:
+                raise ArenaError("not_allowed", "a rematch can only start once this game is over")
             created = stored.rematch_id is None
             if created:
                 start = game_class(stored.game).from_setup(stored.start_setup)
@@ -580,7 +586,8 @@ class Arena:
                 stored.rematch_id = new_id
                 with self._locked(new_id) as new_live:
                     for old_seat in (0, 1):
-                        if stored.seats[old_seat].engine is None and self.store.take_seat(new_id, 1 - old_seat):
+                        held = stored.seats[old_seat].engine is None and stored.seats[old_seat].taken
+                        if held and self.store.take_seat(new_id, 1 - old_seat):
                             new_live.stored.seats[1 - old_seat].taken = True
             new_id = stored.rematch_id
             link: dict[str, Any] = {"game_id": game_id, "new_id": new_id, "url": f"/g/{new_id}"}

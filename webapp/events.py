@@ -8,9 +8,10 @@ the sender only) and changes nothing. See docs/protocol.md.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any
 
@@ -24,7 +25,10 @@ from webapp.lab import PREFIX as LAB_PREFIX
 from webapp.lab import parse_run
 from webapp.rate_limit import TokenBucket
 from webapp.seats import BadTokenError, SeatClaim, read_token
+from webapp.socket_packets import MALFORMED_EVENT
 from webapp.validation import check_event
+
+log = logging.getLogger(__name__)
 
 FLOOD_BURSTS = 5
 """A connection whose refused events exceed what its rate refills by this many bursts is disconnected."""
@@ -32,13 +36,15 @@ FLOOD_BURSTS = 5
 
 @dataclass(slots=True)
 class Connection:
-    """What the server knows of one Socket.IO connection: its seat claim (if any), its rate limit (``bucket``)
-    and how many more refused events it may send before it is disconnected (``patience``, refilled at the same
-    rate: a client a little over its limit only gets errors, a flood is cut off)."""
+    """What the server knows of one Socket.IO connection: its seat claim (if any), its rate limit (``bucket``),
+    how many more refused events it may send before it is disconnected (``patience``, refilled at the same rate: a
+    client a little over its limit only gets errors, a flood is cut off), and the lab runs it started (``runs``:
+    only it may stop them, and they stop when it disconnects)."""
 
     claim: SeatClaim | None
     bucket: TokenBucket
     patience: TokenBucket
+    runs: set[str] = field(default_factory=set)
 
     def seat_in(self, game_id: str) -> int | None:
         """The connection's seat in ``game_id``, or None for a spectator."""
@@ -76,11 +82,13 @@ def on_connect(auth: object = None) -> None:
 
 @socketio.on("disconnect")
 def on_disconnect(reason: object = None) -> None:
-    """Forget the connection and leave every room it was in."""
+    """Forget the connection, stop the lab runs it started and leave every room it was in."""
     sid = _sid()
     with _connections_lock:
-        _connections.pop(sid, None)
+        connection = _connections.pop(sid, None)
     arena = _arena()
+    for run in connection.runs if connection is not None else ():
+        arena.lab.stop(run)
     for game_id in arena.rooms.rooms_of(sid):
         arena.leave(game_id, sid)
 
@@ -158,11 +166,21 @@ def on_rematch(arena: Arena, connection: Connection, data: dict[str, Any]) -> No
     arena.rematch(data["game_id"], connection.seat_in(data["game_id"]))
 
 
+@game_event(MALFORMED_EVENT, ("event", "reason"))
+def on_malformed(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
+    """A packet that could not be decoded (``webapp.socket_packets``): one log line and a ``bad_request`` error
+    naming the event it was meant to be, when that could be read."""
+    event, reason = data["event"], data["reason"]
+    log.warning("connection %s sent an unreadable %s packet: %s", _sid(), event or "Socket.IO", reason)
+    emit("error", {"code": "bad_request", "message": f"{reason}; nothing was done", "event": event})
+
+
 @game_event("lab_start", ("game", "setup", "moves", "configs"))
 def on_lab_start(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Start a lab run; the sender joins its room and gets ``lab_started`` ``{run, configs}``, then ``lab`` events."""
     state, configs = parse_run(data)
     run = arena.lab.new_run()
+    connection.runs.add(run)
     join_room(f"{LAB_PREFIX}{run}")
     emit("lab_started", {"run": run, "setup": state.setup(), "configs": [
         {"preset": c.preset, "depth": c.limits.depth, "time": c.limits.time, "playouts": c.limits.nodes}
@@ -172,7 +190,10 @@ def on_lab_start(arena: Arena, connection: Connection, data: dict[str, Any]) -> 
 
 @game_event("lab_stop", ("run",))
 def on_lab_stop(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
-    """Cancel the searches of a lab run still going (each column gets a ``cancelled`` event)."""
+    """Cancel the searches of a lab run this connection started, still going (each column gets a ``cancelled``
+    event); another connection's run is ``forbidden``."""
     if not isinstance(data["run"], str) or not data["run"].isalnum() or len(data["run"]) > 32:
         raise ArenaError("bad_request", "run must be the id lab_started gave")
+    if data["run"] not in connection.runs:
+        raise ArenaError("forbidden", "only the connection that started a lab run can stop it")
     arena.lab.stop(data["run"])

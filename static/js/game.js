@@ -129,7 +129,8 @@ function drawControls(state) {
   const resigned = state.result?.reason === "resigned";
   $("resign").hidden = !(player && state.status === "active");
   $("rematch").hidden = !(player && state.status === "finished");
-  $("takeback").hidden = !(player && state.options?.takeback && hasEngine(state) && state.ply > 0 && !resigned);
+  $("takeback").hidden = !(player && state.options?.takeback && hasEngine(state) && state.ply > 0 && !resigned
+    && !state.rematch_id);
   $("back-live").hidden = isLive();
   $("back-live").classList.toggle("primary", !isLive());
   $("board-wrap").classList.toggle("review", !isLive());

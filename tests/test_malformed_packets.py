@@ -1,0 +1,90 @@
+"""Socket.IO packets that cannot be decoded, sent over a raw WebSocket to a real gunicorn: each gets a short
+``error`` and one log line, the connection goes on working, and a flood of them is cut off like any flood."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+import websocket
+
+DEEP = "[" * 3000 + "]" * 3000
+PACKETS = {
+    "deep": '42["move",' + DEEP + "]",
+    "digits": '42["move",{"game_id":"abc","move":' + "7" * 5000 + "}]",
+    "not json": '42["move",{"game_id":',
+}
+
+
+class RawSocket:
+    """A Socket.IO client speaking Engine.IO 4 frames by hand, connected to the default namespace."""
+
+    def __init__(self, port: int) -> None:
+        self.ws = websocket.create_connection(f"ws://127.0.0.1:{port}/socket.io/?EIO=4&transport=websocket",
+                                              timeout=10)
+        assert self.ws.recv().startswith("0")
+        self.ws.send("40")
+        assert self.next_frame().startswith("40")
+
+    def next_frame(self) -> str:
+        """The next frame that is not a ping (pings are answered)."""
+        while True:
+            frame = self.ws.recv()
+            if frame != "2":
+                return frame
+            self.ws.send("3")
+
+    def next_event(self) -> tuple[str, object]:
+        frame = self.next_frame()
+        assert frame.startswith("42"), frame
+        name, payload = json.loads(frame[2:])
+        return name, payload
+
+
+def game_id(live_server) -> str:
+    created = live_server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0})
+    return created.json()["id"]
+
+
+@pytest.mark.parametrize("kind", list(PACKETS))
+def test_an_unreadable_packet_gets_a_short_error_and_one_log_line(live_server, kind):
+    client = RawSocket(live_server.port)
+    log_before = live_server.log.read_text()
+    client.ws.send(PACKETS[kind])
+    name, error = client.next_event()
+    assert name == "error" and error["code"] == "bad_request" and error["event"] == "move", error
+    assert len(error["message"]) < 200
+    the_game = game_id(live_server)
+    client.ws.send(json.dumps(["join", {"game_id": the_game}]).join(["42", ""]))
+    name, state = client.next_event()
+    assert name == "state" and state["id"] == the_game
+    deadline = time.monotonic() + 5
+    while "unreadable" not in live_server.log.read_text()[len(log_before):] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    new_lines = live_server.log.read_text()[len(log_before):].splitlines()
+    assert "Traceback" not in "\n".join(new_lines)
+    assert len([line for line in new_lines if "unreadable" in line]) == 1, new_lines
+
+
+def test_a_flood_of_unreadable_packets_is_cut_off(live_server):
+    client = RawSocket(live_server.port)
+    closed = False
+    for _ in range(300):
+        try:
+            client.ws.send(PACKETS["deep"])
+        except (websocket.WebSocketConnectionClosedException, BrokenPipeError, ConnectionResetError):
+            break  # the server closed it; what it sent before is still to be read
+    deadline = time.monotonic() + 10
+    codes = []
+    while not closed and time.monotonic() < deadline:
+        try:
+            frame = client.next_frame()
+        except (websocket.WebSocketConnectionClosedException, ConnectionResetError):
+            closed = True
+            break
+        if frame.startswith("42"):
+            codes.append(json.loads(frame[2:])[1]["code"])
+        elif frame.startswith("41") or frame == "1":
+            closed = True
+    assert closed and "rate_limited" in codes
