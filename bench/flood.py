@@ -101,7 +101,7 @@ class Table:
             created = server.post("/api/games", {"game": "nim", "options": {"piles": PILES, "max_take": 1},
                                                   "opponent": {"type": "friend"}}).json()
             game_id = created["id"]
-            second = server.post(f"/api/games/{game_id}/seats").json()
+            second = server.post(f"/api/games/{game_id}/seats", {"invite": created["invite"]}).json()
             self.players[game_id] = [EventClient(server.url, created["token"]),
                                      EventClient(server.url, second["token"])]
             self.watchers[game_id] = [EventClient(server.url) for _ in range(spectators)]

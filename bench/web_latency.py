@@ -74,7 +74,7 @@ def run(moves: int, interval: float, searches: int) -> None:
             created = server.post("/api/games", {"game": "nim", "options": {"piles": [99] * 8, "max_take": 1},
                                                   "opponent": {"type": "friend"}, "side": 0}).json()
             game_id = created["id"]
-            second = server.post(f"/api/games/{game_id}/seats").json()
+            second = server.post(f"/api/games/{game_id}/seats", {"invite": created["invite"]}).json()
             players = [EventClient(server.url, created["token"]), EventClient(server.url, second["token"])]
             spectator = EventClient(server.url)
             for client in (*players, spectator):

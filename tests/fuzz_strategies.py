@@ -111,15 +111,18 @@ def new_games(post: Post) -> tuple[dict[str, str], dict[str, tuple[str | None, s
     """Fresh tic-tac-toe games, one of each of ``GAME_KINDS``, made through the API: ``friends`` (both seats
     taken, ``5`` played), ``engine`` (a person, to move, against the engine), ``finished`` (resigned), ``open``
     (seat 1 still free) and ``missing`` (an id no game has). Returns their ids and the tokens the players hold."""
+    invites: dict[str, str] = {}
+
     def create(opponent: dict[str, Any]) -> tuple[str, str]:
         status, answer = post("/api/games", {"game": "tictactoe", "opponent": opponent})
         assert status == 201, answer
+        invites[answer["id"]] = answer["invite"]
         return answer["id"], answer["token"]
 
     ids: dict[str, str] = {}
     tokens: dict[str, tuple[str | None, str | None]] = {}
     ids["friends"], first = create({"type": "friend"})
-    status, second = post(f"/api/games/{ids['friends']}/seats", {})
+    status, second = post(f"/api/games/{ids['friends']}/seats", {"invite": invites[ids["friends"]]})
     assert status == 200 and post(f"/api/games/{ids['friends']}/moves", {"move": "5", "token": first})[0] == 200
     tokens["friends"] = (first, second["token"])
     ids["engine"], mine = create({"type": "engine", "level": 1})

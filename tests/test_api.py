@@ -17,7 +17,7 @@ def friend_game(app) -> tuple[str, str, str]:
     """A friend game with both seats taken: ``(id, token of seat 0, token of seat 1)``."""
     first, second = app.test_client(), app.test_client()
     created = create(first)
-    taken = second.post(f"/api/games/{created['id']}/seats", json={})
+    taken = second.post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]})
     assert taken.status_code == 200 and taken.json["seat"] == 1
     return created["id"], created["token"], taken.json["token"]
 
@@ -32,10 +32,11 @@ def test_create_answers_id_url_seat_token_and_sets_the_seat_cookie(client):
     response = client.post("/api/games", json={**FRIEND, "side": 1})
     assert response.status_code == 201
     body = response.json
-    assert set(body) == {"id", "url", "seat", "token"}
+    assert set(body) == {"id", "url", "seat", "token", "invite", "invite_url"}
     assert body["url"] == f"/g/{body['id']}" and body["seat"] == 1
-    assert f"arena_seat_{body['id']}={body['token']}" in response.headers["Set-Cookie"]
-    assert "HttpOnly" in response.headers["Set-Cookie"]
+    assert body["invite_url"] == f"/g/{body['id']}?invite={body['invite']}"
+    [cookie] = response.headers.getlist("Set-Cookie")
+    assert cookie.startswith("arena_player=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
 
 def test_state_has_the_documented_fields_and_never_shows_tokens(client):
@@ -71,9 +72,10 @@ def test_the_seat_cookie_is_enough_to_move(client):
 def test_taking_a_seat_is_idempotent_for_its_holder_and_the_last_seat_goes_once(app, client):
     created = create(client)
     visitor = app.test_client()
-    first = visitor.post(f"/api/games/{created['id']}/seats", json={}).json
+    invite = {"invite": created["invite"]}
+    first = visitor.post(f"/api/games/{created['id']}/seats", json=invite).json
     assert visitor.post(f"/api/games/{created['id']}/seats", json={}).json == first
-    assert_error(app.test_client().post(f"/api/games/{created['id']}/seats", json={}), 409, "no_free_seat")
+    assert_error(app.test_client().post(f"/api/games/{created['id']}/seats", json=invite), 409, "no_free_seat")
     restored = app.test_client().post(f"/api/games/{created['id']}/seats", json={"token": first["token"]})
     assert restored.json["seat"] == 1
 
@@ -195,7 +197,7 @@ def test_a_rematch_keeps_a_seat_nobody_took_free(app, client):
     assert made["seat"] == 1
     seats = client.get(f"/api/games/{made['id']}").json["seats"]
     assert [seat["taken"] for seat in seats] == [False, True]
-    friend = app.test_client().post(f"/api/games/{made['id']}/seats", json={})
+    friend = app.test_client().post(f"/api/games/{made['id']}/seats", json={"invite": made["invite"]})
     assert friend.status_code == 200 and friend.json["seat"] == 0
 
 

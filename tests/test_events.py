@@ -17,7 +17,7 @@ def friends(app):
     """A friend tic-tac-toe game with both seats taken: ``(id, token of seat 0, token of seat 1)``."""
     client = app.test_client()
     created = client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}}).json
-    second = app.test_client().post(f"/api/games/{created['id']}/seats", json={}).json
+    second = app.test_client().post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]}).json
     return created["id"], created["token"], second["token"]
 
 

@@ -23,7 +23,7 @@ def friend_nim(server: LiveServer) -> tuple[str, str, str]:
     """A Nim game between two people, long enough for ``PLIES`` moves of one counter: (id, token 0, token 1)."""
     created = server.post("/api/games", {"game": "nim", "options": {"piles": [99, 99], "max_take": 1},
                                           "opponent": {"type": "friend"}}).json()
-    second = server.post(f"/api/games/{created['id']}/seats").json()
+    second = server.post(f"/api/games/{created['id']}/seats", {"invite": created["invite"]}).json()
     return created["id"], created["token"], second["token"]
 
 

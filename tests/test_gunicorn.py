@@ -65,10 +65,11 @@ def test_two_people_play_through_the_share_link(live_server):
     created = host.post(live_server.url + "/api/games", json={"game": "nim", "options": {"piles": [1, 2]},
                                                               "opponent": {"type": "friend"}, "side": 1}).json()
     game_id = created["id"]
-    assert host.cookies.get(f"arena_seat_{game_id}") == created["token"]
-    taken = guest.post(live_server.url + f"/api/games/{game_id}/seats", json={}).json()
-    assert taken["seat"] == 0 and guest.cookies.get(f"arena_seat_{game_id}") == taken["token"]
-    late = requests.post(live_server.url + f"/api/games/{game_id}/seats", json={}, timeout=10)
+    assert list(host.cookies.keys()) == ["arena_player"]
+    taken = guest.post(live_server.url + f"/api/games/{game_id}/seats", json={"invite": created["invite"]}).json()
+    assert taken["seat"] == 0 and list(guest.cookies.keys()) == ["arena_player"]
+    late = requests.post(live_server.url + f"/api/games/{game_id}/seats", json={"invite": created["invite"]},
+                         timeout=10)
     assert late.status_code == 409 and late.json()["error"] == "no_free_seat"
     first, second, spectator = (joined(live_server, game_id, token)
                                 for token in (taken["token"], created["token"], None))

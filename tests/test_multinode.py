@@ -126,7 +126,7 @@ def test_a_friend_game_with_its_players_on_different_nodes_is_played_to_the_end(
     entry, served, other = nginx_and_other_node(cluster)
     created = _post(entry + "/api/games", {"game": "tictactoe", "side": 0, "opponent": {"type": "friend"}})
     game_id = created["id"]
-    second = _post(f"{other.url}/api/games/{game_id}/seats", {})
+    second = _post(f"{other.url}/api/games/{game_id}/seats", {"invite": created["invite"]})
     assert second["seat"] == 1
     players = [joined(entry, game_id, created["token"]), joined(other.url, game_id, second["token"])]
     try:
@@ -161,7 +161,7 @@ def test_two_moves_for_the_same_ply_sent_at_once_to_the_two_nodes_one_is_accepte
     _, nodes = cluster
     created = _post(nodes["a"].url + "/api/games", {"game": "tictactoe", "side": 0, "opponent": {"type": "friend"}})
     game_id = created["id"]
-    second = _post(f"{nodes['b'].url}/api/games/{game_id}/seats", {})
+    second = _post(f"{nodes['b'].url}/api/games/{game_id}/seats", {"invite": created["invite"]})
     tabs = {name: joined(nodes[name].url, game_id, created["token"]) for name in "ab"}
     opponent = joined(nodes["b"].url, game_id, second["token"])
     try:

@@ -49,7 +49,7 @@ def test_a_redis_outage_leaves_each_node_serving_its_own_clients_and_recovery_is
         # On node a, a friend game with both players on a and a spectator on b.
         friends = a.post("/api/games", {"game": "tictactoe", "side": 0, "opponent": {"type": "friend"}}).json()
         friend_id = friends["id"]
-        second = a.post(f"/api/games/{friend_id}/seats").json()
+        second = a.post(f"/api/games/{friend_id}/seats", {"invite": friends["invite"]}).json()
         x, o = joined(a.url, friend_id, friends["token"]), joined(a.url, friend_id, second["token"])
         far_spectator = joined(b.url, friend_id)
         # On node b, a game against the engine, its player on b and a spectator on a.
@@ -117,7 +117,7 @@ def test_a_node_started_while_redis_is_down_or_with_redis_hung_serves_its_client
         wait_for_queue(node, "down")  # noticed with no client connected yet
         created = node.post("/api/games", {"game": "tictactoe", "side": 0, "opponent": {"type": "friend"}}).json()
         game_id = created["id"]
-        second = node.post(f"/api/games/{game_id}/seats").json()
+        second = node.post(f"/api/games/{game_id}/seats", {"invite": created["invite"]}).json()
         x, o = joined(node.url, game_id, created["token"]), joined(node.url, game_id, second["token"])
         play(x, game_id, "5", 1, [o])
         redis.start()

@@ -142,7 +142,7 @@ def test_finished_games_leave_memory_when_nobody_watches_and_come_back_from_the_
     arena = app.extensions["arena"]
     client = app.test_client()
     created = client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}}).json
-    second = app.test_client().post(f"/api/games/{created['id']}/seats", json={}).json
+    second = app.test_client().post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]}).json
     arena.join(created["id"], "watcher-sid", None)
     for move, token in zip("14253", [created["token"], second["token"]] * 3, strict=False):
         arena.play(created["id"], 0 if token == created["token"] else 1, move)

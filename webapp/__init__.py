@@ -38,6 +38,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.config import MAX_BODY_BYTES, load_config
     from webapp.headers import add_security_headers
     from webapp.message_queue import ResilientRedisManager
+    from webapp.players import Players
     from webapp.search_leases import SearchLeases
     from webapp.search_leases import connect as connect_bookkeeping
     from webapp.socket_packets import ReadablePacket
@@ -75,8 +76,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         serializer=ReadablePacket,
     )
     _trust_proxies(app, app.config["ARENA_PROXY_HOPS"])
+    store = Store(app.config["DATABASE_URL"])
+    players = Players(store, app.config["SECRET_KEY"])
+    players.install(app)
+    app.extensions["players"] = players
     arena = Arena(
-        Store(app.config["DATABASE_URL"]),
+        store,
         app.config["SECRET_KEY"],
         socketio.emit,
         workers=app.config["ARENA_WORKERS"],

@@ -17,7 +17,8 @@ from webapp import csrf
 from webapp.arena import Arena
 from webapp.chess_import import chess_setup
 from webapp.errors import STATUS_OF_CODE, ArenaError
-from webapp.seats import BadTokenError, read_token, seat_from_cookie, set_seat_cookie
+from webapp.players import Players
+from webapp.seats import BadTokenError, invite_code, issue_token, read_token
 from webapp.validation import GAME_ID, check_fields, check_move_text, check_new_game
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -26,6 +27,10 @@ csrf.protect(bp)
 
 def _arena() -> Arena:
     return current_app.extensions["arena"]
+
+
+def _players() -> Players:
+    return current_app.extensions["players"]
 
 
 def _body() -> dict[str, Any]:
@@ -48,12 +53,12 @@ def _checked_id(game_id: str) -> str:
 
 
 def _seat(game_id: str, token: object) -> int:
-    """The caller's seat in ``game_id`` from the body's token, else from the seat cookie."""
+    """The caller's seat in ``game_id`` from the body's token, else from the seats its browser holds."""
     if token is None:
-        found = seat_from_cookie(request, game_id)
-        if found is None:
-            raise ArenaError("bad_token", "send the seat token of this game (field 'token' or the seat cookie)")
-        return found[1]
+        seat = _players().seat_in(game_id)
+        if seat is None:
+            raise ArenaError("bad_token", "send the seat token of this game (field 'token' or the player cookie)")
+        return seat
     try:
         claim = read_token(current_app.config["SECRET_KEY"], token)
     except BadTokenError as error:
@@ -64,14 +69,21 @@ def _seat(game_id: str, token: object) -> int:
 
 
 def _you(game_id: str) -> int | None:
-    found = seat_from_cookie(request, game_id)
-    return found[1] if found else None
+    return _players().seat_in(game_id)
+
+
+def _invitation(game_id: str) -> dict[str, str | None]:
+    """``invite`` and ``invite_url`` of a friend game (for its players only), None for other games."""
+    if _arena().get(game_id).stored.opponent.get("type") != "friend":
+        return {"invite": None, "invite_url": None}
+    code = invite_code(current_app.config["SECRET_KEY"], game_id)
+    return {"invite": code, "invite_url": f"/g/{game_id}?invite={code}"}
 
 
 def _seat_answer(game_id: str, seat: int, token: str, status: int = 200, **extra: Any) -> tuple[Response, int]:
-    response = jsonify({**extra, "seat": seat, "token": token})
-    set_seat_cookie(response, game_id, token)
-    return response, status
+    """``{...extra, seat, token, invite, invite_url}``; the caller's browser now holds the seat."""
+    _players().remember(game_id, seat)
+    return jsonify({**extra, "seat": seat, "token": token, **_invitation(game_id)}), status
 
 
 @bp.errorhandler(ArenaError)
@@ -111,7 +123,8 @@ def create_game() -> tuple[Response, int]:
             raise ArenaError("bad_game", str(error)) from None
     game_id, seat, token = _arena().create(new_game)
     if seat is None or token is None:
-        return jsonify({"id": game_id, "url": f"/g/{game_id}", "seat": None, "token": None}), 201
+        return jsonify({"id": game_id, "url": f"/g/{game_id}", "seat": None, "token": None, "invite": None,
+                        "invite_url": None}), 201
     return _seat_answer(game_id, seat, token, 201, id=game_id, url=f"/g/{game_id}")
 
 
@@ -160,17 +173,18 @@ def post_move(game_id: str) -> Response:
 
 @bp.post("/games/<game_id>/seats")
 def take_seat(game_id: str) -> tuple[Response, int]:
-    """Take the first free seat, restore a seat from ``{token}``, or return the seat the cookie already holds."""
+    """Restore a seat from ``{token}``, return the seat the caller's browser already holds, or take the free seat
+    with ``{invite}`` (the code of the share link; not needed in a game open to anyone)."""
     arena = _arena()
     live = arena.get(_checked_id(game_id))
-    data = check_fields(_body(), (), ("token",))
+    data = check_fields(_body(), (), ("token", "invite"))
     if data.get("token") is not None:
         seat = _seat(game_id, data["token"])
         return _seat_answer(game_id, seat, data["token"])
-    held = seat_from_cookie(request, game_id)
-    if held is not None and live.engine_of(held[1]) is None:
-        return _seat_answer(game_id, held[1], held[0])
-    seat, token = arena.take_seat(game_id)
+    held = _players().seat_in(game_id)
+    if held is not None and live.engine_of(held) is None:
+        return _seat_answer(game_id, held, issue_token(current_app.config["SECRET_KEY"], game_id, held))
+    seat, token = arena.take_seat(game_id, data.get("invite"))
     return _seat_answer(game_id, seat, token)
 
 

@@ -33,7 +33,7 @@ from webapp.lab import PREFIX as LAB_PREFIX
 from webapp.lab import Lab
 from webapp.runner import EngineRunner
 from webapp.search_leases import SearchLeases
-from webapp.seats import issue_token
+from webapp.seats import is_invite, issue_token
 from webapp.store import GameRow, PlyTakenError, SeatRow, Store, StoredGame, StoredMove, StoredSeat
 from webapp.validation import NewGameRequest
 from webapp.watcher_counts import WatcherCounts
@@ -414,7 +414,8 @@ class Arena:
                     "id": stored.id, "url": f"/g/{stored.id}", "game": stored.game, "title": live.state.title,
                     "ply": live.ply, "to_move": live.state.to_move, "status": stored.status,
                     "opponent": stored.opponent, "seats": seats, "watchers": self.watcher_count(stored.id),
-                    "free_seat": not all(seat["taken"] for seat in seats), "updated_at": _iso(stored.updated_at),
+                    "free_seat": bool(stored.opponent.get("open")) and not all(seat["taken"] for seat in seats),
+                    "updated_at": _iso(stored.updated_at),
                 })
         return summaries
 
@@ -459,12 +460,16 @@ class Arena:
             return game_id, None, None
         return game_id, creator, issue_token(self.secret, game_id, creator)
 
-    def take_seat(self, game_id: str) -> tuple[int, str]:
-        """Take the first free human seat of the game; returns ``(seat, token)``; ``no_free_seat`` if none."""
+    def take_seat(self, game_id: str, invite: object = None) -> tuple[int, str]:
+        """Take the first free human seat of the game with the invitation code of its share link (none needed when
+        the game is open to anyone); returns ``(seat, token)``. Errors: no_free_seat, bad_invite."""
         with self._locked(game_id) as live:
             for seat in live.stored.seats:
                 if seat.engine is not None or seat.taken:
                     continue
+                if not live.stored.opponent.get("open") and not is_invite(self.secret, game_id, invite):
+                    raise ArenaError("bad_invite", "this seat is kept for the invited player: open the invitation "
+                                                   "link the game's creator shared")
                 won = self.store.take_seat(game_id, seat.seat)
                 seat.taken = True  # by this request, or by another server's a moment ago
                 if won:

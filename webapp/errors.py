@@ -10,6 +10,7 @@ STATUS_OF_CODE = {
     "bad_token": 403,
     "forbidden": 403,
     "cross_origin": 403,
+    "bad_invite": 403,
     "not_found": 404,
     "method_not_allowed": 405,
     "not_your_turn": 409,

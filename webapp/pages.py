@@ -20,7 +20,7 @@ from engine.games import game_class, game_names
 from engine.levels import game_levels
 from webapp import chess_assets
 from webapp.lab import Lab
-from webapp.seats import seat_from_cookie
+from webapp.seats import invite_code, issue_token
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -95,13 +95,16 @@ def index() -> str:
 
 @bp.get("/g/<game_id>")
 def game(game_id: str) -> str:
-    """The page of one game, with the visitor's seat token when their cookie holds one (so the browser can hand it
-    to Socket.IO; the cookie itself is HttpOnly). The game is loaded by the browser; an unknown id shows
-    "not found" there."""
+    """The page of one game, with the visitor's seat token and the game's invitation code when their browser holds
+    a seat (so the page can hand the token to Socket.IO and share the invitation link; the cookie itself is
+    HttpOnly). The game is loaded by the browser; an unknown id shows "not found" there."""
     if not GAME_ID.fullmatch(game_id):
         abort(404)
-    held = seat_from_cookie(request, game_id)
-    return render_template("game.html", game_id=game_id, token=held[0] if held else "")
+    seat = current_app.extensions["players"].seat_in(game_id)
+    secret = current_app.config["SECRET_KEY"]
+    return render_template("game.html", game_id=game_id,
+                           token="" if seat is None else issue_token(secret, game_id, seat),
+                           invite="" if seat is None else invite_code(secret, game_id))
 
 
 @bp.get("/lab")

@@ -1,16 +1,21 @@
-"""Seat tokens: signed proof that the bearer holds seat 0 or 1 of a game, carried in a cookie, JSON and the
-Socket.IO ``auth``. Tokens are signed with the app's ``SECRET_KEY`` (itsdangerous) and never stored."""
+"""Seat tokens and invitations.
+
+A seat token is signed proof that the bearer holds seat 0 or 1 of a game, carried in JSON and the Socket.IO
+``auth``; an invitation code, in a friend game's share link, lets its bearer take the free seat. Both are derived
+from the app's ``SECRET_KEY`` (itsdangerous, HMAC) and never stored. Which seats a browser holds is
+``webapp.players``'s business.
+"""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 from dataclasses import dataclass
 
-from flask import Request, Response, current_app, request
 from itsdangerous import BadSignature, URLSafeSerializer
 
-COOKIE_PREFIX = "arena_seat_"
 MAX_TOKEN_LENGTH = 200
-COOKIE_MAX_AGE = 90 * 24 * 3600
 
 
 class BadTokenError(ValueError):
@@ -47,25 +52,12 @@ def read_token(secret: str, token: object) -> SeatClaim:
     return SeatClaim(data["g"], data["s"])
 
 
-def cookie_name(game_id: str) -> str:
-    """The name of the cookie holding the seat token of ``game_id``."""
-    return COOKIE_PREFIX + game_id
+def invite_code(secret: str, game_id: str) -> str:
+    """The invitation code of ``game_id``: 22 URL-safe characters, the HMAC-SHA256 of the id (first 16 bytes)."""
+    digest = hmac.new(secret.encode(), b"arena-invite:" + game_id.encode(), hashlib.sha256).digest()[:16]
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
-def set_seat_cookie(response: Response, game_id: str, token: str) -> None:
-    """Store ``token`` in the seat cookie of ``game_id`` (HttpOnly, SameSite=Lax, path /, Secure when the request
-    came over HTTPS)."""
-    response.set_cookie(cookie_name(game_id), token, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Lax",
-                        secure=request.is_secure)
-
-
-def seat_from_cookie(request: Request, game_id: str) -> tuple[str, int] | None:
-    """``(token, seat)`` when the request's cookie holds a valid token for ``game_id``, else None."""
-    token = request.cookies.get(cookie_name(game_id))
-    if token is None:
-        return None
-    try:
-        claim = read_token(current_app.config["SECRET_KEY"], token)
-    except BadTokenError:
-        return None
-    return (token, claim.seat) if claim.game_id == game_id else None
+def is_invite(secret: str, game_id: str, code: object) -> bool:
+    """Whether ``code`` is the invitation code of ``game_id`` (compared in constant time)."""
+    return isinstance(code, str) and hmac.compare_digest(code.encode(), invite_code(secret, game_id).encode())

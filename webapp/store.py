@@ -95,6 +95,16 @@ class MoveRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
+class PlayerSeatRow(Base):
+    """A seat held by a browser: ``player_id`` is the random identity in its ``arena_player`` cookie."""
+
+    __tablename__ = "player_seats"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+
+
 _INSERT_MOVE = MoveRow.__table__.insert()
 _UPDATE_GAME_TURN = GameRow.__table__.update().where(
     GameRow.__table__.c.id == bindparam("b_game_id"), GameRow.__table__.c.ply == bindparam("b_previous_ply"),
@@ -299,6 +309,23 @@ class Store:
                 SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.taken.is_(False), SeatRow.engine.is_(None)
             ).values(taken=True))
             return result.rowcount == 1
+
+    def remember_seat(self, player_id: str, game_id: str, seat: int) -> None:
+        """Record that browser ``player_id`` holds ``seat`` of ``game_id`` (replacing what it held there before)."""
+        for attempt in (1, 2):
+            try:
+                with self._transaction() as session:
+                    session.merge(PlayerSeatRow(player_id=player_id, game_id=game_id, seat=seat))
+                return
+            except IntegrityError as error:  # the same browser recorded it at the same moment: once more
+                if attempt == 2 or not _is_duplicate_key(error):
+                    raise
+
+    def seat_of(self, player_id: str, game_id: str) -> int | None:
+        """The seat browser ``player_id`` holds in ``game_id``, or None."""
+        with self._sessions() as session:
+            row = session.get(PlayerSeatRow, (player_id, game_id))
+            return None if row is None else row.seat
 
     def set_rematch(self, game_id: str, rematch_id: str) -> None:
         """Remember the rematch of a game."""

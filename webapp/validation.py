@@ -184,8 +184,10 @@ def check_opponent(
     if side not in (0, 1, "random") or isinstance(side, bool):
         raise ArenaError("bad_opponent", 'side must be 0, 1 or "random"')
     if opponent["type"] == "friend":
-        check_fields(opponent, ("type",))
-        return {"type": "friend"}, (None, None), side
+        check_fields(opponent, ("type",), ("open",))
+        if not isinstance(opponent.get("open", False), bool):
+            raise ArenaError("bad_opponent", "open must be true (anyone may take the free seat) or false")
+        return {"type": "friend", "open": opponent.get("open", False)}, (None, None), side
     settings = check_engine_settings(opponent)
     return {"type": "engine", **settings}, (None, settings), side
 

@@ -42,9 +42,12 @@ export const listGames = () => request("GET", "/api/games");
 export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(id)}`);
 /** GET /api/games/<id>/positions/<ply>: resolves to {ply, setup, view, move, by}. */
 export const getPosition = (id, ply) => request("GET", `/api/games/${encodeURIComponent(id)}/positions/${ply}`);
-/** POST /api/games/<id>/seats: takes the free seat (no token) or restores the seat of `token`; {seat, token}. */
-export const takeSeat = (id, token) =>
-  request("POST", `/api/games/${encodeURIComponent(id)}/seats`, token ? { token } : {});
+/**
+ * POST /api/games/<id>/seats: restores the seat of `token`, or takes the free seat with the share link's `invite`
+ * code (none needed in a game open to anyone); resolves to {seat, token, invite, invite_url}.
+ */
+export const takeSeat = (id, { token, invite } = {}) =>
+  request("POST", `/api/games/${encodeURIComponent(id)}/seats`, token ? { token } : invite ? { invite } : {});
 
 /**
  * Connects to the server and joins the room of game `gameId`, re-joining after every reconnect.

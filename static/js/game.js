@@ -16,6 +16,8 @@ const PANEL_KEY = "arena.panel.hidden";
 
 const page = {
   token: root.dataset.token || null,
+  // The invitation code: a player's page has it from the server, an invited friend's from the share link.
+  invite: root.dataset.invite || new URLSearchParams(window.location.search).get("invite"),
   state: null,
   you: null,
   board: null,
@@ -120,8 +122,14 @@ function drawPlayers(state) {
 function drawSeatBanner(state) {
   const free = state.seats.find((seat) => seat.kind === "human" && !seat.taken);
   const show = Boolean(free) && (page.you === null || page.you === undefined) && state.status === "active";
+  const invited = Boolean(state.opponent?.open || page.invite);
   $("seat-banner").hidden = !show;
-  if (show) $("seat-text").textContent = `The ${state.players[free.seat]} seat is free. Take it to play, or just watch.`;
+  $("take-seat").hidden = !invited;
+  if (show) {
+    $("seat-text").textContent = invited
+      ? `The ${state.players[free.seat]} seat is free. Take it to play, or just watch.`
+      : `The ${state.players[free.seat]} seat is kept for the player invited with the game's link. You can watch.`;
+  }
 }
 
 function drawControls(state) {
@@ -342,7 +350,7 @@ function connect() {
 async function onRematch(payload) {
   if (payload.token) {
     try {
-      await takeSeat(payload.new_id, payload.token);
+      await takeSeat(payload.new_id, { token: payload.token });
     } catch (error) {
       showToast(error.message, true);
       return;
@@ -363,10 +371,14 @@ async function onRematch(payload) {
 // ---- controls ----
 
 async function copyLink() {
-  const url = `${window.location.origin}/g/${gameId}`;
+  const seatFree = page.state?.seats.some((seat) => seat.kind === "human" && !seat.taken);
+  const inviting = Boolean(page.invite && seatFree && page.you !== null && page.you !== undefined);
+  const url = `${window.location.origin}/g/${gameId}${inviting ? `?invite=${encodeURIComponent(page.invite)}` : ""}`;
   try {
     await navigator.clipboard.writeText(url);
-    showToast("Link copied. Send it to a friend or to anyone who wants to watch.");
+    showToast(inviting
+      ? "Invitation link copied. Whoever opens it first takes the free seat; send it to your friend only."
+      : "Link copied. Anyone who opens it can watch.");
   } catch {
     window.prompt("Copy this link:", url);
   }
@@ -374,7 +386,7 @@ async function copyLink() {
 
 async function claimSeat() {
   try {
-    const { token, seat } = await takeSeat(gameId);
+    const { token, seat } = await takeSeat(gameId, { invite: page.invite });
     page.token = token;
     page.you = seat;
     showToast(`You play ${names()[seat]}.`);

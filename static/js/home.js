@@ -89,7 +89,7 @@ function opponent() {
       return { type: "engines", levels: [Number(value("level0")), Number(value("level1"))], ...both };
     }
     default:
-      return { type: "friend" };
+      return { type: "friend", open: form.elements.open.checked };
   }
 }
 
@@ -129,7 +129,7 @@ async function play(event) {
 function describeOpponent(summary) {
   const opp = summary.opponent ?? {};
   if (opp.type === "engines") return `engine ${opp.levels?.[0]} vs engine ${opp.levels?.[1]}`;
-  if (opp.type === "friend") return summary.free_seat ? "waiting for a second player" : "two players";
+  if (opp.type === "friend") return summary.free_seat ? "open seat: anyone may join" : "between friends";
   const styled = opp.personality ? `, ${opp.personality}` : "";
   if (opp.level) return `against engine level ${opp.level}${styled}`;
   const limits = [opp.depth ? `depth ${opp.depth}` : null, opp.time ? `${opp.time} s` : null].filter(Boolean);

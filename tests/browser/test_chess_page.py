@@ -90,7 +90,7 @@ def test_a_game_from_a_fen_against_the_engine_with_typed_moves(live_server, brow
 def test_kings_gambit_typed_in_san_and_uci_shows_the_opening_and_downloads_pgn(live_server, browser: Browser,
                                                                                  artifacts: Path):
     created = live_server.post("/api/games", {"game": "chess", "opponent": {"type": "friend"}, "side": 0}).json()
-    black = live_server.post(f"/api/games/{created['id']}/seats", {}).json()
+    black = live_server.post(f"/api/games/{created['id']}/seats", {"invite": created["invite"]}).json()
     page, errors = open_page(browser)
     page.context.add_cookies([{"name": f"arena_seat_{created['id']}", "value": created["token"],
                                "url": live_server.url}])

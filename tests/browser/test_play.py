@@ -141,15 +141,26 @@ def test_a_friend_takes_the_free_seat_through_the_link(live_server, browser: Bro
     host.click("#play")
     host.wait_for_url("**/g/*")
     expect(host.locator("#status-main")).to_have_text("Your move (X)")
+    host.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    host.click("#copy-link")
+    invitation = host.evaluate("navigator.clipboard.readText()")
+    assert invitation.startswith(host.url + "?invite=")
+
+    stranger, stranger_errors = open_page(browser)
+    stranger.goto(host.url)
+    expect(stranger.locator("#seat-banner")).to_be_visible()
+    expect(stranger.locator("#seat-text")).to_contain_text("kept for the player invited")
+    expect(stranger.locator("#take-seat")).to_be_hidden()
 
     friend, friend_errors = open_page(browser, 375, 740)
-    friend.goto(host.url)
+    friend.goto(invitation)
     expect(friend.locator("#seat-banner")).to_be_visible()
     expect(friend.locator(".ttt-cell.legal")).to_have_count(0)
     friend.click("#take-seat")
     expect(friend.locator("#seat-banner")).to_be_hidden()
     expect(friend.locator('.player[data-player="1"] .you')).to_be_visible()
-    expect(host.locator("#watchers-count")).to_have_text("2")
+    expect(host.locator("#watchers-count")).to_have_text("3")
+    expect(stranger.locator("#seat-banner")).to_be_hidden()
 
     for page, cell in [(host, "1"), (friend, "4"), (host, "2"), (friend, "5"), (host, "3")]:
         page.click(f'[aria-label="Cell {cell}"]')
@@ -160,4 +171,4 @@ def test_a_friend_takes_the_free_seat_through_the_link(live_server, browser: Bro
     expect(friend.locator("#status-main")).to_have_text("X wins — you lose")
     expect(friend.locator(".win-line")).to_have_count(1)
     friend.screenshot(path=artifacts / "tictactoe-friend-phone.png", full_page=True)
-    assert host_errors == [] and friend_errors == []
+    assert host_errors == [] and friend_errors == [] and stranger_errors == []
