@@ -143,6 +143,7 @@ def test_a_friend_game_with_its_players_on_different_nodes_is_played_to_the_end(
         for node in (served, other):
             state = _get(f"{node.url}/api/games/{game_id}")
             assert state["moves"] == moves and state["status"] == "finished"
+            assert state["version"] == 1 + len(moves)  # the seat taken, then each move, whichever node stored it
 
         players[0].emit("rematch", {"game_id": game_id})
         mine = players[0].wait_for("rematch")
@@ -262,7 +263,7 @@ def test_a_search_is_stopped_soon_after_the_player_resigns_on_another_node(two_a
     assert arenas["a"].runner.state_of(game_id) != "idle"
     arenas["b"].resign(game_id, seat)
     # The resigning node's copy matches the store exactly, so its next action needs no reload.
-    assert stored_version(arenas["b"].store, game_id) == arenas["b"].get(game_id).version()
+    assert stored_version(arenas["b"].store, game_id) == arenas["b"].get(game_id).version
     wait_for_search_ends(emitted, 1, timeout=10)
     assert search_ends(emitted) == [("a", {"kind": "cancelled", "reason": CHANGED_ELSEWHERE})]
     assert arenas["a"].runner.state_of(game_id) == "idle"

@@ -34,7 +34,7 @@ from webapp.lab import Lab
 from webapp.runner import EngineRunner
 from webapp.search_leases import SearchLeases
 from webapp.seats import is_invite, issue_token
-from webapp.store import GameRow, PlyTakenError, SeatRow, Store, StoredGame, StoredMove, StoredSeat
+from webapp.store import GameRow, PlyTakenError, Store, StoredGame, StoredMove, StoredSeat
 from webapp.validation import NewGameRequest
 from webapp.watcher_counts import WatcherCounts
 from webapp.worker import SearchJob
@@ -56,26 +56,15 @@ log = logging.getLogger(__name__)
 Emit = Callable[..., None]
 
 
-GameVersion = tuple[int, str, dt.datetime, str | None, tuple[bool, ...]]
-"""``(ply, status, updated_at, rematch_id, taken flag of each seat)``: every write of the store changes it."""
-
-
-_VERSION_QUERY = select(GameRow.ply, GameRow.status, GameRow.updated_at, GameRow.rematch_id, SeatRow.taken).join(
-    SeatRow, SeatRow.game_id == GameRow.id).where(GameRow.id == bindparam("game_id")).order_by(SeatRow.seat)
+_VERSION_QUERY = select(GameRow.version).where(GameRow.id == bindparam("game_id"))
 """Built once: constructing the statement costs more than running it."""
 
 
-def stored_version(store: Store, game_id: str) -> GameVersion | None:
-    """The stored game's version in one indexed read, or None for an unknown id. A web node compares it with its
-    copy's (``LiveGame.version``) to learn whether another node changed the game since."""
+def stored_version(store: Store, game_id: str) -> int | None:
+    """The stored game's version (``games.version``, one more with every change) in one indexed read, or None for
+    an unknown id. A web node compares it with its copy's to learn whether another node changed the game since."""
     with store.engine.connect() as connection:
-        rows = connection.execute(_VERSION_QUERY, {"game_id": game_id}).all()
-    if not rows:
-        return None
-    ply, status, updated_at, rematch_id, _ = rows[0]
-    if updated_at.tzinfo is None:
-        updated_at = updated_at.replace(tzinfo=dt.UTC)
-    return ply, status, updated_at, rematch_id, tuple(row.taken for row in rows)
+        return connection.execute(_VERSION_QUERY, {"game_id": game_id}).scalar_one_or_none()
 
 
 @dataclass(slots=True)
@@ -123,11 +112,11 @@ class LiveGame:
     def engine_to_move(self) -> bool:
         return self.active and self.engine_of(self.state.to_move) is not None
 
-    def version(self) -> GameVersion:
-        """This copy's version, equal to ``stored_version`` of the store unless another node changed the game."""
-        stored = self.stored
-        return (len(stored.moves), stored.status, stored.updated_at, stored.rematch_id,
-                tuple(seat.taken for seat in stored.seats))
+    @property
+    def version(self) -> int:
+        """This copy's version, equal to ``stored_version`` of the store unless another node changed the game. Each
+        change this node makes raises it by one, as the store does in the same write."""
+        return self.stored.version
 
 
 class Rooms:
@@ -264,7 +253,7 @@ class Arena:
         if not self.shared:
             return
         live.checked_at = time.monotonic()
-        if stored_version(self.store, live.id) != live.version():
+        if stored_version(self.store, live.id) != live.version:
             self._reload(live)
 
     def _reload(self, live: LiveGame) -> None:
@@ -362,6 +351,7 @@ class Arena:
             "watchers": self.watcher_count(stored.id),
             "search_state": self.runner.state_of(stored.id),
             "rematch_id": stored.rematch_id,
+            "version": stored.version,
             "created_at": _iso(stored.created_at),
             "updated_at": _iso(stored.updated_at),
         }
@@ -473,6 +463,7 @@ class Arena:
                 won = self.store.take_seat(game_id, seat.seat)
                 seat.taken = True  # by this request, or by another server's a moment ago
                 if won:
+                    live.stored.version += 1
                     self._broadcast_state(live)
                     return seat.seat, issue_token(self.secret, game_id, seat.seat)
         raise ArenaError("no_free_seat", "both seats of this game are taken; you can watch it")
@@ -523,6 +514,7 @@ class Arena:
             self._reload(live)
             raise
         live.state = after
+        live.stored.version += 1
         live.stored.moves.append(stored_move)
         live.failed_searches = 0
         if outcome is not None:
@@ -531,7 +523,8 @@ class Arena:
         if search is not None:
             self.emit("search", search, to=live.id)
         self.emit("moved", {"game_id": live.id, "move": text, "by": by, "ply": stored_move.ply,
-                            "state": self.state_payload(live), "sent_at": time.time()}, to=live.id)
+                            "version": live.version, "state": self.state_payload(live), "sent_at": time.time()},
+                  to=live.id)
         self._start_engine_if_its_turn(live)
         self._evict_if_idle(live)
 
@@ -543,6 +536,7 @@ class Arena:
                 raise ArenaError("game_over", "the game is over")
             self._cancel_search(live, "resigned")
             live.stored.updated_at = self.store.finish_game(game_id, 1 - seat, "resigned")
+            live.stored.version += 1
             live.stored.status, live.stored.winner, live.stored.reason = "finished", 1 - seat, "resigned"
             answer = self._broadcast_state(live, seat)
             self._evict_if_idle(live)
@@ -565,6 +559,7 @@ class Arena:
             state = live.position_at(keep)
             self._cancel_search(live, "takeback")
             live.stored.updated_at = self.store.truncate_moves(game_id, keep, state.to_move)
+            live.stored.version += 1
             live.state = state
             del live.stored.moves[keep:]
             live.stored.status, live.stored.winner, live.stored.reason = "active", None, None
@@ -589,11 +584,13 @@ class Arena:
                                             engines, None)
                 self.store.set_rematch(game_id, new_id)
                 stored.rematch_id = new_id
+                stored.version += 1
                 with self._locked(new_id) as new_live:
                     for old_seat in (0, 1):
                         held = stored.seats[old_seat].engine is None and stored.seats[old_seat].taken
                         if held and self.store.take_seat(new_id, 1 - old_seat):
                             new_live.stored.seats[1 - old_seat].taken = True
+                            new_live.stored.version += 1
             new_id = stored.rematch_id
             link: dict[str, Any] = {"game_id": game_id, "new_id": new_id, "url": f"/g/{new_id}"}
             members = self.rooms.members(game_id)
@@ -606,6 +603,8 @@ class Arena:
                 # Watchers connected to other nodes get the link; a player among them asks its own node for the
                 # rematch, which answers it with its seat's token as above.
                 self.emit("rematch", link, to=game_id, skip_sid=list(members))
+                # The state says it too (with its new version): a client that missed the link still learns it.
+                self.emit("state", self.state_payload(live), to=game_id)
             return new_id, 1 - seat, issue_token(self.secret, new_id, 1 - seat)
 
     def _broadcast_state(self, live: LiveGame, you: int | None = None) -> dict[str, Any]:

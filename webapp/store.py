@@ -29,11 +29,12 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    inspect,
     select,
     text,
     update,
 )
-from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -70,6 +71,8 @@ class GameRow(Base):
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
     reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """One more with every change: a move, a takeback, a resignation, a seat taken, a rematch."""
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now, index=True)
 
@@ -108,7 +111,7 @@ class PlayerSeatRow(Base):
 _INSERT_MOVE = MoveRow.__table__.insert()
 _UPDATE_GAME_TURN = GameRow.__table__.update().where(
     GameRow.__table__.c.id == bindparam("b_game_id"), GameRow.__table__.c.ply == bindparam("b_previous_ply"),
-    GameRow.__table__.c.status == "active")
+    GameRow.__table__.c.status == "active").values(version=GameRow.__table__.c.version + 1)
 """The turn update of a move: it changes a row only if the game is still active at the ply before the move."""
 
 
@@ -148,6 +151,8 @@ class StoredGame:
     rematch_id: str | None
     created_at: dt.datetime
     updated_at: dt.datetime
+    version: int = 0
+    """The stored ``games.version``: one more with every change of the game."""
     seats: list[StoredSeat] = field(default_factory=list)
     moves: list[StoredMove] = field(default_factory=list)
 
@@ -204,6 +209,20 @@ def _create_tables(engine: Engine) -> None:
         if engine.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
         Base.metadata.create_all(connection)
+        _add_missing_columns(connection)
+
+
+ADDED_COLUMNS = (("games", "version", "INTEGER NOT NULL DEFAULT 0"),)
+"""Columns added to tables after their first release: ``(table, column, SQL type and default)``. ``create_all``
+creates missing tables but never alters an existing one, so each of these is added where it is missing."""
+
+
+def _add_missing_columns(connection: Connection) -> None:
+    """Add every column of ``ADDED_COLUMNS`` that an existing table lacks (SQLite and PostgreSQL)."""
+    inspector = inspect(connection)
+    for table, column, definition in ADDED_COLUMNS:
+        if column not in {existing["name"] for existing in inspector.get_columns(table)}:
+            connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {definition}"))
 
 
 def _is_duplicate_key(error: IntegrityError) -> bool:
@@ -254,7 +273,7 @@ class Store:
                 id=row.id, game=row.game, start_setup=row.start_setup, game_options=row.game_options,
                 options=row.options, opponent=row.opponent, status=row.status, winner=row.winner, reason=row.reason,
                 rematch_id=row.rematch_id, created_at=_utc(row.created_at), updated_at=_utc(row.updated_at),
-                seats=[StoredSeat(s.seat, s.engine, s.taken) for s in seats],
+                version=row.version, seats=[StoredSeat(s.seat, s.engine, s.taken) for s in seats],
                 moves=[StoredMove(m.ply, m.move, m.by, m.score, m.score_text) for m in moves],
             )
 
@@ -291,7 +310,8 @@ class Store:
         with self._transaction() as session:
             session.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply > ply))
             session.execute(update(GameRow).where(GameRow.id == game_id).values(
-                ply=ply, to_move=to_move, status="active", winner=None, reason=None, updated_at=now))
+                ply=ply, to_move=to_move, status="active", winner=None, reason=None, updated_at=now,
+                version=GameRow.version + 1))
         return now
 
     def finish_game(self, game_id: str, winner: int | None, reason: str) -> dt.datetime:
@@ -299,7 +319,8 @@ class Store:
         now = _now()
         with self._transaction() as session:
             session.execute(update(GameRow).where(GameRow.id == game_id).values(
-                status="finished", to_move=None, winner=winner, reason=reason, updated_at=now))
+                status="finished", to_move=None, winner=winner, reason=reason, updated_at=now,
+                version=GameRow.version + 1))
         return now
 
     def take_seat(self, game_id: str, seat: int) -> bool:
@@ -308,7 +329,10 @@ class Store:
             result = session.execute(update(SeatRow).where(
                 SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.taken.is_(False), SeatRow.engine.is_(None)
             ).values(taken=True))
-            return result.rowcount == 1
+            if result.rowcount != 1:
+                return False
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(version=GameRow.version + 1))
+            return True
 
     def remember_seat(self, player_id: str, game_id: str, seat: int) -> None:
         """Record that browser ``player_id`` holds ``seat`` of ``game_id`` (replacing what it held there before)."""
@@ -330,7 +354,8 @@ class Store:
     def set_rematch(self, game_id: str, rematch_id: str) -> None:
         """Remember the rematch of a game."""
         with self._transaction() as session:
-            session.execute(update(GameRow).where(GameRow.id == game_id).values(rematch_id=rematch_id))
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(
+                rematch_id=rematch_id, version=GameRow.version + 1))
 
     def live_game_ids(self, limit: int = 50) -> list[str]:
         """Ids of unfinished games, most recently updated first."""

@@ -262,6 +262,11 @@ async function applyState(state) {
   }
   page.state = state;
   page.pending = false;
+  if (state.rematch_id && (page.you === null || page.you === undefined)) {
+    // A spectator follows the players into their rematch even when it missed the `rematch` event itself.
+    $("rematch-link").href = `/g/${state.rematch_id}`;
+    $("rematch-banner").hidden = false;
+  }
   document.body.dataset.game = state.game;
   const labSetup = state.game === "chess" ? state.view.fen : state.setup;
   $("lab-link").href = `/lab?game=${encodeURIComponent(state.game)}&setup=${encodeURIComponent(labSetup)}`;
@@ -301,11 +306,41 @@ function backToLive() {
 
 // ---- the connection ----
 
+/** A `state` event: applied unless the page already shows a later version of the game. */
+async function onState(state) {
+  if (page.state && state.version < page.state.version) return;
+  await applyState(state);
+}
+
+/**
+ * A `moved` event, in order: one the page has already passed is ignored (a late or repeated message); one that
+ * does not follow the version shown (a message was lost) makes the page fetch the whole game.
+ */
+async function onMoved(payload) {
+  const shown = page.state?.version ?? -1;
+  if (payload.version <= shown) return;
+  if (payload.version !== shown + 1) {
+    await resync();
+    return;
+  }
+  await applyState({ ...payload.state, you: page.you });
+}
+
+/** Fetches the whole game and shows it, unless an event brought a later version meanwhile. */
+async function resync() {
+  try {
+    const state = await getGame(gameId);
+    if (!page.state || state.version >= page.state.version) await applyState(state);
+  } catch (error) {
+    showToast(error.message, true);
+  }
+}
+
 function connect() {
   page.connection?.socket.disconnect();
   page.connection = connectGame(gameId, page.token, {
-    state: (state) => applyState(state),
-    moved: (payload) => applyState({ ...payload.state, you: page.you }),
+    state: (state) => onState(state),
+    moved: (payload) => onMoved(payload),
     search: (payload) => {
       page.panel?.onSearch(payload);
       const info = payload.info;

@@ -1,0 +1,58 @@
+"""Every change of a game raises its version by one, in the store and in every payload, so a client can tell that
+it missed or received out of order an event; databases of earlier versions gain the column at start-up."""
+
+from __future__ import annotations
+
+from sqlalchemy import text
+from test_events import connect, named
+from test_store import new_game, url  # noqa: F401 - the store fixture, on SQLite and PostgreSQL
+
+from webapp.store import Store, StoredMove
+
+
+def version_of(client, game_id: str) -> int:
+    return client.get(f"/api/games/{game_id}").json["version"]
+
+
+def test_each_change_of_a_friend_game_raises_its_version_by_one(app, client):
+    created = client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0}).json
+    game_id = created["id"]
+    assert version_of(client, game_id) == 0
+    second = app.test_client().post(f"/api/games/{game_id}/seats", json={"invite": created["invite"]}).json
+    assert version_of(client, game_id) == 1
+    watcher = connect(app, None, game_id)
+    player = connect(app, created["token"], game_id)
+    player.emit("move", {"game_id": game_id, "move": "5"})
+    [moved] = named(watcher, "moved")
+    assert moved["version"] == moved["state"]["version"] == 2 == version_of(client, game_id)
+    client.post(f"/api/games/{game_id}/resign", json={"token": second["token"]})
+    [resigned] = named(watcher, "state")
+    assert resigned["version"] == 3
+    made = client.post(f"/api/games/{game_id}/rematch", json={"token": created["token"]}).json
+    states = named(watcher, "state")
+    assert states[-1]["version"] == 4 and states[-1]["rematch_id"] == made["id"]  # spectators learn it from state
+    assert version_of(client, made["id"]) == 2  # created, then each of the two players' seats
+
+
+def test_a_takeback_raises_the_version_though_the_ply_goes_down(client):
+    created = client.post("/api/games", json={"game": "nim", "options": {"piles": [5, 5], "takeback": True},
+                                              "opponent": {"type": "engine", "level": 1}, "side": 0}).json
+    game_id, token = created["id"], created["token"]
+    client.post(f"/api/games/{game_id}/moves", json={"move": "1:1", "token": token})
+    before = client.get(f"/api/games/{game_id}").json
+    taken_back = client.post(f"/api/games/{game_id}/takeback", json={"token": token}).json
+    assert taken_back["ply"] == 0 and taken_back["version"] > before["version"]
+
+
+def test_a_database_of_an_earlier_version_gains_the_version_column(url):  # noqa: F811 - the fixture
+    store = Store(url)
+    new_game(store, "g1")
+    store.add_move("g1", StoredMove(1, "5", 0), to_move=1)
+    with store.engine.begin() as connection:
+        connection.execute(text("ALTER TABLE games DROP COLUMN version"))
+    store.close()
+    reopened = Store(url)
+    game = reopened.load_game("g1")
+    assert game.version == 0 and [m.move for m in game.moves] == ["5"]
+    reopened.add_move("g1", StoredMove(2, "1", 1), to_move=0)
+    assert reopened.load_game("g1").version == 1
