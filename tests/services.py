@@ -60,6 +60,31 @@ def stop_process(process: subprocess.Popen[bytes] | None) -> None:
         process.wait(timeout=5)
 
 
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (Linux ``/proc``): a gunicorn master's worker and its engine processes."""
+    found: set[int] = set()
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
+        except FileNotFoundError:
+            continue
+        for child in map(int, children):
+            found.add(child)
+            pending.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
 class RedisServer:
     """``redis-server`` on a free loopback port, no persistence, its log in ``folder``. ``url`` is its
     ``redis://`` address; ``stop`` and ``start`` again keep the same port (to test an outage and a recovery)."""

@@ -9,9 +9,6 @@ import atexit
 import importlib.util
 import os
 import secrets
-import signal
-import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +38,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.players import Players
     from webapp.search_leases import SearchLeases
     from webapp.search_leases import connect as connect_bookkeeping
+    from webapp.shutdown import stop_on_gunicorn_sigterm
     from webapp.socket_packets import ReadablePacket
     from webapp.store import Store
     from webapp.watcher_counts import WatcherCounts
@@ -96,7 +94,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         queue.on_reconnect = arena.broadcast_cached_games
         queue.start()
     atexit.register(arena.close)
-    _close_on_gunicorn_sigterm(arena.close)
+    stop_on_gunicorn_sigterm(socketio.server, arena.close)
     arena.resume()
     return app
 
@@ -107,24 +105,3 @@ def _trust_proxies(app: Flask, hops: int) -> None:
     same-origin checks, are those the browser used; with 0, those headers are ignored (anyone could forge them)."""
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
-
-
-def _close_on_gunicorn_sigterm(close: Callable[[], None]) -> None:
-    """Under a gunicorn worker, make its SIGTERM (graceful stop) also stop the engine pool and close every
-    Socket.IO connection, so the threads holding WebSocket connections end and the worker exits at once.
-    Anywhere else (tests, ``python -m webapp``) nothing is changed."""
-    previous = signal.getsignal(signal.SIGTERM)
-    owner = getattr(previous, "__self__", None)
-    if threading.current_thread() is not threading.main_thread() or not type(owner).__module__.startswith(
-            "gunicorn.workers"):
-        return
-
-    def stop_everything() -> None:
-        close()
-        socketio.server.eio.disconnect()
-
-    def on_sigterm(signum: int, frame: Any) -> None:
-        threading.Thread(target=stop_everything, name="arena-shutdown", daemon=True).start()
-        previous(signum, frame)
-
-    signal.signal(signal.SIGTERM, on_sigterm)
