@@ -314,3 +314,22 @@ def test_the_watcher_count_adds_up_the_watchers_of_both_nodes(cluster):
         player.close()
         for watcher in watchers:
             watcher.close()
+
+
+def test_a_request_with_the_old_seat_cookies_of_180_games_passes_nginx_and_gets_them_expired(cluster, monkeypatch):
+    import http.client
+
+    import requests
+
+    monkeypatch.setattr(http.client, "_MAXHEADERS", 1000)  # Python's client reads at most 100 headers; browsers more
+    entry, _, _ = nginx_and_other_node(cluster)
+    games = [_post(entry + "/api/games", {"game": "tictactoe", "side": 0, "opponent": {"type": "friend"}})
+             for _ in range(180)]  # the most cookies a browser keeps for one site
+    cookie = "; ".join(f"arena_seat_{game['id']}={game['token']}" for game in games)
+    assert len(cookie) > 14_000
+    answer = requests.get(f"{entry}/api/games/{games[0]['id']}", headers={"Cookie": cookie}, timeout=10)
+    assert answer.status_code == 200 and answer.json()["you"] == 0
+    set_cookies = answer.raw.headers.getlist("Set-Cookie")
+    expired = {c.split("=", 1)[0] for c in set_cookies if "Expires=Thu, 01 Jan 1970" in c}
+    assert expired == {f"arena_seat_{game['id']}" for game in games}
+    assert any(c.startswith("arena_player=") for c in set_cookies)

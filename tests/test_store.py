@@ -7,6 +7,7 @@ import datetime as dt
 import threading
 
 import pytest
+from sqlalchemy import text
 
 from webapp.errors import ArenaError
 from webapp.store import PlyTakenError, Store, StoredGame, StoredMove, StoredSeat
@@ -112,6 +113,49 @@ def test_engine_turn_games_are_the_unfinished_ones_where_an_engine_is_to_move(ur
     store.add_move("engine-second", StoredMove(1, "5", 0), to_move=1)
     assert sorted(store.engine_turn_game_ids()) == ["engine-first", "engine-second"]
     assert not store.take_seat("engine-first", 0) and not store.take_seat("friends", 0)
+
+
+def test_the_seats_of_a_browser_are_kept_per_game_and_replaced_not_doubled(url):
+    store = Store(url)
+    store.remember_seat("browser-a", "g1", 0)
+    store.remember_seat("browser-a", "g2", 1)
+    store.remember_seat("browser-b", "g1", 1)
+    store.remember_seat("browser-a", "g1", 1)  # the same browser now holds the other seat
+    assert [store.seat_of("browser-a", game) for game in ("g1", "g2", "g3")] == [1, 1, None]
+    assert store.seat_of("browser-b", "g1") == 1 and store.seat_of("browser-c", "g1") is None
+    store.close()
+    assert Store(url).seat_of("browser-a", "g2") == 1
+
+
+def test_one_browser_recording_one_seat_from_many_threads_at_once_stores_one_row(url):
+    stores = [Store(url) for _ in range(2)]
+    barrier = threading.Barrier(8)
+    errors: list[Exception] = []
+
+    def remember(index: int) -> None:
+        barrier.wait()
+        try:
+            stores[index % 2].remember_seat("browser-a", "g1", 0)
+        except Exception as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=remember, args=(index,)) for index in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == [] and stores[0].seat_of("browser-a", "g1") == 0
+
+
+def test_a_database_from_before_the_seats_of_browsers_gains_their_table(url):
+    store = Store(url)
+    new_game(store, "g1")
+    with store.engine.begin() as connection:
+        connection.execute(text("DROP TABLE player_seats"))
+    store.close()
+    reopened = Store(url)
+    reopened.remember_seat("browser-a", "g1", 0)
+    assert reopened.seat_of("browser-a", "g1") == 0 and reopened.load_game("g1").id == "g1"
 
 
 def test_concurrent_moves_through_the_arena_accept_exactly_one(app):

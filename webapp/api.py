@@ -114,7 +114,8 @@ def unrouted_error(error: HTTPException) -> tuple[Response, int] | HTTPException
 
 @bp.post("/games")
 def create_game() -> tuple[Response, int]:
-    """Create a game: 201 ``{id, url, seat, token}`` and the seat cookie. A chess ``setup`` may be a PGN."""
+    """Create a game: 201 ``{id, url, seat, token, invite, invite_url}``; the caller's browser holds the seat. A chess
+    ``setup`` may be a PGN."""
     new_game = check_new_game(_body())
     if new_game.game == "chess" and new_game.setup is not None:
         try:
@@ -152,7 +153,7 @@ def list_games() -> Response:
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Response:
-    """One game's state, with ``you`` when the seat cookie names a seat of it."""
+    """One game's state, with ``you``: the seat of it the caller's browser holds, or null."""
     return jsonify(_arena().game_state(_checked_id(game_id), _you(game_id)))
 
 
@@ -206,7 +207,8 @@ def takeback(game_id: str) -> Response:
 
 @bp.post("/games/<game_id>/rematch")
 def rematch(game_id: str) -> tuple[Response, int]:
-    """Create (once) the rematch; 201 ``{id, url, seat, token}`` for the caller, with the seat cookie."""
+    """Create (once) the rematch; 201 ``{id, url, seat, token, invite, invite_url}`` for the caller, whose browser
+    holds the seat."""
     _checked_id(game_id)
     data = check_fields(_body(), (), ("token",))
     new_id, seat, token = _arena().rematch(game_id, _seat(game_id, data.get("token")))

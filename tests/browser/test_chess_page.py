@@ -92,8 +92,9 @@ def test_kings_gambit_typed_in_san_and_uci_shows_the_opening_and_downloads_pgn(l
     created = live_server.post("/api/games", {"game": "chess", "opponent": {"type": "friend"}, "side": 0}).json()
     black = live_server.post(f"/api/games/{created['id']}/seats", {"invite": created["invite"]}).json()
     page, errors = open_page(browser)
-    page.context.add_cookies([{"name": f"arena_seat_{created['id']}", "value": created["token"],
-                               "url": live_server.url}])
+    restored = page.context.request.post(f"{live_server.url}/api/games/{created['id']}/seats",
+                                         data={"token": created["token"]})
+    assert restored.ok  # the browser now holds the creator's seat
     page.goto(live_server.url + created["url"])
     expect(page.locator("#opening")).to_be_hidden()
 

@@ -1,8 +1,11 @@
 """A regular player's browser: 500 games in one real Chromium profile, and every page still loads with one small
-cookie that knows every seat."""
+cookie that knows every seat; a browser still full of the per-game seat cookies of earlier versions gets in again."""
 
 from __future__ import annotations
 
+import time
+
+import requests
 from playwright.sync_api import Browser, expect
 
 GAMES = 500
@@ -40,4 +43,27 @@ def test_five_hundred_games_in_one_browser_keep_every_page_working(live_server, 
         assert page.goto(f"{live_server.url}/g/{game_id}").status == 200
         expect(page.locator('.player[data-player="0"] .you')).to_be_visible()
         expect(page.locator("#moves button[data-ply]")).to_have_count(1)
+    context.close()
+
+
+STUCK_GAMES = 180
+"""Chromium keeps at most 180 cookies per site: the most per-game seat cookies an earlier version could leave."""
+
+
+def test_a_browser_full_of_old_seat_cookies_gets_every_page_again(live_server, browser: Browser) -> None:
+    games = [requests.post(live_server.url + "/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"},
+                                                                   "side": 0}, timeout=10).json()
+             for _ in range(STUCK_GAMES)]
+    context = browser.new_context()
+    expires = time.time() + 90 * 24 * 3600
+    context.add_cookies([{"name": f"arena_seat_{game['id']}", "value": game["token"], "url": live_server.url,
+                          "httpOnly": True, "sameSite": "Lax", "expires": expires} for game in games])
+    assert len(context.cookies(live_server.url)) == STUCK_GAMES  # a Cookie header of about 14 KB
+
+    page = context.new_page()
+    assert page.goto(live_server.url + "/").status == 200
+    assert [cookie["name"] for cookie in context.cookies(live_server.url)] == ["arena_player"]
+    for game in (games[0], games[-1]):
+        assert page.goto(f"{live_server.url}/g/{game['id']}").status == 200
+        expect(page.locator('.player[data-player="0"] .you')).to_be_visible()
     context.close()

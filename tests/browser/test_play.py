@@ -111,13 +111,13 @@ def test_tic_tac_toe_played_to_the_end_on_a_phone(live_server, browser: Browser,
     status = page.locator("#status-main")
     for _ in range(5):
         page.wait_for_function(
-            "document.querySelector('.ttt-cell.legal') || document.querySelector('#status.over')",
+            "() => document.querySelector('.ttt-cell.legal') || document.querySelector('#status.over')",
             timeout=ENGINE_TIMEOUT_MS)
         if page.locator("#status.over").count():
             break
         played = move_count(page)
         page.locator(".ttt-cell.legal").first.click()
-        page.wait_for_function(f"document.querySelectorAll('#moves button[data-ply]').length > {played}")
+        page.wait_for_function(f"() => document.querySelectorAll('#moves button[data-ply]').length > {played}")
     expect(page.locator("#status")).to_have_class(re.compile(r"\bover\b"), timeout=ENGINE_TIMEOUT_MS)
     assert status.inner_text() == "Draw" or "wins" in status.inner_text()
     assert page.inner_text("#status-sub") != ""
@@ -151,6 +151,9 @@ def test_a_friend_takes_the_free_seat_through_the_link(live_server, browser: Bro
     expect(stranger.locator("#seat-banner")).to_be_visible()
     expect(stranger.locator("#seat-text")).to_contain_text("kept for the player invited")
     expect(stranger.locator("#take-seat")).to_be_hidden()
+    stranger.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    stranger.click("#copy-link")
+    assert stranger.evaluate("navigator.clipboard.readText()") == host.url  # a spectator shares the plain link
 
     friend, friend_errors = open_page(browser, 375, 740)
     friend.goto(invitation)
@@ -172,3 +175,26 @@ def test_a_friend_takes_the_free_seat_through_the_link(live_server, browser: Bro
     expect(friend.locator(".win-line")).to_have_count(1)
     friend.screenshot(path=artifacts / "tictactoe-friend-phone.png", full_page=True)
     assert host_errors == [] and friend_errors == [] and stranger_errors == []
+
+
+def test_a_game_open_to_anyone_is_listed_and_a_passer_by_takes_its_seat(live_server, browser: Browser) -> None:
+    host, host_errors = open_page(browser)
+    host.goto(live_server.url + "/")
+    host.click('.game-card[data-game="tictactoe"]')
+    host.check('input[name="opponent"][value="friend"]', force=True)
+    host.check('input[name="open"]')
+    host.click("#play")
+    host.wait_for_url("**/g/*")
+    expect(host.locator("#status-main")).to_have_text("Your move (X)")
+
+    passer_by, passer_by_errors = open_page(browser)
+    passer_by.goto(live_server.url + "/")
+    listed = passer_by.locator(f'#live-list a[href="{host.url.removeprefix(live_server.url)}"]')
+    expect(listed).to_contain_text("open seat: anyone may join")
+    listed.click()
+    passer_by.wait_for_url(host.url)
+    passer_by.click("#take-seat")
+    expect(passer_by.locator('.player[data-player="1"] .you')).to_be_visible()
+    host.click('[aria-label="Cell 5"]')
+    expect(passer_by.locator(".ttt-cell.legal")).to_have_count(8)
+    assert host_errors == [] and passer_by_errors == []

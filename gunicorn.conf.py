@@ -1,0 +1,11 @@
+"""gunicorn settings for the app. gunicorn reads ``./gunicorn.conf.py`` by itself, so every gunicorn started from
+the project folder (the README's and the Makefile's commands, the tests' ``LiveServer``) uses them.
+
+``limit_request_field_size``: earlier versions gave a browser one ``arena_seat_<game>`` cookie (about 80 bytes) per
+game, and after about 100 games its Cookie header outgrew gunicorn's default limit of 8190 bytes: every request,
+``/`` included, was answered ``431``. Browsers keep at most 180 cookies per site (Chromium and Firefox), about
+14.4 KB of them; with room for 32 KiB such a browser reaches the app again, which records its seats under the one
+``arena_player`` cookie and expires the old ones (``webapp.players``).
+"""
+
+limit_request_field_size = 32768
