@@ -136,3 +136,21 @@ def test_the_engine_reports_its_line_and_candidates_in_san_too() -> None:
 def test_games_without_another_notation_leave_the_readable_fields_empty() -> None:
     for info in think(new_game("tictactoe"), Limits(depth=2)):
         assert info.pv_text is None and all(root.text is None for root in info.root_moves)
+
+
+def test_a_game_replayed_on_one_board_equals_the_game_played_move_by_move():
+    moves = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7"]
+    one_by_one = new_game("chess")
+    for text in moves:
+        one_by_one = one_by_one.play(one_by_one.parse_move(text))
+    replayed = new_game("chess").play_texts(moves)
+    assert replayed == one_by_one and replayed.setup() == one_by_one.setup()
+    assert replayed.san_moves() == moves
+    assert ChessState.from_setup(replayed.setup()).san_moves() == moves
+
+
+def test_a_bad_move_in_a_replay_or_a_setup_is_named_by_its_number():
+    with pytest.raises(InvalidSetupError, match="move 3"):
+        ChessState.from_setup("startpos moves e2e4 e7e5 e4e5")
+    with pytest.raises(IllegalMoveError, match="move 5: the game is over"):
+        play_moves(new_game("chess"), ["f3", "e5", "g4", "Qh4", "a3"])

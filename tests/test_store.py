@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+import time
 
 import pytest
 from sqlalchemy import text
@@ -184,6 +185,7 @@ def test_concurrent_moves_through_the_arena_accept_exactly_one(app):
 
 def test_finished_games_leave_memory_when_nobody_watches_and_come_back_from_the_store(app):
     arena = app.extensions["arena"]
+    arena.idle_games = 0  # no finished game is kept
     client = app.test_client()
     created = client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}}).json
     second = app.test_client().post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]}).json
@@ -199,3 +201,54 @@ def test_finished_games_leave_memory_when_nobody_watches_and_come_back_from_the_
     assert arena.cached_games() == 0  # reading a finished game nobody watches does not keep it in memory
     arena.rematch(created["id"], 1)  # acting on a game that left memory loads it again
     assert client.get(f"/api/games/{created['id']}").json["rematch_id"]
+
+
+def finished_game(client) -> str:
+    """A tic-tac-toe game against the engine, resigned at once: finished and watched by nobody."""
+    created = client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "engine", "level": 1},
+                                              "side": 0}).json
+    client.post(f"/api/games/{created['id']}/resign", json={"token": created["token"]})
+    return created["id"]
+
+
+def test_the_least_recently_used_finished_games_leave_memory_first(app):
+    arena = app.extensions["arena"]
+    arena.idle_games = 2
+    client = app.test_client()
+    first, second, third = (finished_game(client) for _ in range(3))
+    assert arena.cached_games() == 2
+    client.get(f"/api/games/{second}")  # loaded again? no: still in memory, now the most recently used
+    assert arena.cached_games() == 2
+    client.get(f"/api/games/{first}")  # back from the store; the least recently used one (third) leaves
+    assert arena.cached_games() == 2
+    loads: list[str] = []
+    real_load = arena.store.load_game
+    arena.store.load_game = lambda game_id: loads.append(game_id) or real_load(game_id)
+    for game_id in (first, second):
+        client.get(f"/api/games/{game_id}")
+    assert loads == []
+    client.get(f"/api/games/{third}")
+    assert loads == [third]
+
+
+def test_parallel_requests_for_a_game_not_in_memory_load_it_once(app):
+    arena = app.extensions["arena"]
+    arena.idle_games = 0
+    client = app.test_client()
+    game_id = finished_game(client)
+    assert arena.cached_games() == 0
+    loads: list[str] = []
+    real_load = arena.store.load_game
+
+    def slow_load(wanted: str):
+        loads.append(wanted)
+        time.sleep(0.2)  # a long game takes a while to replay: the other requests arrive meanwhile
+        return real_load(wanted)
+
+    arena.store.load_game = slow_load
+    threads = [threading.Thread(target=arena.get, args=(game_id,)) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert loads == [game_id]

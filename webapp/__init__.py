@@ -88,6 +88,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         shared=queue is not None,
         leases=SearchLeases(bookkeeping, node) if bookkeeping is not None else None,
         watcher_counts=WatcherCounts(bookkeeping, node) if bookkeeping is not None else None,
+        idle_games=app.config["ARENA_IDLE_GAMES"],
     )
     app.extensions["arena"] = arena
     if queue is not None:

@@ -19,6 +19,7 @@ import logging
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -26,8 +27,9 @@ from typing import Any
 
 from sqlalchemy import bindparam, select
 
-from engine.game import GameError, State, describe_score
+from engine.game import GameError, State, describe_score, play_moves
 from engine.games import game_class, new_game
+from webapp.config import DEFAULT_IDLE_GAMES
 from webapp.errors import ArenaError
 from webapp.lab import PREFIX as LAB_PREFIX
 from webapp.lab import Lab
@@ -96,11 +98,8 @@ class LiveGame:
         return len(self.stored.moves)
 
     def position_at(self, ply: int) -> State:
-        """The position after the first ``ply`` moves."""
-        state = self.start
-        for move in self.stored.moves[:ply]:
-            state = state.play(state.parse_move(move.move))
-        return state
+        """The position after the first ``ply`` moves (replayed in time linear in ``ply``)."""
+        return play_moves(self.start, [move.move for move in self.stored.moves[:ply]])
 
     @property
     def active(self) -> bool:
@@ -181,13 +180,15 @@ class Arena:
 
     def __init__(self, store: Store, secret: str, emit: Emit, workers: int = 2, pace: float = 0.5,
                  search_queue: str | None = None, shared: bool = True,
-                 leases: SearchLeases | None = None, watcher_counts: WatcherCounts | None = None) -> None:
+                 leases: SearchLeases | None = None, watcher_counts: WatcherCounts | None = None,
+                 idle_games: int = DEFAULT_IDLE_GAMES) -> None:
         """``workers`` engine processes of this server run the searches, or, with ``search_queue`` (a
         ``redis://`` URL), the workers started by ``python -m webapp.worker`` do. ``shared`` says other nodes
         may change the store's games too: each action then first checks the stored version of its game; a node
         alone with its store (False) trusts its own copies and saves that read. With ``leases``, an engine turn
         is searched by one node at a time, and a turn no node holds (its node died) is taken over by this one.
-        With ``watcher_counts``, the watcher counts add up the watchers of every node."""
+        With ``watcher_counts``, the watcher counts add up the watchers of every node. At most ``idle_games``
+        finished games nobody watches stay in memory, the least recently used leaving first."""
         self.store = store
         self.shared = shared
         self.leases = leases
@@ -206,6 +207,11 @@ class Arena:
             self.runner = EngineRunner(workers, self._on_search_event)
         self._games: dict[str, LiveGame] = {}
         self._games_lock = threading.Lock()
+        self._loading: dict[str, threading.Lock] = {}
+        """One lock per game being loaded: concurrent requests for a game not in memory wait for one load."""
+        self._idle: OrderedDict[str, None] = OrderedDict()
+        """Finished games nobody watches, least recently used first (at most ``idle_games`` stay in memory)."""
+        self.idle_games = idle_games
         self._job_ids = itertools.count(1)
         self.lab = Lab(self.runner, emit, lambda: next(self._job_ids))
         if leases is not None or watcher_counts is not None:
@@ -224,16 +230,31 @@ class Arena:
         To read or change it, use ``_locked`` instead, which also handles a game dropped from memory meanwhile."""
         with self._games_lock:
             live = self._games.get(game_id)
-        if live is not None:
-            return live
+            if live is not None:
+                return live
+            loading = self._loading.setdefault(game_id, threading.Lock())
+        with loading:  # the first request loads the game, the others wait for it
+            with self._games_lock:
+                live = self._games.get(game_id)
+            if live is not None:
+                return live
+            try:
+                loaded = self._load(game_id)
+            finally:
+                with self._games_lock:
+                    if self._loading.get(game_id) is loading:
+                        del self._loading[game_id]
+            with self._games_lock:
+                return self._games.setdefault(game_id, loaded)
+
+    def _load(self, game_id: str) -> LiveGame:
         stored = self.store.load_game(game_id)
         if stored is None:
             raise ArenaError("not_found", f"there is no game {game_id!r}")
         start = game_class(stored.game).from_setup(stored.start_setup)
         loaded = LiveGame(stored, start, start)
         loaded.state = loaded.position_at(len(stored.moves))
-        with self._games_lock:
-            return self._games.setdefault(game_id, loaded)
+        return loaded
 
     @contextmanager
     def _locked(self, game_id: str, fresh: bool = True) -> Iterator[LiveGame]:
@@ -267,10 +288,7 @@ class Arena:
         live.stored = stored
         if moves_changed:
             if stored.moves[:len(known)] == known:
-                state = live.state
-                for move in stored.moves[len(known):]:
-                    state = state.play(state.parse_move(move.move))
-                live.state = state
+                live.state = play_moves(live.state, [move.move for move in stored.moves[len(known):]])
             else:
                 live.state = live.position_at(len(stored.moves))
             live.failed_searches = 0
@@ -278,14 +296,31 @@ class Arena:
         if live.job_id is not None and (moves_changed or not live.active):
             self._cancel_search(live, CHANGED_ELSEWHERE)
 
+    def _is_idle(self, live: LiveGame) -> bool:
+        return not live.active and live.job_id is None and not self.rooms.count(live.id)
+
     def _evict_if_idle(self, live: LiveGame) -> None:
-        """Drop a finished game nobody is watching from memory (it stays in the store). Lock held."""
-        if live.active or live.job_id is not None or self.rooms.count(live.id):
+        """Mark a finished game nobody is watching as the most recently used idle game, and drop the least recently
+        used ones beyond ``idle_games`` from memory (they stay in the store). ``live``'s lock held; the lock of a game
+        to drop is only tried, never waited for (a game whose lock is held is in use anyway)."""
+        if not self._is_idle(live):
             return
         with self._games_lock:
-            if self._games.get(live.id) is live:
-                del self._games[live.id]
-        live.evicted = True
+            self._idle[live.id] = None
+            self._idle.move_to_end(live.id)
+            surplus = [self._games.get(game_id) for game_id in list(self._idle)[:-self.idle_games or None]]
+        for other in surplus:
+            if other is None or not other.lock.acquire(blocking=False):
+                continue
+            try:
+                idle = self._is_idle(other) and not other.evicted
+                with self._games_lock:
+                    self._idle.pop(other.id, None)  # dropped now, or in use again
+                    if idle and self._games.get(other.id) is other:
+                        del self._games[other.id]
+                other.evicted = other.evicted or idle
+            finally:
+                other.lock.release()
 
     def cached_games(self) -> int:
         """How many games are held in memory."""

@@ -16,6 +16,11 @@ MAX_BODY_BYTES = 16 * 1024
 """Largest HTTP body and Socket.IO message accepted."""
 
 
+DEFAULT_IDLE_GAMES = 200
+"""How many finished games nobody watches stay in memory (``ARENA_IDLE_GAMES``), so that reading one again does
+not replay it from the store each time: about 2.5 KiB each, up to about 1 MiB for a long chess game."""
+
+
 class ConfigError(ValueError):
     """An environment variable holds a value the app cannot use; the message names it."""
 
@@ -60,7 +65,8 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
     """The app's settings from ``env`` (default ``os.environ``); a bad value raises ``ConfigError``.
 
     Keys: ``SECRET_KEY``, ``DATABASE_URL``, ``ARENA_WORKERS``, ``ARENA_PACE``, ``ARENA_EVENT_RATE``,
-    ``ARENA_EVENT_BURST``, ``ARENA_PROXY_HOPS``, ``SOCKETIO_MESSAGE_QUEUE``, ``ARENA_SEARCH_QUEUE``, ``NODE_MODULES``,
+    ``ARENA_EVENT_BURST``, ``ARENA_PROXY_HOPS``, ``ARENA_IDLE_GAMES``, ``SOCKETIO_MESSAGE_QUEUE``,
+    ``ARENA_SEARCH_QUEUE``, ``NODE_MODULES``,
     ``MAX_CONTENT_LENGTH``.
     """
     env = os.environ if env is None else env
@@ -73,6 +79,7 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
         "ARENA_EVENT_RATE": _number(env, "ARENA_EVENT_RATE", 10, 0.1, 10_000),
         "ARENA_EVENT_BURST": _number(env, "ARENA_EVENT_BURST", 20, 1, 100_000),
         "ARENA_PROXY_HOPS": int(_number(env, "ARENA_PROXY_HOPS", 0, 0, 10)),
+        "ARENA_IDLE_GAMES": int(_number(env, "ARENA_IDLE_GAMES", DEFAULT_IDLE_GAMES, 0, 100_000)),
         "SOCKETIO_MESSAGE_QUEUE": _redis_url(env, "SOCKETIO_MESSAGE_QUEUE"),
         "ARENA_SEARCH_QUEUE": _redis_url(env, "ARENA_SEARCH_QUEUE"),
         "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,

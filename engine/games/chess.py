@@ -13,6 +13,7 @@ app stores and shows.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -94,13 +95,10 @@ class ChessState:
         if status != chess.STATUS_VALID:
             problems = [flag.name.lower().replace("_", " ") for flag in chess.Status if flag and flag in status]
             raise InvalidSetupError(f"impossible position {fen!r}: {', '.join(problems)}")
-        state = cls(board)
-        for number, move_text in enumerate(moves.split(), 1):
-            try:
-                state = state.play(state.parse_move(move_text))
-            except IllegalMoveError as error:
-                raise InvalidSetupError(f"move {number} of the setup: {error}") from None
-        return state
+        try:
+            return cls(board).play_texts(moves.split())
+        except IllegalMoveError as error:
+            raise InvalidSetupError(f"{error} (in the setup)") from None
 
     def setup(self) -> str:
         """The starting FEN of the game followed by ``moves`` and the moves played (or just the FEN)."""
@@ -138,6 +136,19 @@ class ChessState:
             raise IllegalMoveError(f"{move.uci()} is not legal in {self._board.fen()}")
         board = self._board.copy()
         board.push(move)
+        return ChessState(board)
+
+    def play_texts(self, texts: Iterable[str]) -> ChessState:
+        """The position after the moves ``texts`` (UCI or SAN), each checked as ``parse_move`` and ``play`` do, on
+        one board: linear in their number, where ``play`` copies the whole move stack each time. The first bad move
+        raises ``IllegalMoveError`` naming its number (from 1)."""
+        board = self._board.copy()
+        for number, text in enumerate(texts, 1):
+            try:
+                move = ChessState(board).parse_move(text)
+            except IllegalMoveError as error:
+                raise IllegalMoveError(f"move {number}: {error}") from None
+            board.push(move)
         return ChessState(board)
 
     def play_null(self) -> ChessState:

@@ -1,0 +1,117 @@
+"""What one very long chess game costs a node: creating it from its setup, then reading it while it is not cached.
+
+    .venv/bin/python bench/long_game.py [--plies 1590] [--reads 20] [--seed 1]
+
+Builds a legal game of about ``--plies`` plies that no rule ends (random quiet moves, a pawn move whenever the
+fifty-move counter gets high, no position three times), whose setup ``startpos moves ...`` fits the API's 8,000
+characters. Starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"``, times ``POST /api/games`` with that setup
+(a finished game is refused, so the friend game stays open), then ``--reads`` parallel ``GET /api/games/<id>`` of a
+finished copy of it (resigned, so it leaves the cache after each read) and ``GET /api/health`` meanwhile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import chess
+import requests
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from servers import LiveServer
+
+MAX_SETUP = 8000
+
+
+def long_game(plies: int, seed: int) -> list[str]:
+    """UCI moves of a legal game of at most ``plies`` plies that is still going on."""
+    rng = random.Random(seed)
+    board = chess.Board()
+    seen: Counter[str] = Counter({board.board_fen(): 1})
+    moves: list[str] = []
+    while len(moves) < plies and len("startpos moves " + " ".join(moves)) < MAX_SETUP - 6:
+        legal = list(board.legal_moves)
+        rng.shuffle(legal)
+        pawns = [m for m in legal if board.piece_type_at(m.from_square) == chess.PAWN and not m.promotion
+                 and not board.is_capture(m)]
+        quiet = [m for m in legal if m not in pawns and not m.promotion and not board.is_capture(m)]
+        rest = [m for m in legal if m not in pawns and m not in quiet]
+        first, second = (pawns, quiet) if board.halfmove_clock > 80 else (quiet, pawns)
+        for move in first + second + rest:
+            board.push(move)
+            if seen[board.board_fen()] < 2 and board.outcome(claim_draw=True) is None:
+                seen[board.board_fen()] += 1
+                moves.append(move.uci())
+                break
+            board.pop()
+        else:
+            break
+    return moves
+
+
+def timed(call):  # type: ignore[no-untyped-def]
+    started = time.perf_counter()
+    result = call()
+    return time.perf_counter() - started, result
+
+
+def run(plies: int, reads: int, seed: int) -> None:
+    moves = long_game(plies, seed)
+    setup = "startpos moves " + " ".join(moves)
+    print(f"game of {len(moves)} plies, setup of {len(setup)} characters")
+    with tempfile.TemporaryDirectory() as folder:
+        server = LiveServer(Path(folder) / "instance").start()
+        try:
+            body = {"game": "chess", "setup": setup, "opponent": {"type": "friend"}, "side": 0}
+            took, created = timed(lambda: server.post("/api/games", body))
+            assert created.status_code == 201, created.text
+            print(f"create: {took * 1000:.0f} ms")
+            game = created.json()
+            server.post(f"/api/games/{game['id']}/resign", {"token": game["token"]})
+            read_times: list[float] = []
+            health_times: list[float] = []
+            done = threading.Event()
+
+            def read() -> None:
+                took, answer = timed(lambda: requests.get(f"{server.url}/api/games/{game['id']}", timeout=600))
+                assert answer.status_code == 200
+                read_times.append(took)
+
+            def health() -> None:
+                while not done.is_set():
+                    took, _ = timed(lambda: requests.get(f"{server.url}/api/health", timeout=600))
+                    health_times.append(took)
+
+            watcher = threading.Thread(target=health)
+            watcher.start()
+            readers = [threading.Thread(target=read) for _ in range(reads)]
+            took, _ = timed(lambda: ([t.start() for t in readers], [t.join() for t in readers]))
+            done.set()
+            watcher.join()
+            print(f"{reads} parallel reads: all done in {took * 1000:.0f} ms; each median "
+                  f"{statistics.median(read_times) * 1000:.0f} ms, max {max(read_times) * 1000:.0f} ms")
+            print(f"/api/health meanwhile: median {statistics.median(health_times) * 1000:.0f} ms, "
+                  f"max {max(health_times) * 1000:.0f} ms over {len(health_times)} requests")
+        finally:
+            server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--plies", type=int, default=1590)
+    parser.add_argument("--reads", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    run(args.plies, args.reads, args.seed)
+
+
+if __name__ == "__main__":
+    main()
