@@ -13,7 +13,7 @@ import pytest
 
 from engine.games import new_game
 from webapp.runner import EngineRunner, Throttle
-from webapp.worker import SearchJob
+from webapp.worker import Ceiling, SearchJob, run_job
 
 LONG = {"depth": None, "time": 30.0, "algorithm": "minimax"}
 """A search that runs until stopped (Nim with big piles, no pruning, 30 s)."""
@@ -130,3 +130,28 @@ def test_engine_against_engine_moves_are_paced(app):
         time.sleep(0.01)
     assert len(arrivals) >= 3
     assert all(later - earlier >= 0.25 for earlier, later in itertools.pairwise(arrivals))
+
+
+class _Collected:
+    """A ``results`` end that keeps what ``run_job`` sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    def send(self, message: tuple[int, dict]) -> None:
+        self.sent.append(message[1])
+
+
+@pytest.mark.parametrize("ceiling", [Ceiling(seconds=0.5), Ceiling(nodes=2_000)], ids=["time", "nodes"])
+def test_a_search_without_a_time_limit_stops_at_the_ceiling_with_a_move(ceiling):
+    """Minimax to depth 64 from the chess start would run for ages: the ceiling ends it with a legal move."""
+    state = new_game("chess")
+    job = SearchJob(id=1, game_id="g", ply=0, seat=0, state=state, engine={"depth": 64, "time": None,
+                                                                          "algorithm": "minimax"})
+    results = _Collected()
+    run_job(job, results, threading.Event(), ceiling)
+    final = results.sent[-1]
+    assert final["kind"] == "final" and state.parse_move(final["best"])
+    assert final["time_ms"] < 30_000  # it would run for hours without the ceiling
+    if ceiling.nodes < 1_000_000:
+        assert ceiling.nodes < final["nodes"] < 100 * ceiling.nodes

@@ -21,6 +21,7 @@ from engine.levels import game_levels
 from webapp import chess_assets
 from webapp.lab import Lab
 from webapp.seats import invite_code, issue_token
+from webapp.worker import Ceiling
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -89,8 +90,9 @@ def node_modules_dir() -> Path:
 
 @bp.get("/")
 def index() -> str:
-    """The home page: a card per game with its options, the opponent and side, and the games being played now."""
-    return render_template("index.html", cards=game_cards())
+    """The home page: a card per game with its options, the opponent and side, and the games being played now; the
+    custom-engine form states the ceiling of every search."""
+    return render_template("index.html", cards=game_cards(), ceiling=Ceiling())
 
 
 @bp.get("/g/<game_id>")

@@ -32,6 +32,34 @@ WORKER_NICENESS = 10
 """Searches run at a lower priority than the web server, so moves and events stay fast while engines think."""
 RETRY_SECONDS = 2.0
 """How long ``python -m webapp.worker`` waits before trying an unreachable Redis again."""
+CEILING_SECONDS = 60.0
+CEILING_NODES = 20_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Ceiling:
+    """The most any one search may take, whatever its settings (a level, a custom depth or time, the lab, engine
+    against engine): once it has run ``seconds`` or its events count more than ``nodes`` nodes, it stops and
+    plays the best move found so far. The custom-engine form and docs/protocol.md state the default."""
+
+    seconds: float = CEILING_SECONDS
+    nodes: int = CEILING_NODES
+
+
+class _CeilingStop:
+    """The stop flag a search sees: the job's own ``stop``, or its ``Ceiling`` reached. A flag of its own for each
+    job, so a ceiling can never stop the worker's next search."""
+
+    def __init__(self, stop: Any, ceiling: Ceiling) -> None:
+        self._stop = stop
+        self._deadline = time.monotonic() + ceiling.seconds
+        self._node_limit = ceiling.nodes
+        self.nodes = 0
+        """The node count of the search's latest event."""
+
+    def is_set(self) -> bool:
+        """Whether the search must stop now."""
+        return self._stop.is_set() or self.nodes > self._node_limit or time.monotonic() >= self._deadline
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,13 +109,16 @@ def _send(results: Any, job: SearchJob, info: dict[str, Any]) -> None:
     results.send((job.id, info))
 
 
-def run_job(job: SearchJob, results: Any, stop: Any) -> None:
+def run_job(job: SearchJob, results: Any, stop: Any, ceiling: Ceiling = Ceiling()) -> None:
     """Run one job, sending "started", its events, and one "final" (or "failed") on ``results`` (a pipe end).
-    Each event gets ``sent_at``, the wall-clock time it left the worker."""
+    Each event gets ``sent_at``, the wall-clock time it left the worker. The search stops at ``ceiling`` at the
+    latest (or when ``stop`` is set) and plays its best move so far."""
     _send(results, job, {"kind": "started", "engine": job.engine})
     try:
         final = None
-        for info in search_events(job, stop):
+        bounded = _CeilingStop(stop, ceiling)
+        for info in search_events(job, bounded):
+            bounded.nodes = info.nodes
             data = info.to_dict()
             if info.final:
                 final = data
