@@ -32,8 +32,8 @@ def test_create_answers_id_url_seat_token_and_sets_the_seat_cookie(client):
     response = client.post("/api/games", json={**FRIEND, "side": 1})
     assert response.status_code == 201
     body = response.json
-    assert set(body) == {"id", "url", "seat", "token", "invite", "invite_url"}
-    assert body["url"] == f"/g/{body['id']}" and body["seat"] == 1
+    assert set(body) == {"id", "url", "seat", "token", "invite", "invite_url", "stop_code"}
+    assert body["url"] == f"/g/{body['id']}" and body["seat"] == 1 and body["stop_code"] is None
     assert body["invite_url"] == f"/g/{body['id']}?invite={body['invite']}"
     [cookie] = response.headers.getlist("Set-Cookie")
     assert cookie.startswith("arena_player=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie

@@ -12,6 +12,7 @@ import time
 import pytest
 
 from engine.games import new_game
+from webapp.fair_queue import BACKGROUND
 from webapp.runner import EngineRunner, Throttle
 from webapp.worker import Ceiling, SearchJob, run_job
 
@@ -155,3 +156,60 @@ def test_a_search_without_a_time_limit_stops_at_the_ceiling_with_a_move(ceiling)
     assert final["time_ms"] < 30_000  # it would run for hours without the ceiling
     if ceiling.nodes < 1_000_000:
         assert ceiling.nodes < final["nodes"] < 100 * ceiling.nodes
+
+
+def test_one_client_holds_at_most_its_share_and_another_client_goes_first(recorder):
+    """Two workers: a client with three endless searches runs one of them; another client's move starts at once
+    and its next one goes before the first client's waiting searches."""
+    pool = EngineRunner(2, recorder)
+    try:
+        hog = [SearchJob(i, f"hog-{i}", 0, 0, new_game("nim", piles=[9, 9, 9, 9]), LONG, client="10.0.0.1")
+               for i in (1, 2, 3)]
+        for search in hog:
+            pool.submit(search)
+        recorder.wait_kind(1, "started")
+        assert recorder.wait_kind(2, "queued")["position"] == 1
+        assert [pool.state_of(f"hog-{i}") for i in (1, 2, 3)] == ["thinking", "queued", "queued"]
+        victim = SearchJob(4, "victim", 0, 0, new_game("tictactoe"), {"level": 3}, client="10.0.0.2")
+        pool.submit(victim)
+        recorder.wait_kind(4, "final")
+        assert "queued" not in recorder.kinds(4)
+        pool.submit(SearchJob(5, "victim", 1, 1, new_game("tictactoe"), {"level": 3}, client="10.0.0.2"))
+        recorder.wait_kind(5, "final")
+        assert pool.state_of("hog-2") == "queued"
+        pool.cancel("hog-1", "resigned")
+        recorder.wait_kind(2, "started")
+        assert pool.state_of("hog-3") == "queued"
+    finally:
+        pool.close()
+
+
+def test_a_live_turn_goes_before_waiting_lab_searches(recorder):
+    pool = EngineRunner(1, recorder)
+    try:
+        pool.submit(SearchJob(1, "lab-1-0", 0, 0, new_game("nim", piles=[9, 9, 9, 9]), LONG, client="a",
+                              priority=BACKGROUND))
+        recorder.wait_kind(1, "started")
+        pool.submit(SearchJob(2, "lab-1-1", 0, 0, new_game("tictactoe"), {"level": 3}, client="a",
+                              priority=BACKGROUND))
+        pool.submit(SearchJob(3, "game", 0, 0, new_game("tictactoe"), {"level": 3}, client="b"))
+        assert recorder.wait_kind(3, "queued")["position"] == 1
+        pool.cancel("lab-1-0", "stopped")
+        recorder.wait_kind(3, "final")
+        recorder.wait_kind(2, "final")
+        starts = [job_id for job_id, info in recorder.events if info["kind"] == "started"]
+        assert starts == [1, 3, 2]
+    finally:
+        pool.close()
+
+
+def test_a_search_past_its_deadline_still_plays_a_move_at_once():
+    """A turn resumed after its ceiling has passed gets what the deadline leaves: a move from the first depths."""
+    state = new_game("chess")
+    job = SearchJob(id=1, game_id="g", ply=0, seat=0, state=state, deadline=time.time() - 5,
+                    engine={"depth": 64, "time": None, "algorithm": "alphabeta"})
+    results = _Collected()
+    run_job(job, results, threading.Event())
+    final = results.sent[-1]
+    assert final["kind"] == "final" and state.parse_move(final["best"])
+    assert final["time_ms"] < 5_000

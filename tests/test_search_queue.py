@@ -130,9 +130,11 @@ def search_kind(kind: str):
     return lambda s: s["info"]["kind"] == kind
 
 
-def new_game(app, opponent: dict, game: str = "tictactoe", options: dict | None = None, side: int = 0) -> Player:
+def new_game(app, opponent: dict, game: str = "tictactoe", options: dict | None = None, side: int = 0,
+             address: str = "127.0.0.1") -> Player:
+    """A game created by a client at ``address`` (each client has one search of a node at a time on the queue)."""
     body = {"game": game, "opponent": opponent, "side": side, "options": options or {}}
-    created = app.test_client().post("/api/games", json=body).json
+    created = app.test_client().post("/api/games", json=body, environ_base={"REMOTE_ADDR": address}).json
     return Player(app, created["id"], created["token"])
 
 
@@ -189,7 +191,7 @@ def test_with_no_worker_the_search_waits_queued_then_runs_when_one_starts(queued
     queued = player.next("search", search_kind("queued"))
     assert queued["info"]["position"] == 1 and queued["ply"] == 0
     assert queued_app.test_client().get(f"/api/games/{player.game_id}").json["search_state"] == "queued"
-    resigning = new_game(queued_app, {"type": "engine", "level": 1}, side=1)
+    resigning = new_game(queued_app, {"type": "engine", "level": 1}, side=1, address="127.0.0.2")
     assert resigning.next("search", search_kind("queued"))["info"]["position"] == 2
     resigning.emit("resign")
     resigning.next("search", search_kind("cancelled"))
@@ -265,3 +267,16 @@ def test_a_search_submitted_while_redis_is_down_runs_once_it_is_back(tmp_path, m
         app.extensions["arena"].close()
         worker.kill()
         redis_server.stop()
+
+
+def test_a_client_has_one_search_on_the_queue_and_its_others_wait_on_the_node(queued_app, queue_url, workers):
+    """A client starting many engine turns puts one on the shared queue at a time: another client's turn is
+    second in the queue, not behind all of them."""
+    hog = [new_game(queued_app, {"type": "engine", "level": 1}, side=1, address="10.0.0.1") for _ in range(3)]
+    victim = new_game(queued_app, {"type": "engine", "level": 1}, side=1, address="10.0.0.2")
+    assert victim.next("search", search_kind("queued"))["info"]["position"] == 2
+    with Redis.from_url(queue_url) as redis:
+        assert len(redis.keys("rq:job:*")) == 2, "more than one search of one client is on the queue"
+    workers("w1")
+    for player in (victim, *hog):
+        assert player.next("moved", lambda m: m["ply"] == 1)["by"] == 0

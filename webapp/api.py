@@ -18,7 +18,7 @@ from webapp.arena import Arena
 from webapp.chess_import import chess_setup
 from webapp.errors import STATUS_OF_CODE, ArenaError
 from webapp.players import Players
-from webapp.seats import BadTokenError, invite_code, issue_token, read_token
+from webapp.seats import BadTokenError, invite_code, issue_token, read_token, stop_code
 from webapp.validation import GAME_ID, check_fields, check_move_text, check_new_game
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -31,6 +31,12 @@ def _arena() -> Arena:
 
 def _players() -> Players:
     return current_app.extensions["players"]
+
+
+def _client() -> str:
+    """The caller's address (behind ``ARENA_PROXY_HOPS`` proxies, the one they saw): whose share of the engines
+    the searches it causes take."""
+    return request.remote_addr or ""
 
 
 def _body() -> dict[str, Any]:
@@ -114,19 +120,20 @@ def unrouted_error(error: HTTPException) -> tuple[Response, int] | HTTPException
 
 @bp.post("/games")
 def create_game() -> tuple[Response, int]:
-    """Create a game: 201 ``{id, url, seat, token, invite, invite_url}``; the caller's browser holds the seat. A chess
-    ``setup`` may be a PGN."""
+    """Create a game: 201 ``{id, url, seat, token, invite, invite_url, stop_code}``; the caller's browser holds the
+    seat; ``stop_code`` (engine against engine only) stops the game. A chess ``setup`` may be a PGN."""
     new_game = check_new_game(_body())
     if new_game.game == "chess" and new_game.setup is not None:
         try:
             new_game = replace(new_game, setup=chess_setup(new_game.setup))
         except InvalidSetupError as error:
             raise ArenaError("bad_game", str(error)) from None
-    game_id, seat, token = _arena().create(new_game)
+    game_id, seat, token = _arena().create(new_game, _client())
     if seat is None or token is None:
         return jsonify({"id": game_id, "url": f"/g/{game_id}", "seat": None, "token": None, "invite": None,
-                        "invite_url": None}), 201
-    return _seat_answer(game_id, seat, token, 201, id=game_id, url=f"/g/{game_id}")
+                        "invite_url": None,
+                        "stop_code": stop_code(current_app.config["SECRET_KEY"], game_id)}), 201
+    return _seat_answer(game_id, seat, token, 201, id=game_id, url=f"/g/{game_id}", stop_code=None)
 
 
 @bp.get("/health")
@@ -169,7 +176,7 @@ def post_move(game_id: str) -> Response:
     _checked_id(game_id)
     data = check_fields(_body(), ("move",), ("token",))
     move = check_move_text(data["move"])
-    return jsonify(_arena().play(game_id, _seat(game_id, data.get("token")), move))
+    return jsonify(_arena().play(game_id, _seat(game_id, data.get("token")), move, client=_client()))
 
 
 @bp.post("/games/<game_id>/seats")
@@ -197,6 +204,14 @@ def resign(game_id: str) -> Response:
     return jsonify(_arena().resign(game_id, _seat(game_id, data.get("token"))))
 
 
+@bp.post("/games/<game_id>/stop")
+def stop(game_id: str) -> Response:
+    """Stop an engine-against-engine game with ``{stop_code}`` (its creator's); answers the final state."""
+    _checked_id(game_id)
+    data = check_fields(_body(), ("stop_code",), ())
+    return jsonify(_arena().stop(game_id, data["stop_code"]))
+
+
 @bp.post("/games/<game_id>/takeback")
 def takeback(game_id: str) -> Response:
     """Take back the caller's last move (and the engine's reply); answers the new state."""
@@ -211,5 +226,5 @@ def rematch(game_id: str) -> tuple[Response, int]:
     holds the seat."""
     _checked_id(game_id)
     data = check_fields(_body(), (), ("token",))
-    new_id, seat, token = _arena().rematch(game_id, _seat(game_id, data.get("token")))
-    return _seat_answer(new_id, seat, token, 201, id=new_id, url=f"/g/{new_id}")
+    new_id, seat, token = _arena().rematch(game_id, _seat(game_id, data.get("token")), _client())
+    return _seat_answer(new_id, seat, token, 201, id=new_id, url=f"/g/{new_id}", stop_code=None)

@@ -29,17 +29,17 @@ from sqlalchemy import bindparam, select
 
 from engine.game import GameError, State, describe_score, play_moves
 from engine.games import game_class, new_game
-from webapp.config import DEFAULT_IDLE_GAMES
+from webapp.config import DEFAULT_IDLE_GAMES, DEFAULT_UNWATCHED_PAUSE
 from webapp.errors import ArenaError
 from webapp.lab import PREFIX as LAB_PREFIX
 from webapp.lab import Lab
 from webapp.runner import EngineRunner
 from webapp.search_leases import SearchLeases
-from webapp.seats import is_invite, issue_token
+from webapp.seats import is_invite, is_stop_code, issue_token
 from webapp.store import GameRow, PlyTakenError, Store, StoredGame, StoredMove, StoredSeat
 from webapp.validation import NewGameRequest
 from webapp.watcher_counts import WatcherCounts
-from webapp.worker import SearchJob
+from webapp.worker import CEILING_SECONDS, SearchJob
 
 TREE_GAMES = {"tictactoe": 3000, "nim": 3000}
 """Games whose searches record their tree for the browser, with the node cap."""
@@ -53,6 +53,8 @@ SWEEP_SECONDS = 2.0
 """How often a node with search leases renews them and looks for engine turns nobody searches."""
 CHANGED_ELSEWHERE = "the game changed on another server"
 """The reason of a search cancelled because another server changed its game."""
+RESUMED_MINIMUM_SECONDS = 2.0
+"""The least time a resumed engine turn gets, even when the ceiling of its start has passed."""
 log = logging.getLogger(__name__)
 
 Emit = Callable[..., None]
@@ -88,6 +90,14 @@ class LiveGame:
     evicted: bool = False
     checked_at: float = 0.0
     """``time.monotonic()`` of the last comparison with the store."""
+    watched_at: float = field(default_factory=time.monotonic)
+    """``time.monotonic()`` when somebody last watched the game (or it was created or loaded)."""
+    paused: bool = False
+    """An engine-against-engine game waiting for a watcher before its next engine turn."""
+    client: str = ""
+    """Who pays for the engine's next turn in the engine capacity's fair share (``webapp.fair_queue``): the address
+    of the last person to move, or of the game's creator; empty for a game loaded from the store (a restart), whose
+    turns then share one client's part."""
 
     @property
     def id(self) -> str:
@@ -181,14 +191,15 @@ class Arena:
     def __init__(self, store: Store, secret: str, emit: Emit, workers: int = 2, pace: float = 0.5,
                  search_queue: str | None = None, shared: bool = True,
                  leases: SearchLeases | None = None, watcher_counts: WatcherCounts | None = None,
-                 idle_games: int = DEFAULT_IDLE_GAMES) -> None:
+                 idle_games: int = DEFAULT_IDLE_GAMES, unwatched_pause: float = DEFAULT_UNWATCHED_PAUSE) -> None:
         """``workers`` engine processes of this server run the searches, or, with ``search_queue`` (a
         ``redis://`` URL), the workers started by ``python -m webapp.worker`` do. ``shared`` says other nodes
         may change the store's games too: each action then first checks the stored version of its game; a node
         alone with its store (False) trusts its own copies and saves that read. With ``leases``, an engine turn
         is searched by one node at a time, and a turn no node holds (its node died) is taken over by this one.
         With ``watcher_counts``, the watcher counts add up the watchers of every node. At most ``idle_games``
-        finished games nobody watches stay in memory, the least recently used leaving first."""
+        finished games nobody watches stay in memory, the least recently used leaving first. An engine-against-engine
+        game nobody has watched for ``unwatched_pause`` seconds pauses until somebody does."""
         self.store = store
         self.shared = shared
         self.leases = leases
@@ -198,6 +209,7 @@ class Arena:
         self.secret = secret
         self.emit = emit
         self.pace = pace
+        self.unwatched_pause = unwatched_pause
         self.rooms = Rooms()
         if search_queue:
             from webapp.search_queue import QueuedRunner
@@ -338,13 +350,14 @@ class Arena:
         return len(game_ids)
 
     def resume(self) -> int:
-        """Restart the search of every unfinished game whose turn is the engine's; returns how many started. A game
-        that cannot be loaded (say, its game module is gone) is logged and left alone."""
+        """Restart the search of every unfinished game whose turn is the engine's, within the ceiling that began with
+        the turn (see ``_start_engine_if_its_turn``); returns how many games were looked at. A game that cannot be
+        loaded (say, its game module is gone) is logged and left alone."""
         started = 0
         for game_id in self.store.engine_turn_game_ids():
             try:
                 with self._locked(game_id) as live:
-                    self._start_engine_if_its_turn(live)
+                    self._start_engine_if_its_turn(live, resumed=True)
             except (GameError, ImportError):
                 log.exception("game %s cannot be loaded; its engine turn is not resumed", game_id)
                 continue
@@ -384,7 +397,7 @@ class Arena:
             "legal_moves": [state.move_text(m) for m in state.legal_moves()] if live.active else [],
             "view": state.view(),
             "watchers": self.watcher_count(stored.id),
-            "search_state": self.runner.state_of(stored.id),
+            "search_state": "paused" if live.paused else self.runner.state_of(stored.id),
             "rematch_id": stored.rematch_id,
             "version": stored.version,
             "created_at": _iso(stored.created_at),
@@ -446,8 +459,9 @@ class Arena:
 
     # --- creating ---------------------------------------------------------------------------------------------
 
-    def create(self, request: NewGameRequest) -> tuple[str, int | None, str | None]:
-        """Create a game as the request says; returns ``(id, creator's seat, token)`` (None, None for engines)."""
+    def create(self, request: NewGameRequest, client: str = "") -> tuple[str, int | None, str | None]:
+        """Create a game as the request says for ``client`` (an address: its engine turns count against that
+        client's share of the engines); returns ``(id, creator's seat, token)`` (None, None for engines)."""
         try:
             cls = game_class(request.game)
             if request.setup is not None and request.game_options:
@@ -464,11 +478,11 @@ class Arena:
             side = secrets.randbelow(2)
         engines = request.engines if side != 1 else (request.engines[1], request.engines[0])
         return self._insert(cls.name, state, request.game_options, {"takeback": request.takeback},
-                            request.opponent, engines, side)
+                            request.opponent, engines, side, client)
 
     def _insert(self, game: str, state: State, game_options: dict[str, Any], options: dict[str, Any],
                 opponent: dict[str, Any], engines: tuple[dict[str, Any] | None, ...],
-                creator: int | None) -> tuple[str, int | None, str | None]:
+                creator: int | None, client: str) -> tuple[str, int | None, str | None]:
         now = dt.datetime.now(dt.UTC)
         game_id = secrets.token_urlsafe(6)
         seats = [StoredSeat(i, engines[i], engines[i] is None and i == creator) for i in (0, 1)]
@@ -476,7 +490,7 @@ class Arena:
                             options=options, opponent=opponent, status="active", winner=None, reason=None,
                             rematch_id=None, created_at=now, updated_at=now, seats=seats)
         self.store.create_game(stored, state.to_move)
-        live = LiveGame(stored, state, state)
+        live = LiveGame(stored, state, state, client=client)
         with self._games_lock:
             self._games[game_id] = live
         with live.lock:
@@ -512,15 +526,18 @@ class Arena:
             raise ArenaError("forbidden", "that seat is played by the engine")
         return seat
 
-    def play(self, game_id: str, seat: int | None, move_text: str, answer: bool = True) -> dict[str, Any] | None:
-        """A person's move with ``seat``; returns the new state (None unless ``answer``). Errors: forbidden,
-        game_over, not_your_turn, illegal_move."""
+    def play(self, game_id: str, seat: int | None, move_text: str, answer: bool = True,
+             client: str = "") -> dict[str, Any] | None:
+        """A person's move with ``seat`` from ``client`` (an address: the engine's reply counts against its share
+        of the engines); returns the new state (None unless ``answer``). Errors: forbidden, game_over,
+        not_your_turn, illegal_move."""
         with self._locked(game_id) as live:
             seat = self._check_player(live, seat)
             if not live.active:
                 raise ArenaError("game_over", "the game is over")
             if live.state.to_move != seat:
                 raise ArenaError("not_your_turn", "it is not your turn")
+            live.client = client
             try:
                 self._commit_move(live, move_text, seat)
             except PlyTakenError:
@@ -577,6 +594,26 @@ class Arena:
             self._evict_if_idle(live)
             return answer
 
+    def stop(self, game_id: str, code: object) -> dict[str, Any]:
+        """End an engine-against-engine game with the stop code its creator got (``seats.stop_code``): its search is
+        cancelled and it finishes without a winner, reason "stopped"; returns the final state. Errors: forbidden
+        (not the code, or not an engine-against-engine game), game_over."""
+        with self._locked(game_id) as live:
+            if not all(seat.engine is not None for seat in live.stored.seats):
+                raise ArenaError("forbidden", "only a game between two engines can be stopped; players resign")
+            if not is_stop_code(self.secret, game_id, code):
+                raise ArenaError("forbidden", "only the game's creator can stop it (with the stop code it got)")
+            if not live.active:
+                raise ArenaError("game_over", "the game is over")
+            self._cancel_search(live, "stopped")
+            live.paused = False
+            live.stored.updated_at = self.store.finish_game(game_id, None, "stopped")
+            live.stored.version += 1
+            live.stored.status, live.stored.winner, live.stored.reason = "finished", None, "stopped"
+            answer = self._broadcast_state(live)
+            self._evict_if_idle(live)
+            return answer
+
     def takeback(self, game_id: str, seat: int | None) -> dict[str, Any]:
         """Undo back to ``seat``'s last turn (its move and the engine's reply). Errors: forbidden, not_allowed."""
         with self._locked(game_id) as live:
@@ -600,12 +637,13 @@ class Arena:
             live.stored.status, live.stored.winner, live.stored.reason = "active", None, None
             return self._broadcast_state(live, seat)
 
-    def rematch(self, game_id: str, seat: int | None) -> tuple[str, int, str]:
+    def rematch(self, game_id: str, seat: int | None, client: str = "") -> tuple[str, int, str]:
         """A new game with the same settings and the seats swapped (made once per game, once it is over); returns
         the caller's ``(new id, seat, token)`` and sends ``rematch`` to the room: to this node's members with each
         player's token for players, and when the rematch is new, to members on other nodes (message queue) without
         tokens. A human seat of the rematch is taken only if its player held the old seat; a seat nobody took stays
-        free. Errors: forbidden, not_allowed (the game is still being played)."""
+        free. The rematch's engine turns count against ``client``'s share. Errors: forbidden, not_allowed (the game
+        is still being played)."""
         with self._locked(game_id) as live:
             seat = self._check_player(live, seat)
             stored = live.stored
@@ -616,7 +654,7 @@ class Arena:
                 start = game_class(stored.game).from_setup(stored.start_setup)
                 engines = (stored.seats[1].engine, stored.seats[0].engine)
                 new_id, _, _ = self._insert(stored.game, start, stored.game_options, stored.options, stored.opponent,
-                                            engines, None)
+                                            engines, None, client)
                 self.store.set_rematch(game_id, new_id)
                 stored.rematch_id = new_id
                 stored.version += 1
@@ -653,6 +691,9 @@ class Arena:
         watcher count to the room."""
         with self._locked(game_id) as live:
             count = self.rooms.join(game_id, sid, seat)
+            live.watched_at = time.monotonic()
+            if live.paused:
+                self._start_engine_if_its_turn(live)
             self.emit("state", self.state_payload(live, seat, include_you=True), to=sid)
             job = self.runner.current_job(game_id)
             if job is not None and live.last_search is not None:
@@ -681,25 +722,45 @@ class Arena:
             live = self._games.get(game_id)
         if live is not None:
             with live.lock:
+                live.watched_at = time.monotonic()
                 if not live.evicted:
                     self._evict_if_idle(live)
 
     # --- engine -----------------------------------------------------------------------------------------------
 
-    def _start_engine_if_its_turn(self, live: LiveGame) -> None:
+    def _start_engine_if_its_turn(self, live: LiveGame, resumed: bool = False) -> None:
+        """Submit the search of the engine to move, if one is; an engine-against-engine game nobody has watched
+        for ``unwatched_pause`` seconds pauses instead (``join`` starts it again). A ``resumed`` turn (after a
+        restart, or taken over from a node that died) keeps the ceiling that began with the turn: it must end
+        ``CEILING_SECONDS`` after the game's last change, or within ``RESUMED_MINIMUM_SECONDS`` if that is past.
+        Lock held."""
+        live.paused = False
         if not live.engine_to_move():
+            return
+        both_engines = all(s.engine is not None for s in live.stored.seats)
+        now = time.monotonic()
+        if self.watcher_count(live.id):
+            live.watched_at = now
+        elif both_engines and now - live.watched_at >= self.unwatched_pause:
+            live.paused = True
             return
         if self.leases is not None and not self.leases.claim(live.id):
             return  # another node is searching this turn
         seat = live.state.to_move
-        both_engines = all(s.engine is not None for s in live.stored.seats)
         job = SearchJob(
             id=next(self._job_ids), game_id=live.id, ply=live.ply, seat=seat, state=live.state,
             engine=live.engine_of(seat), record_tree=TREE_GAMES.get(live.stored.game, 0),
-            not_before=time.time() + self.pace if both_engines else 0.0, seed=secrets.randbits(32))
+            not_before=time.time() + self.pace if both_engines else 0.0, seed=secrets.randbits(32),
+            client=live.client, deadline=self._resumed_deadline(live) if resumed else None)
         live.job_id = job.id
         live.last_search = None
         self.runner.submit(job)
+
+    @staticmethod
+    def _resumed_deadline(live: LiveGame) -> float:
+        """The wall-clock time by which a resumed engine turn must end (see ``_start_engine_if_its_turn``)."""
+        turn_began = live.stored.updated_at.timestamp()
+        return max(turn_began + CEILING_SECONDS, time.time() + RESUMED_MINIMUM_SECONDS)
 
     def _cancel_search(self, live: LiveGame, reason: str) -> None:
         live.job_id = None
@@ -736,7 +797,7 @@ class Arena:
             with self._locked(game_id) as live:
                 if live.job_id is None and live.engine_to_move():
                     log.warning("game %s: no server is searching its engine turn; this one takes it over", game_id)
-                    self._start_engine_if_its_turn(live)
+                    self._start_engine_if_its_turn(live, resumed=True)
 
     def _keep_watcher_counts(self, counts: WatcherCounts) -> None:
         """Renew this node's reports of its rooms and send each room whose total changed its new count."""

@@ -21,6 +21,11 @@ DEFAULT_IDLE_GAMES = 200
 not replay it from the store each time: about 2.5 KiB each, up to about 1 MiB for a long chess game."""
 
 
+DEFAULT_UNWATCHED_PAUSE = 60.0
+"""Seconds after which an engine-against-engine game nobody watches pauses before its next engine turn
+(``ARENA_UNWATCHED_PAUSE``); it goes on as soon as somebody opens it."""
+
+
 class ConfigError(ValueError):
     """An environment variable holds a value the app cannot use; the message names it."""
 
@@ -65,7 +70,8 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
     """The app's settings from ``env`` (default ``os.environ``); a bad value raises ``ConfigError``.
 
     Keys: ``SECRET_KEY``, ``DATABASE_URL``, ``ARENA_WORKERS``, ``ARENA_PACE``, ``ARENA_EVENT_RATE``,
-    ``ARENA_EVENT_BURST``, ``ARENA_PROXY_HOPS``, ``ARENA_IDLE_GAMES``, ``SOCKETIO_MESSAGE_QUEUE``,
+    ``ARENA_EVENT_BURST``, ``ARENA_PROXY_HOPS``, ``ARENA_IDLE_GAMES``, ``ARENA_UNWATCHED_PAUSE``,
+    ``SOCKETIO_MESSAGE_QUEUE``,
     ``ARENA_SEARCH_QUEUE``, ``NODE_MODULES``,
     ``MAX_CONTENT_LENGTH``.
     """
@@ -80,6 +86,7 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
         "ARENA_EVENT_BURST": _number(env, "ARENA_EVENT_BURST", 20, 1, 100_000),
         "ARENA_PROXY_HOPS": int(_number(env, "ARENA_PROXY_HOPS", 0, 0, 10)),
         "ARENA_IDLE_GAMES": int(_number(env, "ARENA_IDLE_GAMES", DEFAULT_IDLE_GAMES, 0, 100_000)),
+        "ARENA_UNWATCHED_PAUSE": _number(env, "ARENA_UNWATCHED_PAUSE", DEFAULT_UNWATCHED_PAUSE, 0, 86_400),
         "SOCKETIO_MESSAGE_QUEUE": _redis_url(env, "SOCKETIO_MESSAGE_QUEUE"),
         "ARENA_SEARCH_QUEUE": _redis_url(env, "ARENA_SEARCH_QUEUE"),
         "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,

@@ -59,6 +59,11 @@ def _arena() -> Arena:
     return current_app.extensions["arena"]
 
 
+def _client() -> str:
+    """The connection's address: whose share of the engines the searches it causes take."""
+    return request.remote_addr or ""
+
+
 def _sid() -> str:
     return request.sid  # type: ignore[attr-defined]
 
@@ -145,7 +150,8 @@ def on_leave(arena: Arena, connection: Connection, data: dict[str, Any]) -> None
 @game_event("move", ("game_id", "move"))
 def on_move(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Play a move with the connection's seat; the room gets ``moved``."""
-    arena.play(data["game_id"], connection.seat_in(data["game_id"]), data["move"], answer=False)
+    arena.play(data["game_id"], connection.seat_in(data["game_id"]), data["move"], answer=False,
+               client=_client())
 
 
 @game_event("resign", ("game_id",))
@@ -163,7 +169,7 @@ def on_takeback(arena: Arena, connection: Connection, data: dict[str, Any]) -> N
 @game_event("rematch", ("game_id",))
 def on_rematch(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Create (once) the rematch; the room gets ``rematch``."""
-    arena.rematch(data["game_id"], connection.seat_in(data["game_id"]))
+    arena.rematch(data["game_id"], connection.seat_in(data["game_id"]), _client())
 
 
 @game_event(MALFORMED_EVENT, ("event", "reason"))
@@ -185,7 +191,7 @@ def on_lab_start(arena: Arena, connection: Connection, data: dict[str, Any]) -> 
     emit("lab_started", {"run": run, "setup": state.setup(), "configs": [
         {"preset": c.preset, "depth": c.limits.depth, "time": c.limits.time, "playouts": c.limits.nodes}
         for c in configs]})
-    arena.lab.start(run, state, configs)
+    arena.lab.start(run, state, configs, _client())
 
 
 @game_event("lab_stop", ("run",))

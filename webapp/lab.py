@@ -3,7 +3,8 @@
 A run is started by the Socket.IO event ``lab_start`` ``{game, setup, moves, configs}`` (the position: ``setup``
 in the game's notation, empty for the start, then ``moves`` played from it); each config is
 ``{preset, depth, time, playouts}`` (see ``PRESETS``). Its searches go through the same engine runner as games
-(queued when every worker is busy, the same caps on depth and time), as jobs whose ``game_id`` is
+(queued when every worker is busy, the same caps on depth and time, but after every live game's engine turn and
+within the client's share of the engines: ``webapp.fair_queue``), as jobs whose ``game_id`` is
 ``lab-<run>-<column>``. Every event of those searches reaches the run's room ``lab-<run>`` as ``lab``
 ``{run, column, info}``, ``info`` being the runner's event (``SearchInfo`` fields for progress, depth and final).
 """
@@ -20,6 +21,7 @@ from engine.game import GameError, play_moves
 from engine.games import game_class, game_names
 from engine.search.info import Limits, SearchOptions
 from webapp.errors import ArenaError
+from webapp.fair_queue import BACKGROUND
 from webapp.runner import EngineRunner
 from webapp.worker import SearchJob
 
@@ -127,13 +129,14 @@ class Lab:
         """A fresh run id; join its room ``lab-<run>`` before ``start`` to hear every event."""
         return f"{next(self._counter)}{secrets.token_hex(4)}"
 
-    def start(self, run: str, state: Any, configs: list[LabConfig]) -> None:
-        """Start (or queue) one search per config."""
+    def start(self, run: str, state: Any, configs: list[LabConfig], client: str = "") -> None:
+        """Start (or queue) one search per config, as background work of ``client`` (an address): after every
+        live game's engine turn, and within that client's share of the engines."""
         for column, config in enumerate(configs):
             engine = {"lab": {"preset": config.preset, "options": dataclasses.asdict(config.options),
                               "limits": dataclasses.asdict(config.limits)}}
             self.runner.submit(SearchJob(id=self._job_ids(), game_id=f"{PREFIX}{run}-{column}", ply=0, seat=0,
-                                         state=state, engine=engine))
+                                         state=state, engine=engine, client=client, priority=BACKGROUND))
 
     def stop(self, run: str) -> None:
         """Cancel every search of the run still queued or running."""

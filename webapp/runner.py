@@ -1,5 +1,6 @@
-"""Engine searches in worker processes: a pool of ``spawn`` processes, at most one search per game, a queue when
-every worker is busy, one relay thread carrying events back, and cancellation.
+"""Engine searches in worker processes: a pool of ``spawn`` processes, at most one search per game, a fair queue
+when every worker is busy or the search's client already uses its share of them (``webapp.fair_queue``), one relay
+thread carrying events back, and cancellation.
 
 Each worker has a pipe for its jobs and a pipe for its events; the relay thread waits on every event pipe and
 every worker's process sentinel at once (``multiprocessing.connection.wait``), so it also notices at once when
@@ -23,12 +24,13 @@ import multiprocessing
 import os
 import threading
 import time
-from collections import deque
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Any
 
+from webapp.fair_queue import FairQueue, client_share
 from webapp.worker import SearchJob, worker_main
 
 PROGRESS_PER_SECOND = 10
@@ -74,7 +76,8 @@ class _Worker:
 
 
 class EngineRunner:
-    """The pool of engine workers. Processes start on the first ``submit``; ``close`` stops them."""
+    """The pool of engine workers. Processes start on the first ``submit``; ``close`` stops them. One client runs
+    at most ``client_share(workers)`` searches at once."""
 
     def __init__(self, workers: int, on_event: EventHandler) -> None:
         self.size = workers
@@ -82,7 +85,7 @@ class EngineRunner:
         self._context = multiprocessing.get_context("spawn")
         self._lock = threading.Lock()
         self._workers: list[_Worker] = []
-        self._waiting: deque[SearchJob] = deque()
+        self._waiting: FairQueue[SearchJob] = FairQueue(client_share(workers))
         self._by_game: dict[str, SearchJob] = {}
         self._progress = Throttle(PROGRESS_PER_SECOND)
         self._wake_reader, self._wake_writer = os.pipe()
@@ -92,19 +95,19 @@ class EngineRunner:
     # --- public ----------------------------------------------------------------------------------------------
 
     def submit(self, job: SearchJob) -> None:
-        """Start ``job`` on a free worker or queue it; a search already running for the same game is cancelled."""
+        """Start ``job`` on a free worker or queue it (no worker is free, or its client already runs its share); a
+        search already running for the same game is cancelled."""
         self.cancel(job.game_id, "position changed")
         with self._lock:
             if self._closed:
                 return
             self._start_locked()
             self._by_game[job.game_id] = job
-            worker = next((w for w in self._workers if w.job is None), None)
-            if worker is not None:
-                self._dispatch_locked(worker, job)
+            self._waiting.push(job)
+            self._dispatch_waiting_locked()
+            if job not in self._waiting:
                 return
-            self._waiting.append(job)
-            position = len(self._waiting)
+            position = self._waiting.position(job)
         self.on_event(job, {"kind": "queued", "position": position})
 
     def cancel(self, game_id: str, reason: str) -> SearchJob | None:
@@ -193,8 +196,19 @@ class EngineRunner:
 
     def _free_worker_locked(self, worker: _Worker) -> None:
         worker.job = None
-        if self._waiting:
-            self._dispatch_locked(worker, self._waiting.popleft())
+        self._dispatch_waiting_locked()
+
+    def _dispatch_waiting_locked(self) -> None:
+        """Give every free worker the next waiting job the fair queue hands out, while it hands out any."""
+        running = Counter(w.job.client for w in self._workers if w.job is not None)
+        for worker in self._workers:
+            if worker.job is not None:
+                continue
+            job = self._waiting.take(running)
+            if job is None:
+                return
+            self._dispatch_locked(worker, job)
+            running[job.client] += 1
 
     # --- relay ------------------------------------------------------------------------------------------------
 

@@ -7,8 +7,11 @@ nothing after.
 
 How a search travels:
 
-- ``submit`` enqueues the RQ job ``run_queued(job, channel)`` on the queue ``QUEUE_NAME``; its RQ id is
-  ``<node>-<job id>``, ``<node>`` being a random id of this runner.
+- ``submit`` enqueues the RQ job ``run_queued(job, channel)`` on the queue ``QUEUE_NAME`` (a live game's turn) or
+  ``BACKGROUND_QUEUE_NAME`` (the lab; workers take from it only when the first is empty); its RQ id is
+  ``<node>-<job id>``, ``<node>`` being a random id of this runner. A client (``SearchJob.client``) has at most
+  ``share`` searches of this node on the queues or running; its next ones wait on the node, and go to the queue
+  (live turns first, then in the order they came) as its earlier ones end.
 - A worker (``python -m webapp.worker``) runs it in a forked work-horse: ``run_job`` publishes every event as JSON
   ``{"job": id, "info": {...}}`` on the node's channel ``arena:node:<node>``, and ``{"job": id}`` every
   ``HEARTBEAT_SECONDS`` while the search runs.
@@ -39,10 +42,16 @@ from redis.exceptions import RedisError
 from rq import Queue, Worker, get_current_job
 from rq.job import Job
 
+from webapp.fair_queue import BACKGROUND, LIVE
 from webapp.runner import PROGRESS_PER_SECOND, THROTTLED, Throttle
 from webapp.worker import SearchJob, run_job
 
 QUEUE_NAME = "arena-search"
+BACKGROUND_QUEUE_NAME = "arena-search-background"
+QUEUE_NAMES = (QUEUE_NAME, BACKGROUND_QUEUE_NAME)
+"""The queues a worker serves, first to last: it takes from a queue only when those before it are empty."""
+CLIENT_SEARCHES = 1
+"""How many searches of one client a node puts on the queues at once."""
 HEARTBEAT_SECONDS = 0.5
 CANCEL_POLL_SECONDS = 0.05
 CHECK_SECONDS = 0.5
@@ -181,14 +190,17 @@ class _Tracked:
 
 
 class QueuedRunner:
-    """Searches run by the workers of the RQ queue at ``url``; events reach ``on_event`` (see the module)."""
+    """Searches run by the workers of the RQ queues at ``url``; events reach ``on_event`` (see the module). One
+    client has at most ``share`` searches on the queues or running."""
 
-    def __init__(self, url: str, on_event: EventHandler) -> None:
+    def __init__(self, url: str, on_event: EventHandler, share: int = CLIENT_SEARCHES) -> None:
         self.on_event = on_event
+        self.share = share
         self.node = uuid.uuid4().hex
         self.channel = node_channel(self.node)
         self._redis = connect(url)
-        self._queue = Queue(QUEUE_NAME, connection=self._redis)
+        self._queues = {LIVE: Queue(QUEUE_NAME, connection=self._redis),
+                        BACKGROUND: Queue(BACKGROUND_QUEUE_NAME, connection=self._redis)}
         self._lock = threading.Lock()
         self._by_game: dict[str, _Tracked] = {}
         self._tracked: dict[int, _Tracked] = {}
@@ -204,7 +216,7 @@ class QueuedRunner:
     def size(self) -> int:
         """How many workers serve the queue now (0 when Redis cannot be reached)."""
         try:
-            return Worker.count(connection=self._redis, queue=self._queue)
+            return Worker.count(connection=self._redis, queue=self._queues[LIVE])
         except RedisError:
             return 0
 
@@ -212,7 +224,8 @@ class QueuedRunner:
 
     def submit(self, job: SearchJob) -> None:
         """Queue ``job`` for the workers; a search already under way for the same game is cancelled. If Redis
-        cannot be reached, the job is reported "queued" (``position`` None) and queued once Redis is back."""
+        cannot be reached, or the job's client already has ``share`` searches under way, the job is reported
+        "queued" (``position`` None) and queued once Redis is back, or once the client's searches end."""
         self.cancel(job.game_id, "position changed")
         tracked = _Tracked(job, f"{self.node}-{job.id}", time.monotonic())
         with self._lock:
@@ -228,7 +241,8 @@ class QueuedRunner:
                 self._report_unqueued(tracked)
             return
         try:
-            self._enqueue(tracked)
+            if not self._enqueue(tracked):
+                self._report_unqueued(tracked)
         except RedisError as error:
             log.error("search %s of game %s is kept until Redis can be reached: %s", job.id, job.game_id, error)
             self._report_unqueued(tracked)
@@ -289,8 +303,11 @@ class QueuedRunner:
             pipe = self._redis.pipeline(transaction=False)
             for rq_id in rq_ids:
                 pipe.set(cancel_key(rq_id), 1, ex=CANCEL_TTL)
-                pipe.lrem(self._queue.key, 1, rq_id)
-            removed = pipe.execute()[1::2]
+                for queue in self._queues.values():
+                    pipe.lrem(queue.key, 1, rq_id)
+            results = pipe.execute()
+            step = 1 + len(self._queues)
+            removed = [sum(results[i + 1:i + step]) for i in range(0, len(results), step)]
             waiting = [Job.key_for(rq_id) for rq_id, count in zip(rq_ids, removed, strict=True) if count]
             if waiting:
                 self._redis.delete(*waiting)
@@ -299,18 +316,22 @@ class QueuedRunner:
             with self._lock:
                 self._unsent_cancels += rq_ids
 
-    def _enqueue(self, tracked: _Tracked, unless_there: bool = False) -> None:
-        """Put ``tracked``'s RQ job on the queue (if it is still wanted and nobody else did); with
-        ``unless_there``, not if Redis already holds it (an earlier attempt failed after reaching it). Raises
-        ``RedisError`` when Redis cannot be reached; the relay thread then tries again."""
+    def _enqueue(self, tracked: _Tracked, unless_there: bool = False) -> bool:
+        """Put ``tracked``'s RQ job on its queue (if it is still wanted and nobody else did); with
+        ``unless_there``, not if Redis already holds it (an earlier attempt failed after reaching it). False (and
+        nothing done) while its client already has ``share`` searches under way. Raises ``RedisError`` when Redis
+        cannot be reached; the relay thread then tries again."""
         job = tracked.job
         with self._lock:
             if tracked.enqueued or self._tracked.get(job.id) is not tracked:
-                return
+                return True
+            under_way = sum(1 for other in self._tracked.values() if other.enqueued and other.job.client == job.client)
+            if under_way >= self.share:
+                return False
             tracked.enqueued = True
         try:
             if not (unless_there and self._redis.exists(Job.key_for(tracked.rq_id))):
-                self._queue.enqueue(
+                self._queues[job.priority].enqueue(
                     "webapp.search_queue.run_queued", job, self.channel, job_id=tracked.rq_id, job_timeout=-1,
                     ttl=QUEUED_TTL, result_ttl=0, failure_ttl=FAILURE_TTL,
                     description=f"search of game {job.game_id} ply {job.ply} (job {job.id})")
@@ -318,6 +339,7 @@ class QueuedRunner:
             with self._lock:
                 tracked.enqueued = False
             raise
+        return True
 
     def _report_unqueued(self, tracked: _Tracked) -> None:
         """Report a search that cannot be put on the queue yet as "queued" (with no position)."""
@@ -431,7 +453,8 @@ class QueuedRunner:
         has started as "queued", and lost ones as "failed" (see the module)."""
         self._send_unsent_cancels()
         with self._lock:
-            pending = [tracked for tracked in self._tracked.values() if not tracked.enqueued]
+            pending = sorted((tracked for tracked in self._tracked.values() if not tracked.enqueued),
+                             key=lambda tracked: (tracked.job.priority, tracked.submitted))
         for tracked in pending:
             self._enqueue(tracked, unless_there=True)
         with self._lock:
@@ -473,7 +496,7 @@ class QueuedRunner:
             self._report_queued(tracked)
 
     def _report_queued(self, tracked: _Tracked) -> None:
-        index = self._redis.lpos(self._queue.key, tracked.rq_id)
+        index = self._redis.lpos(self._queues[tracked.job.priority].key, tracked.rq_id)
         with self._lock:
             if index is None or self._tracked.get(tracked.job.id) is not tracked or tracked.started:
                 return

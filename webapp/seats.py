@@ -1,7 +1,8 @@
 """Seat tokens and invitations.
 
 A seat token is signed proof that the bearer holds seat 0 or 1 of a game, carried in JSON and the Socket.IO
-``auth``; an invitation code, in a friend game's share link, lets its bearer take the free seat. Both are derived
+``auth``; an invitation code, in a friend game's share link, lets its bearer take the free seat; a stop code,
+given to the creator of an engine-against-engine game, lets its bearer stop that game. Both are derived
 from the app's ``SECRET_KEY`` (itsdangerous, HMAC) and never stored. Which seats a browser holds is
 ``webapp.players``'s business.
 """
@@ -52,12 +53,31 @@ def read_token(secret: str, token: object) -> SeatClaim:
     return SeatClaim(data["g"], data["s"])
 
 
-def invite_code(secret: str, game_id: str) -> str:
-    """The invitation code of ``game_id``: 22 URL-safe characters, the HMAC-SHA256 of the id (first 16 bytes)."""
-    digest = hmac.new(secret.encode(), b"arena-invite:" + game_id.encode(), hashlib.sha256).digest()[:16]
+def _code(secret: str, purpose: str, game_id: str) -> str:
+    """22 URL-safe characters: the HMAC-SHA256 of ``arena-<purpose>:<game id>`` (first 16 bytes)."""
+    digest = hmac.new(secret.encode(), f"arena-{purpose}:{game_id}".encode(), hashlib.sha256).digest()[:16]
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def _matches(code: object, expected: str) -> bool:
+    return isinstance(code, str) and hmac.compare_digest(code.encode(), expected.encode())
+
+
+def invite_code(secret: str, game_id: str) -> str:
+    """The invitation code of ``game_id``."""
+    return _code(secret, "invite", game_id)
 
 
 def is_invite(secret: str, game_id: str, code: object) -> bool:
     """Whether ``code`` is the invitation code of ``game_id`` (compared in constant time)."""
-    return isinstance(code, str) and hmac.compare_digest(code.encode(), invite_code(secret, game_id).encode())
+    return _matches(code, invite_code(secret, game_id))
+
+
+def stop_code(secret: str, game_id: str) -> str:
+    """The code with which the creator of engine-against-engine game ``game_id`` can stop it."""
+    return _code(secret, "stop", game_id)
+
+
+def is_stop_code(secret: str, game_id: str, code: object) -> bool:
+    """Whether ``code`` is the stop code of ``game_id`` (compared in constant time)."""
+    return _matches(code, stop_code(secret, game_id))

@@ -28,6 +28,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from webapp.fair_queue import LIVE
+
 WORKER_NICENESS = 10
 """Searches run at a lower priority than the web server, so moves and events stay fast while engines think."""
 RETRY_SECONDS = 2.0
@@ -50,9 +52,10 @@ class _CeilingStop:
     """The stop flag a search sees: the job's own ``stop``, or its ``Ceiling`` reached. A flag of its own for each
     job, so a ceiling can never stop the worker's next search."""
 
-    def __init__(self, stop: Any, ceiling: Ceiling) -> None:
+    def __init__(self, stop: Any, ceiling: Ceiling, deadline: float | None = None) -> None:
         self._stop = stop
-        self._deadline = time.monotonic() + ceiling.seconds
+        seconds = ceiling.seconds if deadline is None else min(ceiling.seconds, deadline - time.time())
+        self._deadline = time.monotonic() + seconds
         self._node_limit = ceiling.nodes
         self.nodes = 0
         """The node count of the search's latest event."""
@@ -70,7 +73,10 @@ class SearchJob:
     ``"personality"``), or, for the lab, ``{"lab": {"preset", "options", "limits"}}`` (``SearchOptions`` and
     ``Limits`` fields; a plain search without oracle or chance);
     ``record_tree`` asks for the search tree (0 = no); ``not_before`` is a wall-clock time before which the final
-    event is held back (pacing of engine against engine games).
+    event is held back (pacing of engine against engine games); ``deadline``, a wall-clock time by which the search
+    stops at the latest, sooner than its ``Ceiling`` (a turn resumed after a restart keeps the ceiling of its
+    start). ``client`` (whose request made the search necessary: an address) and ``priority`` (``fair_queue.LIVE``
+    or ``BACKGROUND``) decide when it runs (``webapp.fair_queue``).
     """
 
     id: int
@@ -82,6 +88,9 @@ class SearchJob:
     record_tree: int = 0
     not_before: float = 0.0
     seed: int | None = field(default=None)
+    deadline: float | None = None
+    client: str = ""
+    priority: int = LIVE
 
 
 def search_events(job: SearchJob, stop: Any) -> Iterator[Any]:
@@ -112,11 +121,11 @@ def _send(results: Any, job: SearchJob, info: dict[str, Any]) -> None:
 def run_job(job: SearchJob, results: Any, stop: Any, ceiling: Ceiling = Ceiling()) -> None:
     """Run one job, sending "started", its events, and one "final" (or "failed") on ``results`` (a pipe end).
     Each event gets ``sent_at``, the wall-clock time it left the worker. The search stops at ``ceiling`` at the
-    latest (or when ``stop`` is set) and plays its best move so far."""
+    latest, or at the job's ``deadline`` if sooner (or when ``stop`` is set), and plays its best move so far."""
     _send(results, job, {"kind": "started", "engine": job.engine})
     try:
         final = None
-        bounded = _CeilingStop(stop, ceiling)
+        bounded = _CeilingStop(stop, ceiling, job.deadline)
         for info in search_events(job, bounded):
             bounded.nodes = info.nodes
             data = info.to_dict()
@@ -189,7 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from redis.exceptions import RedisError
     from rq import Queue, Worker
 
-    from webapp.search_queue import QUEUE_NAME, connect
+    from webapp.search_queue import QUEUE_NAMES, connect
 
     try:
         redis = connect(args.url)
@@ -203,7 +212,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             if worker is not None:  # RQ stopped on a Redis error: mark it dead, start a new one
                 worker.register_death()
-            worker = Worker([Queue(QUEUE_NAME, connection=redis)], connection=redis, name=args.name)
+            queues = [Queue(name, connection=redis) for name in QUEUE_NAMES]
+            worker = Worker(queues, connection=redis, name=args.name)
             worker.work(burst=args.burst, logging_level="INFO")
             return 0
         except RedisError as error:

@@ -1,6 +1,9 @@
 // The client side of docs/protocol.md: JSON API calls and the Socket.IO connection to one game's room.
 import { io } from "./socketio.js";
 
+/** localStorage key prefix of the stop code of an engine-against-engine game this browser created (+ game id). */
+export const STOP_KEY_PREFIX = "arena-stop:";
+
 /** An error answered by the server: `code` is the protocol's error code, `message` a human sentence. */
 export class ApiError extends Error {
   constructor(code, message, status) {
@@ -36,6 +39,9 @@ async function request(method, url, body) {
 
 /** POST /api/games: creates a game; resolves to {id, url, seat, token}. */
 export const createGame = (payload) => request("POST", "/api/games", payload);
+/** POST /api/games/<id>/stop: its creator stops an engine-against-engine game; resolves to the final state. */
+export const stopGame = (id, stopCode) =>
+  request("POST", `/api/games/${encodeURIComponent(id)}/stop`, { stop_code: stopCode });
 /** GET /api/games: resolves to {games: [summary, ...]}. */
 export const listGames = () => request("GET", "/api/games");
 /** GET /api/games/<id>: resolves to the game state. */

@@ -1,6 +1,6 @@
 // The game page: draws the game's state, sends the person's moves, and shows the engine thinking.
 // Everything comes from the server (docs/protocol.md); the browser holds no rules.
-import { ApiError, connectGame, getGame, getPosition, takeSeat } from "./api.js";
+import { ApiError, STOP_KEY_PREFIX, connectGame, getGame, getPosition, stopGame, takeSeat } from "./api.js";
 import { escapeHtml } from "./format.js";
 import { MoveList } from "./movelist.js";
 import { EnginePanel } from "./panel.js";
@@ -83,7 +83,8 @@ function drawStatus(state) {
   if (state.status === "finished") {
     const result = state.result ?? { winner: null, reason: "" };
     dot.className = `turn-dot${result.winner === null ? "" : ` p${result.winner}`}`;
-    if (result.winner === null) main.textContent = "Draw";
+    if (result.reason === "stopped") main.textContent = "Stopped by its creator";
+    else if (result.winner === null) main.textContent = "Draw";
     else if (page.you === result.winner) main.textContent = `You win! (${playerNames[result.winner]})`;
     else if (isPlayer) main.textContent = `${playerNames[result.winner]} wins — you lose`;
     else main.textContent = `${playerNames[result.winner]} wins`;
@@ -95,9 +96,10 @@ function drawStatus(state) {
     dot.className = `turn-dot p${mover}`;
     if (page.you === mover && seat.kind === "human") main.textContent = `Your move (${playerNames[mover]})`;
     else if (seat.kind === "engine") {
-      main.textContent = state.search_state === "queued"
-        ? `${playerNames[mover]}: the engine waits for a free worker`
-        : `${playerNames[mover]}: the engine is thinking…`;
+      main.textContent = {
+        queued: `${playerNames[mover]}: the engine waits for a free worker`,
+        paused: `${playerNames[mover]}: paused while nobody watches`,
+      }[state.search_state] ?? `${playerNames[mover]}: the engine is thinking…`;
     } else if (!seat.taken) main.textContent = `${playerNames[mover]} to move — waiting for a second player`;
     else main.textContent = `${playerNames[mover]} to move`;
     sub.textContent = `${state.title} · move ${state.ply + 1}`;
@@ -136,6 +138,7 @@ function drawControls(state) {
   const player = page.you !== null && page.you !== undefined;
   const resigned = state.result?.reason === "resigned";
   $("resign").hidden = !(player && state.status === "active");
+  $("stop-game").hidden = !(state.status === "active" && stopCode(state.id));
   $("rematch").hidden = !(player && state.status === "finished");
   $("takeback").hidden = !(player && state.options?.takeback && hasEngine(state) && state.ply > 0 && !resigned
     && !state.rematch_id);
@@ -431,6 +434,23 @@ async function claimSeat() {
   }
 }
 
+/** The stop code this browser got when it created engine-against-engine game `gameId`, or null. */
+function stopCode(gameId) {
+  try {
+    return localStorage.getItem(`${STOP_KEY_PREFIX}${gameId}`);
+  } catch {
+    return null;
+  }
+}
+
+async function stopThisGame() {
+  try {
+    await stopGame(page.state.id, stopCode(page.state.id));
+  } catch (error) {
+    showToast(error instanceof ApiError ? error.message : String(error), true);
+  }
+}
+
 let resignTimer = 0;
 function resign() {
   const button = $("resign");
@@ -462,6 +482,7 @@ function wireControls() {
   $("copy-link").addEventListener("click", copyLink);
   $("take-seat").addEventListener("click", claimSeat);
   $("resign").addEventListener("click", resign);
+  $("stop-game").addEventListener("click", stopThisGame);
   $("takeback").addEventListener("click", () => page.connection.emit("takeback"));
   $("rematch").addEventListener("click", () => page.connection.emit("rematch"));
   $("back-live").addEventListener("click", backToLive);

@@ -1,6 +1,6 @@
 // The home page: choose a game, its options, an opponent and a side; "Play" creates the game and opens it.
 // Below, the games being played now, refreshed every few seconds.
-import { createGame, listGames } from "./api.js";
+import { STOP_KEY_PREFIX, createGame, listGames } from "./api.js";
 import { escapeHtml } from "./format.js";
 
 const form = document.getElementById("new-game");
@@ -117,6 +117,7 @@ async function play(event) {
     const created = await createGame(payload);
     try {
       localStorage.setItem(CHOICE_KEY, JSON.stringify({ game: payload.game, opponent: value("opponent") }));
+      if (created.stop_code) localStorage.setItem(`${STOP_KEY_PREFIX}${created.id}`, created.stop_code);
     } catch { /* storage refused: nothing to remember */ }
     window.location.assign(created.url);
   } catch (error) {
