@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from webapp.errors import STATUS_OF_CODE
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-ACTIONS = ("moves", "seats", "resign", "takeback", "rematch")
+ACTIONS = ("moves", "seats", "resign", "takeback", "rematch", "stop")
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +61,8 @@ def check_answer(response: Any, path: str, method: str = "POST") -> None:
 action_bodies = st.one_of(
     arbitrary_json(),
     st.fixed_dictionaries({}, optional={"move": move_texts, "token": st.sampled_from(TOKEN_KINDS) | arbitrary_json(),
-                                        "game_id": game_ids, "seat": arbitrary_json()}),
+                                        "game_id": game_ids, "seat": arbitrary_json(),
+                                        "stop_code": arbitrary_json()}),
 )
 
 

@@ -198,3 +198,30 @@ def test_a_game_open_to_anyone_is_listed_and_a_passer_by_takes_its_seat(live_ser
     host.click('[aria-label="Cell 5"]')
     expect(passer_by.locator(".ttt-cell.legal")).to_have_count(8)
     assert host_errors == [] and passer_by_errors == []
+
+
+def test_the_creator_of_an_engine_game_stops_it_and_a_spectator_cannot(live_server, browser: Browser,
+                                                                        artifacts: Path) -> None:
+    creator, errors = open_page(browser, 390, 844)
+    creator.goto(live_server.url + "/")
+    creator.click('.game-card[data-game="connect4"]')
+    creator.check('input[name="opponent"][value="engines"]', force=True)
+    creator.click("#play")
+    creator.wait_for_url("**/g/*")
+    creator.wait_for_function("() => document.querySelectorAll('#moves button[data-ply]').length >= 2",
+                              timeout=ENGINE_TIMEOUT_MS)
+    spectator, spectator_errors = open_page(browser)
+    spectator.goto(creator.url)
+    expect(spectator.locator("#status-main")).to_contain_text("Red")
+    expect(spectator.locator("#stop-game")).to_be_hidden()
+
+    expect(creator.locator("#stop-game")).to_be_visible()
+    creator.click("#stop-game")
+    expect(creator.locator("#status-main")).to_have_text("Stopped by its creator")
+    expect(spectator.locator("#status-main")).to_have_text("Stopped by its creator")
+    expect(creator.locator("#stop-game")).to_be_hidden()
+    played = move_count(creator)
+    state = creator.request.get(live_server.url + "/api/games/" + creator.url.rsplit("/", 1)[1]).json()
+    assert state["result"] == {"winner": None, "reason": "stopped"} and state["ply"] == played
+    creator.screenshot(path=artifacts / "engines-stopped-phone.png", full_page=True)
+    assert errors == [] and spectator_errors == []
