@@ -788,14 +788,14 @@ class Arena:
 
     def _keep_engine_turns(self, leases: SearchLeases) -> None:
         """Renew the leases of this node's searches and take over the engine turns no node holds a lease for
-        (the node searching them died or lost Redis)."""
+        (the node searching them died or lost Redis), except those of games this node paused (nobody watches)."""
         with self._games_lock:
             searching = [live.id for live in self._games.values() if live.job_id is not None]
         leases.renew(searching)
         waiting = [game_id for game_id in self.store.engine_turn_game_ids() if game_id not in searching]
         for game_id in leases.unclaimed(waiting):
             with self._locked(game_id) as live:
-                if live.job_id is None and live.engine_to_move():
+                if live.job_id is None and live.engine_to_move() and not live.paused:
                     log.warning("game %s: no server is searching its engine turn; this one takes it over", game_id)
                     self._start_engine_if_its_turn(live, resumed=True)
 
