@@ -103,6 +103,21 @@ def test_takeback_deletes_later_moves_and_reopens_the_game(url):
     assert [m.move for m in store.load_game("g1").moves] == ["5", "9"]
 
 
+def test_search_records_are_stored_with_their_move_and_leave_with_it(url):
+    store = Store(url)
+    new_game(store, "g1", engine_seat=1)
+    store.add_move("g1", StoredMove(1, "5", 0), to_move=1)
+    store.add_move("g1", StoredMove(2, "1", 1, score=0, score_text="0"), to_move=0, record='{"ply": 1}')
+    store.add_move("g1", StoredMove(3, "9", 0), to_move=1)
+    with pytest.raises(PlyTakenError):  # a refused move stores no record either
+        store.add_move("g1", StoredMove(3, "7", 1), to_move=0, record='{"ply": 2}')
+    reopened = Store(url)
+    assert reopened.search_record("g1", 2) == '{"ply": 1}' and reopened.search_record("g1", 1) is None
+    assert reopened.search_record("g1", 3) is None and reopened.last_search_record("g1") == '{"ply": 1}'
+    reopened.truncate_moves("g1", 1, to_move=1)
+    assert reopened.search_record("g1", 2) is None and reopened.last_search_record("g1") is None
+
+
 def test_engine_turn_games_are_the_unfinished_ones_where_an_engine_is_to_move(url):
     store = Store(url)
     new_game(store, "engine-first", engine_seat=0)

@@ -170,6 +170,12 @@ def get_position(game_id: str, ply: int) -> Response:
     return jsonify(_arena().position(_checked_id(game_id), ply))
 
 
+@bp.get("/games/<game_id>/searches/<int:ply>")
+def get_search(game_id: str, ply: int) -> Response:
+    """The search record of the engine move that made ply ``ply``: its final ``search`` event as streamed."""
+    return jsonify(_arena().search_record(_checked_id(game_id), ply))
+
+
 @bp.post("/games/<game_id>/moves")
 def post_move(game_id: str) -> Response:
     """Play ``{move, token}``; answers the new state."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import json
 import logging
 import secrets
 import threading
@@ -35,6 +36,7 @@ from webapp.lab import PREFIX as LAB_PREFIX
 from webapp.lab import Lab
 from webapp.runner import EngineRunner
 from webapp.search_leases import SearchLeases
+from webapp.search_records import encode_record
 from webapp.seats import is_invite, is_stop_code, issue_token
 from webapp.store import GameRow, PlyTakenError, Store, StoredGame, StoredMove, StoredSeat
 from webapp.validation import NewGameRequest
@@ -94,6 +96,10 @@ class LiveGame:
     """``time.monotonic()`` when somebody last watched the game (or it was created or loaded)."""
     paused: bool = False
     """An engine-against-engine game waiting for a watcher before its next engine turn."""
+    last_record: str | None = None
+    """The search record (JSON text) of the game's latest engine move, when ``record_known``."""
+    record_known: bool = False
+    """Whether ``last_record`` is up to date with the store (else it is read from the store when needed)."""
     client: str = ""
     """Who pays for the engine's next turn in the engine capacity's fair share (``webapp.fair_queue``): the address
     of the last person to move, or of the game's creator; empty for a game loaded from the store (a restart), whose
@@ -305,6 +311,7 @@ class Arena:
                 live.state = live.position_at(len(stored.moves))
             live.failed_searches = 0
             live.last_search = None
+            live.record_known = False
         if live.job_id is not None and (moves_changed or not live.active):
             self._cancel_search(live, CHANGED_ELSEWHERE)
 
@@ -429,6 +436,25 @@ class Arena:
             payload = self.state_payload(live, you, include_you=True)
             self._evict_if_idle(live)
             return payload
+
+    def search_record(self, game_id: str, ply: int) -> dict[str, Any]:
+        """The search record of the engine move that made ply ``ply`` (``webapp.search_records``): the final
+        ``search`` event as the room received it. ``not_found`` for an unknown game, or a ply without one (a
+        person's move, a move older than records, a ply beyond the game)."""
+        with self._locked(game_id) as live:
+            known = 1 <= ply <= live.ply
+        record = self.store.search_record(game_id, ply) if known else None
+        if record is None:
+            raise ArenaError("not_found", f"game {game_id} has no engine search recorded for ply {ply}")
+        answer: dict[str, Any] = json.loads(record)
+        return answer
+
+    def _last_record(self, live: LiveGame) -> str | None:
+        """The record of the game's latest engine move (read from the store once). Lock held."""
+        if not live.record_known:
+            live.last_record = self.store.last_search_record(live.id)
+            live.record_known = True
+        return live.last_record
 
     def position(self, game_id: str, ply: int) -> dict[str, Any]:
         """The position after ``ply`` moves (read-only view); a ply beyond the game raises ``not_found``."""
@@ -558,16 +584,19 @@ class Arena:
         text = state.move_text(move)
         outcome = after.outcome()
         stored_move = StoredMove(live.ply + 1, text, by, score, score_text)
+        record = encode_record(search) if search is not None else None
         try:
             live.stored.updated_at = self.store.add_move(
                 live.id, stored_move, None if outcome else after.to_move, "finished" if outcome else "active",
-                outcome.winner if outcome else None, outcome.reason if outcome else None)
+                outcome.winner if outcome else None, outcome.reason if outcome else None, record)
         except PlyTakenError:
             self._reload(live)
             raise
         live.state = after
         live.stored.version += 1
         live.stored.moves.append(stored_move)
+        if record is not None:
+            live.last_record, live.record_known = record, True
         live.failed_searches = 0
         if outcome is not None:
             live.stored.status, live.stored.winner, live.stored.reason = "finished", outcome.winner, outcome.reason
@@ -634,6 +663,7 @@ class Arena:
             live.stored.version += 1
             live.state = state
             del live.stored.moves[keep:]
+            live.record_known = False
             live.stored.status, live.stored.winner, live.stored.reason = "active", None, None
             return self._broadcast_state(live, seat)
 
@@ -687,7 +717,8 @@ class Arena:
     # --- rooms ------------------------------------------------------------------------------------------------
 
     def join(self, game_id: str, sid: str, seat: int | None) -> None:
-        """Put ``sid`` in the game's room: send it the state (and the running search's last event), and the new
+        """Put ``sid`` in the game's room: send it the state and the running search's last event, or, when no
+        search runs, the search record of the latest engine move (as its final ``search`` event); and the new
         watcher count to the room."""
         with self._locked(game_id) as live:
             count = self.rooms.join(game_id, sid, seat)
@@ -699,6 +730,8 @@ class Arena:
             if job is not None and live.last_search is not None:
                 self.emit("search", {"game_id": game_id, "ply": job.ply, "seat": job.seat, "info": live.last_search},
                           to=sid)
+            elif job is None and (record := self._last_record(live)) is not None:
+                self.emit("search", json.loads(record), to=sid)
         self._announce_watchers(game_id, count)
 
     def watcher_count(self, game_id: str) -> int:

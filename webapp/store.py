@@ -21,6 +21,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    ForeignKeyConstraint,
     Integer,
     String,
     Text,
@@ -98,6 +99,19 @@ class MoveRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
+class SearchRecordRow(Base):
+    """The engine's search behind an engine move: the ``search`` event of its final ``SearchInfo`` as streamed, as
+    JSON text (``webapp.search_records``). Deleted with its move (a takeback)."""
+
+    __tablename__ = "search_records"
+    __table_args__ = (ForeignKeyConstraint(["game_id", "ply"], ["moves.game_id", "moves.ply"], ondelete="CASCADE"),)
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """The ply of the move (``moves.ply``)."""
+    record: Mapped[str] = mapped_column(Text)
+
+
 class PlayerSeatRow(Base):
     """A seat held by a browser: ``player_id`` is the random identity in its ``arena_player`` cookie."""
 
@@ -109,6 +123,7 @@ class PlayerSeatRow(Base):
 
 
 _INSERT_MOVE = MoveRow.__table__.insert()
+_INSERT_RECORD = SearchRecordRow.__table__.insert()
 _UPDATE_GAME_TURN = GameRow.__table__.update().where(
     GameRow.__table__.c.id == bindparam("b_game_id"), GameRow.__table__.c.ply == bindparam("b_previous_ply"),
     GameRow.__table__.c.status == "active").values(version=GameRow.__table__.c.version + 1)
@@ -278,8 +293,9 @@ class Store:
             )
 
     def add_move(self, game_id: str, move: StoredMove, to_move: int | None, status: str = "active",
-                 winner: int | None = None, reason: str | None = None) -> dt.datetime:
-        """Store ``move`` and the game's new turn/status in one transaction; returns the update time.
+                 winner: int | None = None, reason: str | None = None, record: str | None = None) -> dt.datetime:
+        """Store ``move``, its search ``record`` (JSON text, for an engine move) and the game's new turn/status in one
+        transaction; returns the update time.
 
         Raises ``PlyTakenError`` (and writes nothing) when ply ``move.ply`` already has a move, or when the stored
         game is no longer active at ply ``move.ply - 1`` (another server took moves back or ended it meanwhile).
@@ -291,6 +307,8 @@ class Store:
                 connection.execute(_INSERT_MOVE, {
                     "game_id": game_id, "ply": move.ply, "move": move.move, "by": move.by, "score": move.score,
                     "score_text": move.score_text, "created_at": now})
+                if record is not None:
+                    connection.execute(_INSERT_RECORD, {"game_id": game_id, "ply": move.ply, "record": record})
                 turn = connection.execute(_UPDATE_GAME_TURN, {
                     "b_game_id": game_id, "b_previous_ply": move.ply - 1, "ply": move.ply, "to_move": to_move,
                     "status": status, "winner": winner, "reason": reason, "updated_at": now})
@@ -356,6 +374,19 @@ class Store:
         with self._transaction() as session:
             session.execute(update(GameRow).where(GameRow.id == game_id).values(
                 rematch_id=rematch_id, version=GameRow.version + 1))
+
+    def search_record(self, game_id: str, ply: int) -> str | None:
+        """The search record (JSON text) of the move at ``ply`` of ``game_id``, or None (a person's move, a move
+        stored before records were kept, or no such move)."""
+        with self.engine.connect() as connection:
+            return connection.execute(select(SearchRecordRow.record).where(
+                SearchRecordRow.game_id == game_id, SearchRecordRow.ply == ply)).scalar_one_or_none()
+
+    def last_search_record(self, game_id: str) -> str | None:
+        """The search record (JSON text) of the game's latest move that has one, or None."""
+        with self.engine.connect() as connection:
+            return connection.execute(select(SearchRecordRow.record).where(SearchRecordRow.game_id == game_id)
+                                      .order_by(SearchRecordRow.ply.desc()).limit(1)).scalar_one_or_none()
 
     def live_game_ids(self, limit: int = 50) -> list[str]:
         """Ids of unfinished games, most recently updated first."""

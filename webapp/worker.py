@@ -34,6 +34,8 @@ WORKER_NICENESS = 10
 """Searches run at a lower priority than the web server, so moves and events stay fast while engines think."""
 RETRY_SECONDS = 2.0
 """How long ``python -m webapp.worker`` waits before trying an unreachable Redis again."""
+ITERATION_FIELDS = ("depth", "seldepth", "best", "score", "score_text", "pv", "pv_text", "nodes", "time_ms")
+"""What the final event's ``iterations`` keep of each completed depth."""
 CEILING_SECONDS = 60.0
 CEILING_NODES = 20_000_000
 
@@ -120,11 +122,14 @@ def _send(results: Any, job: SearchJob, info: dict[str, Any]) -> None:
 
 def run_job(job: SearchJob, results: Any, stop: Any, ceiling: Ceiling = Ceiling()) -> None:
     """Run one job, sending "started", its events, and one "final" (or "failed") on ``results`` (a pipe end).
-    Each event gets ``sent_at``, the wall-clock time it left the worker. The search stops at ``ceiling`` at the
-    latest, or at the job's ``deadline`` if sooner (or when ``stop`` is set), and plays its best move so far."""
+    Each event gets ``sent_at``, the wall-clock time it left the worker. The final event also carries
+    ``iterations``: one summary (``ITERATION_FIELDS``) per completed depth, in order. The search stops at
+    ``ceiling`` at the latest, or at the job's ``deadline`` if sooner (or when ``stop`` is set), and plays its
+    best move so far."""
     _send(results, job, {"kind": "started", "engine": job.engine})
     try:
         final = None
+        iterations = []
         bounded = _CeilingStop(stop, ceiling, job.deadline)
         for info in search_events(job, bounded):
             bounded.nodes = info.nodes
@@ -132,9 +137,12 @@ def run_job(job: SearchJob, results: Any, stop: Any, ceiling: Ceiling = Ceiling(
             if info.final:
                 final = data
                 break
+            if info.kind == "depth":
+                iterations.append({name: data[name] for name in ITERATION_FIELDS})
             _send(results, job, data)
         if final is None or not final.get("best"):
             raise RuntimeError("the search ended without a move")
+        final["iterations"] = iterations
         remaining = job.not_before - time.time()
         if remaining > 0:
             stop.wait(remaining)

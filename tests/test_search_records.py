@@ -1,0 +1,111 @@
+"""Search records: every engine move keeps the final ``search`` event the room received, for late joiners, the
+move list and ``GET /api/games/<id>/searches/<ply>``; a takeback removes them; a big tree is cut to the cap."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+from inbox import Inbox
+
+from engine.games import new_game
+from webapp import socketio
+from webapp.search_records import RECORD_MAX_BYTES, encode_record
+from webapp.worker import SearchJob, run_job
+
+NIM = {"game": "nim", "options": {"piles": [3, 4, 5]},
+       "opponent": {"type": "engine", "depth": 6, "algorithm": "alphabeta"}, "side": 1}
+
+
+def streamed_finals(inbox: Inbox, count: int) -> list[dict]:
+    return [inbox.next("search", lambda message: message["info"]["kind"] == "final") for _ in range(count)]
+
+
+def test_every_engine_move_keeps_the_final_event_the_room_received(app):
+    client = app.test_client()
+    created = client.post("/api/games", json=NIM).json
+    game_id, token = created["id"], created["token"]
+    player = socketio.test_client(app, auth={"token": token})
+    player.emit("join", {"game_id": game_id})
+    inbox = Inbox(player)
+    finals = streamed_finals(inbox, 1)
+    state = inbox.next("moved", lambda moved: moved["ply"] == 1)["state"]
+    player.emit("move", {"game_id": game_id, "move": state["legal_moves"][0]})
+    finals += streamed_finals(inbox, 1)
+    inbox.next("moved", lambda moved: moved["ply"] == 3)
+    for move_ply, streamed in zip((1, 3), finals, strict=True):
+        stored = client.get(f"/api/games/{game_id}/searches/{move_ply}")
+        assert stored.status_code == 200 and stored.json == streamed
+        assert stored.json["ply"] == move_ply - 1 and stored.json["seat"] == 0
+        depths = [iteration["depth"] for iteration in stored.json["info"]["iterations"]]
+        assert depths == list(range(1, stored.json["info"]["depth"] + 1))
+        assert stored.json["info"]["iterations"][-1]["best"] == stored.json["info"]["best"]
+    assert "token" not in json.dumps(finals)
+
+
+def test_a_late_joiner_sees_the_last_engine_search_and_a_takeback_removes_it(app):
+    client = app.test_client()
+    created = client.post("/api/games", json=NIM | {"options": {"piles": [3, 4, 5], "takeback": True}}).json
+    game_id, token = created["id"], created["token"]
+    player = socketio.test_client(app, auth={"token": token})
+    player.emit("join", {"game_id": game_id})
+    inbox = Inbox(player)
+    state = inbox.next("moved", lambda moved: moved["ply"] == 1)["state"]
+    player.emit("move", {"game_id": game_id, "move": state["legal_moves"][0]})
+    inbox.next("moved", lambda moved: moved["ply"] == 3)
+    last = client.get(f"/api/games/{game_id}/searches/3").json
+
+    spectator = socketio.test_client(app)
+    spectator.emit("join", {"game_id": game_id})
+    late = Inbox(spectator)
+    late.next("state")
+    assert late.next("search") == last
+
+    player.emit("takeback", {"game_id": game_id})
+    inbox.next("state", lambda state: state["ply"] == 1)
+    assert client.get(f"/api/games/{game_id}/searches/3").status_code == 404
+    assert client.get(f"/api/games/{game_id}/searches/1").status_code == 200
+    again = socketio.test_client(app)
+    again.emit("join", {"game_id": game_id})
+    assert Inbox(again).next("search")["ply"] == 0
+
+
+def test_a_person_s_move_and_plies_outside_the_game_have_no_record(app):
+    client = app.test_client()
+    created = client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}}).json
+    client.post(f"/api/games/{created['id']}/moves", json={"move": "5", "token": created["token"]})
+    for ply in (0, 1, 2, 10**30):
+        answer = client.get(f"/api/games/{created['id']}/searches/{ply}")
+        assert answer.status_code == 404 and answer.json["error"] == "not_found"
+    for path in ("/api/games/nosuchgame/searches/1", f"/api/games/{created['id']}/searches/-1",
+                 f"/api/games/{created['id']}/searches/x"):
+        assert client.get(path).status_code == 404
+
+
+def test_a_record_over_the_cap_keeps_every_field_and_a_shallower_tree_that_says_so():
+    state = new_game("nim", piles=[5, 6, 7])
+    job = SearchJob(1, "g", 0, 0, state, {"depth": 8, "time": None, "algorithm": "alphabeta"}, record_tree=3000)
+
+    class Collected:
+        def __init__(self):
+            self.sent: list[dict] = []
+
+        def send(self, message):
+            self.sent.append(message[1])
+
+    results = Collected()
+    run_job(job, results, threading.Event())
+    message = {"game_id": "g", "ply": 0, "seat": 0, "info": results.sent[-1]}
+    assert len(json.dumps(message)) > RECORD_MAX_BYTES
+    record = json.loads(encode_record(message))
+    assert len(encode_record(message)) <= RECORD_MAX_BYTES
+    tree = record["info"].pop("tree")
+    assert record["info"] == {name: value for name, value in message["info"].items() if name != "tree"}
+    assert tree["truncated"] and tree["kept_depth"] >= 2
+
+    def height(node):
+        return 1 + max((height(child) for child in node["children"]), default=0)
+
+    assert height(tree) == tree["kept_depth"] + 1
+    small = {"game_id": "g", "ply": 0, "seat": 0, "info": {"tree": {"children": []}, "best": "1:1"}}
+    assert json.loads(encode_record(small)) == small
