@@ -48,6 +48,8 @@ export const listGames = () => request("GET", "/api/games");
 export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(id)}`);
 /** GET /api/games/<id>/positions/<ply>: resolves to {ply, setup, view, move, by}. */
 export const getPosition = (id, ply) => request("GET", `/api/games/${encodeURIComponent(id)}/positions/${ply}`);
+/** GET /api/games/<id>/searches/<ply>: the stored final `search` event of the engine move that made ply `ply`. */
+export const getSearch = (id, ply) => request("GET", `/api/games/${encodeURIComponent(id)}/searches/${ply}`);
 /**
  * POST /api/games/<id>/seats: restores the seat of `token`, or takes the free seat with the share link's `invite`
  * code (none needed in a game open to anyone); resolves to {seat, token, invite, invite_url}.

@@ -1,6 +1,6 @@
 // The game page: draws the game's state, sends the person's moves, and shows the engine thinking.
 // Everything comes from the server (docs/protocol.md); the browser holds no rules.
-import { ApiError, STOP_KEY_PREFIX, connectGame, getGame, getPosition, stopGame, takeSeat } from "./api.js";
+import { ApiError, STOP_KEY_PREFIX, connectGame, getGame, getPosition, getSearch, stopGame, takeSeat } from "./api.js";
 import { escapeHtml } from "./format.js";
 import { MoveList } from "./movelist.js";
 import { EnginePanel } from "./panel.js";
@@ -295,15 +295,41 @@ async function review(ply) {
     page.reviewView = position.view;
     page.reviewLast = position.move;
     drawAll();
+    await showStoredSearch(state, ply);
   } catch (error) {
     showToast(error.message, true);
   }
+}
+
+/** In the panel and the tree, the search behind the move that made ply `ply` if an engine played it; else live. */
+async function showStoredSearch(state, ply) {
+  const move = state.history[ply - 1];
+  if (!move || state.seats[move.by]?.kind !== "engine") {
+    showLiveSearch();
+    return;
+  }
+  let record = null;
+  try {
+    record = await getSearch(gameId, ply);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 404)) showToast(error.message, true);
+  }
+  if (page.reviewPly !== ply) return; // another move was selected meanwhile
+  page.panel.showRecord(record, ply);
+  if (record?.info.tree && TREE_GAMES.has(state.game)) page.tree.show(record.info.tree);
+}
+
+/** Back to the live search in the panel and the tree. */
+function showLiveSearch() {
+  page.panel?.showLive();
+  if (page.liveTree) page.tree.show(page.liveTree);
 }
 
 function backToLive() {
   page.reviewPly = null;
   page.reviewView = null;
   page.reviewLast = null;
+  showLiveSearch();
   drawAll();
 }
 
@@ -350,7 +376,8 @@ function connect() {
       if (page.state && payload.ply === page.state.ply) showHint(info.final ? null : (info.best ?? null));
       if (info.final && info.tree && TREE_GAMES.has(page.state?.game)) {
         $("tree-card").hidden = false;
-        page.tree.show(info.tree);
+        page.liveTree = info.tree;
+        if (page.reviewPly === null || page.reviewPly === undefined) page.tree.show(info.tree);
       }
       if (page.state && (info.kind === "queued" || info.kind === "started")) {
         page.state.search_state = info.kind === "queued" ? "queued" : "thinking";

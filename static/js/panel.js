@@ -16,6 +16,7 @@ const STATE_TEXT = {
   done: "done",
   cancelled: "cancelled",
   failed: "failed",
+  record: "stored search",
 };
 
 /** "level 4" or "alphabeta · depth 30 · 1.2 s": the settings a search was started with. */
@@ -38,6 +39,10 @@ function rootScoreText(score, unitsPerPoint) {
   if (unitsPerPoint === 1) return `${score >= 0 ? "+" : ""}${score}`;
   return `${score >= 0 ? "+" : ""}${(score / unitsPerPoint).toFixed(2)}`;
 }
+
+/** A root move's score is exact, or only a bound the search proved: "≥" (at least) or "≤" (at most). */
+const BOUND_MARK = { lower: "≥ ", upper: "≤ " };
+const BOUND_TITLE = { lower: " (a lower bound: at least this)", upper: " (an upper bound: at most this)" };
 
 /** 100 when the search reports its score in hundredths ("+0.35"), else 1 (whole points, "+2"). */
 function unitsOf(info) {
@@ -72,6 +77,8 @@ export class EnginePanel {
     this.queuePosition = null;
     this.evals = [];
     this.totalPlies = 0;
+    this.record = null;
+    this.recordPly = null;
     this.frame = 0;
     this.dirty = { info: false, evals: false };
     window.addEventListener("resize", () => {
@@ -98,6 +105,25 @@ export class EnginePanel {
       if (info.source === "book" || info.source === "table") this.state = info.source;
       else this.state = info.final ? "done" : "thinking";
     }
+    this.dirty.info = true;
+    this.schedule();
+  }
+
+  /**
+   * Shows the stored search of the engine move that made ply `movePly` (`record`: its final `search` event as the
+   * room received it, or null when none was kept) instead of the live one, until `showLive`.
+   */
+  showRecord(record, movePly) {
+    this.record = record ?? { seat: null, info: null };
+    this.recordPly = movePly;
+    this.dirty.info = true;
+    this.schedule();
+  }
+
+  /** Back to the live search after `showRecord`. */
+  showLive() {
+    if (!this.record) return;
+    this.record = null;
     this.dirty.info = true;
     this.schedule();
   }
@@ -143,26 +169,31 @@ export class EnginePanel {
   }
 
   drawInfo() {
+    const view = this.record
+      ? { state: "record", info: this.record.info, seat: this.record.seat, engineText: `move ${this.recordPly}` }
+      : { state: this.state, info: this.info, seat: this.seat, engineText: this.engineText };
     const pill = this.$("panel-state");
-    let stateText = STATE_TEXT[this.state] ?? this.state;
-    if (this.state === "queued" && this.queuePosition) stateText = `queued · #${this.queuePosition}`;
-    pill.dataset.state = this.state;
+    let stateText = STATE_TEXT[view.state] ?? view.state;
+    if (view.state === "queued" && this.queuePosition) stateText = `queued · #${this.queuePosition}`;
+    if (view.state === "record" && !view.info) stateText = "no stored search";
+    pill.dataset.state = view.state;
     pill.textContent = stateText;
-    this.$("p-engine").textContent = this.engineText ?? "";
+    this.$("p-engine").textContent = view.engineText ?? "";
 
-    const info = this.info;
+    const info = view.info;
+    const seat = view.seat;
     const score = this.$("p-score");
     score.textContent = info?.score_text || "–";
     score.className = `score-big ${scoreClass(info?.score_text)}${(info?.score_text ?? "").length > 12 ? " long" : ""}`;
-    this.$("p-score-who").textContent = info && this.seat !== null
-      ? `for ${this.names[this.seat]}, the engine's side${info.source === "book" ? " · from the opening book" : ""}`
+    this.$("p-score-who").textContent = info && seat !== null
+      ? `for ${this.names[seat]}, the engine's side${info.source === "book" ? " · from the opening book" : ""}`
         + `${info.source === "table" ? " · from the solved table" : ""}`
       : "";
 
     const pv = info?.pv_text ?? info?.pv ?? [];
     this.$("p-pv").innerHTML = pv.length
-      ? pv.map((move, i) => `<span class="p${(this.seat + i) % 2}">${escapeHtml(move)}</span>`).join("")
-      : `<span class="muted">${this.state === "queued" ? "waiting for a free worker…" : "–"}</span>`;
+      ? pv.map((move, i) => `<span class="p${(seat + i) % 2}">${escapeHtml(move)}</span>`).join("")
+      : `<span class="muted">${view.state === "queued" ? "waiting for a free worker…" : "–"}</span>`;
 
     this.$("p-depth").innerHTML = info ? `${info.depth}<small>/${info.seldepth}</small>` : "–";
     this.countUp("p-nodes", info?.nodes);
@@ -228,11 +259,11 @@ export class EnginePanel {
       row.querySelector(".rm-bar i").style.width = `${widths[i].toFixed(1)}%`;
       row.querySelector(".rm-score").textContent = useVisits
         ? `${formatCount(rm.visits ?? 0)} · ${Number.isFinite(rm.value) ? rm.value.toFixed(2) : "…"}`
-        : rootScoreText(rm.score, units);
+        : `${BOUND_MARK[rm.bound] ?? ""}${rootScoreText(rm.score, units)}`;
       row.classList.toggle("best", rm.move === info.best);
       row.classList.toggle("pos", !useVisits && rm.move !== info.best && isDecided(rm.score) && rm.score > 0);
       row.classList.toggle("neg", !useVisits && rm.move !== info.best && isDecided(rm.score) && rm.score < 0);
-      row.title = `${rm.text ?? rm.move}: ${formatCount(rm.nodes)} nodes`;
+      row.title = `${rm.text ?? rm.move}: ${formatCount(rm.nodes)} nodes${BOUND_TITLE[rm.bound] ?? ""}`;
       return row;
     });
     host.replaceChildren(...ordered);

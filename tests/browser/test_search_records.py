@@ -1,0 +1,60 @@
+"""The engine's searches stay: a late spectator sees the panel as the last search ended, and a past engine move
+selected in the move list shows its own stored search, in headless Chromium against a real gunicorn."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import requests
+from playwright.sync_api import Browser, expect
+
+ENGINE_TIMEOUT_MS = 30_000
+ENGINE_FIRST = {"game": "tictactoe", "side": 1, "opponent": {"type": "engine", "depth": 5, "algorithm": "alphabeta"}}
+
+
+def digits(text: str) -> int:
+    return int(re.sub(r"\D", "", text))
+
+
+def test_a_late_spectator_and_a_past_move_show_the_stored_search(live_server, browser: Browser,
+                                                                  artifacts: Path) -> None:
+    created = requests.post(live_server.url + "/api/games", json=ENGINE_FIRST, timeout=10).json()
+    game_url = f"{live_server.url}/g/{created['id']}"
+    api = f"{live_server.url}/api/games/{created['id']}"
+    player = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors: list[str] = []
+    player.on("pageerror", lambda error: errors.append(str(error)))
+    player.request.post(f"{api}/seats", data={"token": created["token"]})
+    player.goto(game_url)
+    player.wait_for_selector(".ttt-cell.legal", timeout=ENGINE_TIMEOUT_MS)
+    first = requests.get(f"{api}/searches/1", timeout=10).json()["info"]
+
+    spectator = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    spectator.on("pageerror", lambda error: errors.append(str(error)))
+    spectator.goto(game_url)
+    expect(spectator.locator("#panel-state")).to_have_text("done")
+    expect(spectator.locator("#p-nodes")).not_to_have_text("–")
+    assert digits(spectator.inner_text("#p-nodes")) == first["nodes"]
+    assert spectator.inner_text("#p-score") == first["score_text"]
+    spectator.locator("#panel").screenshot(path=artifacts / "late-spectator-panel-phone.png")
+
+    player.locator(".ttt-cell.legal").first.click()
+    player.wait_for_function("() => document.querySelectorAll('#moves button[data-ply]').length >= 3",
+                             timeout=ENGINE_TIMEOUT_MS)
+    expect(player.locator("#panel-state")).to_have_text("done")
+    third = requests.get(f"{api}/searches/3", timeout=10).json()["info"]
+    assert digits(player.inner_text("#p-nodes")) == third["nodes"]
+
+    player.click('#moves button[data-ply="1"]')
+    expect(player.locator("#panel-state")).to_have_text("stored search")
+    expect(player.locator("#p-engine")).to_have_text("move 1")
+    expect(player.locator("#p-nodes")).to_have_text(re.compile(r"\d"))
+    player.wait_for_function(f"() => document.querySelector('#p-nodes').dataset.value === '{first['nodes']}'")
+    player.screenshot(path=artifacts / "past-move-search.png", full_page=True)
+    player.click('#moves button[data-ply="2"]')  # the player's own move: the live search again
+    expect(player.locator("#panel-state")).to_have_text("done")
+    player.click("#back-live")
+    expect(player.locator("#panel-state")).to_have_text("done")
+    assert digits(player.inner_text("#p-nodes")) == third["nodes"]
+    assert errors == []
