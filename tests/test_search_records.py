@@ -10,7 +10,7 @@ from inbox import Inbox
 
 from engine.games import new_game
 from webapp import socketio
-from webapp.search_records import RECORD_MAX_BYTES, encode_record
+from webapp.search_records import RECORD_MAX_BYTES, encode_record, fit_info
 from webapp.worker import SearchJob, run_job
 
 NIM = {"game": "nim", "options": {"piles": [3, 4, 5]},
@@ -82,9 +82,9 @@ def test_a_person_s_move_and_plies_outside_the_game_have_no_record(app):
         assert client.get(path).status_code == 404
 
 
-def test_a_record_over_the_cap_keeps_every_field_and_a_shallower_tree_that_says_so():
+def test_a_big_tree_is_cut_where_the_search_ran_and_every_other_field_is_kept():
     state = new_game("nim", piles=[5, 6, 7])
-    job = SearchJob(1, "g", 0, 0, state, {"depth": 8, "time": None, "algorithm": "alphabeta"}, record_tree=3000)
+    job = SearchJob(1, "g", 0, 0, state, {"depth": 5, "time": None, "algorithm": "minimax"}, record_tree=3000)
 
     class Collected:
         def __init__(self):
@@ -95,17 +95,16 @@ def test_a_record_over_the_cap_keeps_every_field_and_a_shallower_tree_that_says_
 
     results = Collected()
     run_job(job, results, threading.Event())
-    message = {"game_id": "g", "ply": 0, "seat": 0, "info": results.sent[-1]}
-    assert len(json.dumps(message)) > RECORD_MAX_BYTES
-    record = json.loads(encode_record(message))
-    assert len(encode_record(message)) <= RECORD_MAX_BYTES
-    tree = record["info"].pop("tree")
-    assert record["info"] == {name: value for name, value in message["info"].items() if name != "tree"}
+    final = results.sent[-1]
+    assert len(encode_record({"game_id": "game id", "ply": 100, "seat": 1, "info": final})) <= RECORD_MAX_BYTES
+    tree = final["tree"]
     assert tree["truncated"] and tree["kept_depth"] >= 2
 
     def height(node):
         return 1 + max((height(child) for child in node["children"]), default=0)
 
     assert height(tree) == tree["kept_depth"] + 1
-    small = {"game_id": "g", "ply": 0, "seat": 0, "info": {"tree": {"children": []}, "best": "1:1"}}
-    assert json.loads(encode_record(small)) == small
+    whole = dict(final, tree={"children": [], "pruned": []})
+    assert fit_info(whole) == whole and fit_info(dict(final, tree=None))["tree"] is None
+    message = {"game_id": "g", "ply": 0, "seat": 0, "info": final}
+    assert json.loads(encode_record(message)) == message

@@ -4,8 +4,10 @@ with the move in the store (``search_records``) so late joiners, reloads, other 
 it again.
 
 A record is at most ``RECORD_MAX_BYTES`` of JSON. Only the recorded search tree (tic-tac-toe and Nim) can make it
-larger; its deepest levels are then left out until it fits, and the tree says so: ``truncated`` is true and
-``kept_depth`` is the number of levels below the root it still holds. Every other field is kept whole.
+larger; the engine process (``webapp.worker.run_job``) then leaves out its deepest levels until it fits
+(``fit_info``), before the final event is sent, so the room receives what is stored, and the tree says so:
+``truncated`` is true and ``kept_depth`` is the number of levels below the root it still holds. Every other field
+is kept whole.
 """
 
 from __future__ import annotations
@@ -15,33 +17,49 @@ from typing import Any
 
 RECORD_MAX_BYTES = 64 * 1024
 """The largest search record stored, in bytes of JSON."""
+MESSAGE_BYTES = 256
+"""Room kept for the fields of a ``search`` event around its info (game id, ply, seat, ``sent_at``)."""
+NODE_BYTES = 100
+"""About the JSON size of a tree node without its children and pruned moves."""
+
+
+def fit_info(info: dict[str, Any]) -> dict[str, Any]:
+    """The final ``SearchInfo`` event ``info`` (``to_dict()``), its tree cut so that its JSON fits in
+    ``RECORD_MAX_BYTES`` with room for the event's other fields. The levels to keep are chosen from an estimate
+    of each level's size, so a big tree is written out once or twice, not level by level. Run where the search
+    ran (the engine's process): the room then receives exactly what is stored."""
+    tree = info.get("tree")
+    if tree is None:
+        return info
+    budget = RECORD_MAX_BYTES - MESSAGE_BYTES
+    sizes = _level_bytes(tree)
+    base = len(_dumps(info | {"tree": None}))
+    if base + sum(sizes) <= budget and len(_dumps(info)) <= budget:
+        return info
+    keep = max(1, len(sizes) - 1)
+    while keep > 1 and base + sum(sizes[:keep]) > budget:
+        keep -= 1
+    while True:
+        cut = info | {"tree": _cut(tree, keep - 1) | {"truncated": True, "kept_depth": keep - 1}}
+        if keep == 1 or len(_dumps(cut)) <= budget:
+            return cut
+        keep -= 1
 
 
 def encode_record(message: dict[str, Any]) -> str:
-    """The JSON text stored for the final ``search`` event ``message``, its tree cut to fit ``RECORD_MAX_BYTES``."""
-    text = json.dumps(message, separators=(",", ":"))
-    tree = message["info"].get("tree")
-    if len(text) <= RECORD_MAX_BYTES or tree is None:
-        return text
-    widths = _level_sizes(tree)
-    budget = RECORD_MAX_BYTES - (len(text) - len(json.dumps(tree, separators=(",", ":"))))
-    per_node = len(json.dumps(tree, separators=(",", ":"))) / sum(widths)
-    levels = len(widths)
-    while levels > 1 and sum(widths[:levels]) * per_node > budget:
-        levels -= 1
-    while True:
-        cut = _cut(tree, levels - 1) | {"truncated": True, "kept_depth": levels - 1}
-        text = json.dumps(message | {"info": message["info"] | {"tree": cut}}, separators=(",", ":"))
-        if len(text) <= RECORD_MAX_BYTES or levels == 1:
-            return text
-        levels -= 1
+    """The JSON text stored for the final ``search`` event ``message`` (its info already ``fit_info``)."""
+    return _dumps(message)
 
 
-def _level_sizes(tree: dict[str, Any]) -> list[int]:
-    """How many nodes each level of ``tree`` holds, the root's level first."""
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _level_bytes(tree: dict[str, Any]) -> list[int]:
+    """An estimate of the JSON size of each level of ``tree``, the root's level first."""
     sizes, level = [], [tree]
     while level:
-        sizes.append(len(level))
+        sizes.append(sum(NODE_BYTES + sum(len(move) + 3 for move in node["pruned"]) for node in level))
         level = [child for node in level for child in node["children"]]
     return sizes
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webapp.fair_queue import LIVE
+from webapp.search_records import fit_info
 
 WORKER_NICENESS = 10
 """Searches run at a lower priority than the web server, so moves and events stay fast while engines think."""
@@ -123,7 +124,8 @@ def _send(results: Any, job: SearchJob, info: dict[str, Any]) -> None:
 def run_job(job: SearchJob, results: Any, stop: Any, ceiling: Ceiling = Ceiling()) -> None:
     """Run one job, sending "started", its events, and one "final" (or "failed") on ``results`` (a pipe end).
     Each event gets ``sent_at``, the wall-clock time it left the worker. The final event also carries
-    ``iterations``: one summary (``ITERATION_FIELDS``) per completed depth, in order. The search stops at
+    ``iterations``: one summary (``ITERATION_FIELDS``) per completed depth, in order, and its recorded tree is cut
+    to fit a search record (``search_records.fit_info``). The search stops at
     ``ceiling`` at the latest, or at the job's ``deadline`` if sooner (or when ``stop`` is set), and plays its
     best move so far."""
     _send(results, job, {"kind": "started", "engine": job.engine})
@@ -142,7 +144,7 @@ def run_job(job: SearchJob, results: Any, stop: Any, ceiling: Ceiling = Ceiling(
             _send(results, job, data)
         if final is None or not final.get("best"):
             raise RuntimeError("the search ended without a move")
-        final["iterations"] = iterations
+        final = fit_info(final | {"iterations": iterations})
         remaining = job.not_before - time.time()
         if remaining > 0:
             stop.wait(remaining)
