@@ -136,7 +136,7 @@ path_texts = st.text(min_size=1, max_size=60).filter(lambda text: text not in ("
 @FUZZ
 @given(method=st.sampled_from(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]),
        template=st.sampled_from(["/api/games", "/api/games/{id}", "/api/games/{id}/positions/{ply}",
-                                 "/api/games/{id}/searches/{ply}",
+                                 "/api/games/{id}/searches/{ply}", "/api/games/{id}/pgn",
                                  *(f"/api/games/{{id}}/{action}" for action in ACTIONS), "/api/{text}",
                                  "/", "/g/{id}", "/lab?game={text}&setup={text}", "/vendor/{text}",
                                  "/chess/pieces/{text}.svg"]),

@@ -3,9 +3,11 @@ move list and ``GET /api/games/<id>/searches/<ply>``; a takeback removes them; a
 
 from __future__ import annotations
 
+import io
 import json
 import threading
 
+import chess.pgn
 from inbox import Inbox
 
 from engine.games import new_game
@@ -108,3 +110,39 @@ def test_a_big_tree_is_cut_where_the_search_ran_and_every_other_field_is_kept():
     assert fit_info(whole) == whole and fit_info(dict(final, tree=None))["tree"] is None
     message = {"game_id": "g", "ply": 0, "seat": 0, "info": final}
     assert json.loads(encode_record(message)) == message
+
+
+def test_a_chess_pgn_carries_each_engine_move_s_evaluation_and_depth(app):
+    client = app.test_client()
+    created = client.post("/api/games", json={"game": "chess", "side": 0, "opponent": {
+        "type": "engine", "depth": 3, "algorithm": "alphabeta"}}).json
+    game_id, token = created["id"], created["token"]
+    player = socketio.test_client(app, auth={"token": token})
+    player.emit("join", {"game_id": game_id})
+    inbox = Inbox(player)
+    player.emit("move", {"game_id": game_id, "move": "e2e4"})
+    state = inbox.next("moved", lambda moved: moved["ply"] == 2)["state"]
+    reply = state["history"][1]
+    assert reply["depth"] == 3 and state["history"][0]["depth"] is None
+
+    answer = client.get(f"/api/games/{game_id}/pgn")
+    assert answer.status_code == 200 and answer.mimetype == "application/x-chess-pgn"
+    game = chess.pgn.read_game(io.StringIO(answer.get_data(as_text=True)))
+    first, second = list(game.mainline())
+    assert first.move.uci() == "e2e4" and first.eval() is None
+    assert second.eval().white().score() == -reply["score"] and second.eval_depth() == 3
+
+    other = client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}}).json
+    refused = client.get(f"/api/games/{other['id']}/pgn")
+    assert refused.status_code == 404 and refused.json["error"] == "not_found"
+
+
+def test_eval_comments_say_mate_in_moves_for_the_side_that_mates():
+    from engine.game import WIN
+    from engine.games.chess import ChessState
+
+    assert ChessState.eval_comment(35, 12) == "[%eval 0.35,12]"
+    assert ChessState.eval_comment(-120) == "[%eval -1.20]"
+    assert ChessState.eval_comment(WIN - 5, 9) == "[%eval #2,9]"  # this move, Black, White, Black, White mates
+    assert ChessState.eval_comment(-(WIN - 4), 9) == "[%eval #-2,9]"
+    assert ChessState.eval_comment(WIN - 1, 9) is None

@@ -176,6 +176,13 @@ def get_search(game_id: str, ply: int) -> Response:
     return jsonify(_arena().search_record(_checked_id(game_id), ply))
 
 
+@bp.get("/games/<game_id>/pgn")
+def get_pgn(game_id: str) -> Response:
+    """A chess game's PGN with the engine's evaluations and depths as ``[%eval ...]`` comments."""
+    text = _arena().pgn(_checked_id(game_id))
+    return Response(text, mimetype="application/x-chess-pgn")
+
+
 @bp.post("/games/<game_id>/moves")
 def post_move(game_id: str) -> Response:
     """Play ``{move, token}``; answers the new state."""

@@ -376,7 +376,8 @@ class Arena:
     def state_payload(self, live: LiveGame, you: int | None = None, include_you: bool = False) -> dict[str, Any]:
         """The game state of docs/protocol.md; ``you`` is added when ``include_you``."""
         stored, state = live.stored, live.state
-        history = [{"ply": m.ply, "move": m.move, "by": m.by, "score": m.score, "score_text": m.score_text}
+        history = [{"ply": m.ply, "move": m.move, "by": m.by, "score": m.score, "score_text": m.score_text,
+                    "depth": m.depth}
                    for m in stored.moves]
         evals = [{"ply": m.ply, "score": m.score if m.by == 0 else -m.score,
                   "score_text": _seat0_text(m.score, m.by, m.score_text)}
@@ -448,6 +449,19 @@ class Arena:
             raise ArenaError("not_found", f"game {game_id} has no engine search recorded for ply {ply}")
         answer: dict[str, Any] = json.loads(record)
         return answer
+
+    def pgn(self, game_id: str) -> str:
+        """A chess game's PGN, each engine move followed by its evaluation from White's side and its search depth
+        (``[%eval 0.35,12]``). ``not_found`` for an unknown game or a game without PGN (all but chess)."""
+        with self._locked(game_id) as live:
+            state = live.state
+            if not hasattr(state, "pgn"):
+                raise ArenaError("not_found", f"game {game_id} is not a chess game; only chess games have a PGN")
+            evals = {move.ply: state.eval_comment(move.score if move.by == 0 else -move.score, move.depth)
+                     for move in live.stored.moves if move.score is not None}
+            comments = {ply: comment for ply, comment in evals.items() if comment is not None}
+            text: str = state.pgn(comments)
+            return text
 
     def _last_record(self, live: LiveGame) -> str | None:
         """The record of the game's latest engine move (read from the store once). Lock held."""
@@ -570,11 +584,11 @@ class Arena:
                 raise ArenaError("not_your_turn", "another move was played first") from None
             return self.state_payload(live, seat, include_you=True) if answer else None
 
-    def _commit_move(self, live: LiveGame, move_text: str, by: int, score: int | None = None,
-                     score_text: str | None = None, search: dict[str, Any] | None = None) -> None:
-        """Validate, store, then broadcast ``search`` (the engine's final event, if given) and ``moved``; start
-        the engine if it is to move next. Lock held. Raises ``illegal_move``, or ``PlyTakenError`` after loading
-        the game again when another server stored a move for this ply first."""
+    def _commit_move(self, live: LiveGame, move_text: str, by: int, search: dict[str, Any] | None = None) -> None:
+        """Validate, store (with the score, depth and record of ``search``, the engine's final event, if given), then
+        broadcast ``search`` and ``moved``; start the engine if it is to move next. Lock held. Raises
+        ``illegal_move``, or ``PlyTakenError`` after loading the game again when another server stored a move for
+        this ply first."""
         state = live.state
         try:
             move = state.parse_move(move_text)
@@ -583,7 +597,10 @@ class Arena:
             raise ArenaError("illegal_move", str(error)) from None
         text = state.move_text(move)
         outcome = after.outcome()
-        stored_move = StoredMove(live.ply + 1, text, by, score, score_text)
+        info = search["info"] if search is not None else {}
+        searched = info.get("source") in (None, "search") and info.get("depth")
+        stored_move = StoredMove(live.ply + 1, text, by, info.get("score"), info.get("score_text"),
+                                 info["depth"] if searched else None)
         record = encode_record(search) if search is not None else None
         try:
             live.stored.updated_at = self.store.add_move(
@@ -867,8 +884,7 @@ class Arena:
                 live.job_id = None
                 self._release_lease(job.game_id)
                 try:
-                    self._commit_move(live, info["best"], job.seat, info.get("score"), info.get("score_text"),
-                                      search=message)
+                    self._commit_move(live, info["best"], job.seat, search=message)
                 except PlyTakenError:
                     log.info("game %s: another server stored ply %d first; this server's engine move is dropped",
                              job.game_id, job.ply + 1)

@@ -96,6 +96,8 @@ class MoveRow(Base):
     by: Mapped[int] = mapped_column(Integer)
     score: Mapped[int | None] = mapped_column(Integer, nullable=True)
     score_text: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    depth: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The depth of the engine's search behind the move (null for a person's move, a book or table move)."""
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
@@ -132,13 +134,15 @@ _UPDATE_GAME_TURN = GameRow.__table__.update().where(
 
 @dataclass(slots=True)
 class StoredMove:
-    """One move as stored: ply (1-based), text, the seat that played it, and the engine's score if any."""
+    """One move as stored: ply (1-based), text, the seat that played it, and the engine's score and search depth
+    if any."""
 
     ply: int
     move: str
     by: int
     score: int | None = None
     score_text: str | None = None
+    depth: int | None = None
 
 
 @dataclass(slots=True)
@@ -227,7 +231,7 @@ def _create_tables(engine: Engine) -> None:
         _add_missing_columns(connection)
 
 
-ADDED_COLUMNS = (("games", "version", "INTEGER NOT NULL DEFAULT 0"),)
+ADDED_COLUMNS = (("games", "version", "INTEGER NOT NULL DEFAULT 0"), ("moves", "depth", "INTEGER"))
 """Columns added to tables after their first release: ``(table, column, SQL type and default)``. ``create_all``
 creates missing tables but never alters an existing one, so each of these is added where it is missing."""
 
@@ -289,7 +293,7 @@ class Store:
                 options=row.options, opponent=row.opponent, status=row.status, winner=row.winner, reason=row.reason,
                 rematch_id=row.rematch_id, created_at=_utc(row.created_at), updated_at=_utc(row.updated_at),
                 version=row.version, seats=[StoredSeat(s.seat, s.engine, s.taken) for s in seats],
-                moves=[StoredMove(m.ply, m.move, m.by, m.score, m.score_text) for m in moves],
+                moves=[StoredMove(m.ply, m.move, m.by, m.score, m.score_text, m.depth) for m in moves],
             )
 
     def add_move(self, game_id: str, move: StoredMove, to_move: int | None, status: str = "active",
@@ -306,7 +310,7 @@ class Store:
             with self.engine.begin() as connection:
                 connection.execute(_INSERT_MOVE, {
                     "game_id": game_id, "ply": move.ply, "move": move.move, "by": move.by, "score": move.score,
-                    "score_text": move.score_text, "created_at": now})
+                    "score_text": move.score_text, "depth": move.depth, "created_at": now})
                 if record is not None:
                     connection.execute(_INSERT_RECORD, {"game_id": game_id, "ply": move.ply, "record": record})
                 turn = connection.execute(_UPDATE_GAME_TURN, {

@@ -23,7 +23,7 @@ import chess.polyglot
 
 from engine.chess import board as internal
 from engine.chess.evaluation import DEFAULT_PERSONALITY, PERSONALITIES, build_tables, game_phase
-from engine.game import IllegalMoveError, InvalidSetupError, Outcome
+from engine.game import IllegalMoveError, InvalidSetupError, Outcome, is_decided, plies_to_end
 
 REASONS = {
     chess.Termination.CHECKMATE: "checkmate",
@@ -260,9 +260,29 @@ class ChessState:
             board.push(move)
         return result
 
-    def pgn(self) -> str:
-        """The game so far as PGN text."""
+    @staticmethod
+    def eval_comment(white_score: int, depth: int | None = None) -> str | None:
+        """The PGN ``[%eval ...]`` command written after an engine move whose search scored it ``white_score``
+        (from White's side; a decided score counts the plies from before the move), with the search depth when
+        known: ``[%eval 0.35,12]``, ``[%eval #2,9]`` (White mates in 2 moves after this one), ``#-2`` (Black
+        does). None for the mating move itself (the result says it)."""
+        if is_decided(white_score):
+            plies_left = plies_to_end(white_score) - 1
+            if plies_left <= 0:
+                return None
+            moves = (plies_left + 1) // 2
+            value = f"#{moves}" if white_score > 0 else f"#-{moves}"
+        else:
+            value = f"{white_score / 100:.2f}"
+        return f"[%eval {value}{f',{depth}' if depth else ''}]"
+
+    def pgn(self, comments: dict[int, str] | None = None) -> str:
+        """The game so far as PGN text; ``comments`` maps a ply (1 for the first move) to the comment written
+        after that move (say ``[%eval 0.35,12]``)."""
         game = chess.pgn.Game.from_board(self._board)
+        for ply, node in enumerate(game.mainline(), start=1):
+            if comments and ply in comments:
+                node.comment = comments[ply]
         outcome = self.outcome()
         if outcome is not None:
             game.headers["Result"] = {0: "1-0", 1: "0-1", None: "1/2-1/2"}[outcome.winner]

@@ -48,6 +48,12 @@ export const listGames = () => request("GET", "/api/games");
 export const getGame = (id) => request("GET", `/api/games/${encodeURIComponent(id)}`);
 /** GET /api/games/<id>/positions/<ply>: resolves to {ply, setup, view, move, by}. */
 export const getPosition = (id, ply) => request("GET", `/api/games/${encodeURIComponent(id)}/positions/${ply}`);
+/** GET /api/games/<id>/pgn: a chess game's PGN text, with the engine's evaluations as `[%eval ...]` comments. */
+export async function getPgn(id) {
+  const response = await fetch(`/api/games/${encodeURIComponent(id)}/pgn`, { credentials: "same-origin" });
+  if (!response.ok) throw new ApiError("http", `The server answered ${response.status}.`, response.status);
+  return response.text();
+}
 /** GET /api/games/<id>/searches/<ply>: the stored final `search` event of the engine move that made ply `ply`. */
 export const getSearch = (id, ply) => request("GET", `/api/games/${encodeURIComponent(id)}/searches/${ply}`);
 /**

@@ -1,6 +1,8 @@
 // The game page: draws the game's state, sends the person's moves, and shows the engine thinking.
 // Everything comes from the server (docs/protocol.md); the browser holds no rules.
-import { ApiError, STOP_KEY_PREFIX, connectGame, getGame, getPosition, getSearch, stopGame, takeSeat } from "./api.js";
+import {
+  ApiError, STOP_KEY_PREFIX, connectGame, getGame, getPgn, getPosition, getSearch, stopGame, takeSeat,
+} from "./api.js";
 import { escapeHtml } from "./format.js";
 import { MoveList } from "./movelist.js";
 import { EnginePanel } from "./panel.js";
@@ -200,8 +202,8 @@ function drawChess(state) {
   $("move-entry").hidden = !(chess && player && state.status === "active");
 }
 
-/** The game's PGN with the unknown ("?") Event, Site, Date, White and Black headers filled in from the state. */
-function pgnWithHeaders(state) {
+/** `pgn` with the unknown ("?") Event, Site, Date, White and Black headers filled in from the state. */
+function pgnWithHeaders(pgn, state) {
   const known = {
     Event: `Alpha-Beta Arena game ${state.id}`,
     Site: `${window.location.origin}/g/${state.id}`,
@@ -209,16 +211,24 @@ function pgnWithHeaders(state) {
     White: state.seats[0]?.label,
     Black: state.seats[1]?.label,
   };
-  return state.view.pgn.replace(/^\[(\w+) "\?[?.]*"\]$/gm, (header, name) => {
+  return pgn.replace(/^\[(\w+) "\?[?.]*"\]$/gm, (header, name) => {
     const value = known[name];
     return value ? `[${name} "${value.replaceAll("\\", "").replaceAll('"', "'")}"]` : header;
   });
 }
 
-function downloadPgn() {
+/** Downloads the game's PGN, with the engine's evaluations and depths as `[%eval ...]` comments. */
+async function downloadPgn() {
   if (!page.state?.view?.pgn) return;
+  let pgn;
+  try {
+    pgn = await getPgn(gameId);
+  } catch (error) {
+    showToast(error.message, true);
+    return;
+  }
   const link = document.createElement("a");
-  link.href = URL.createObjectURL(new Blob([pgnWithHeaders(page.state)], { type: "application/x-chess-pgn" }));
+  link.href = URL.createObjectURL(new Blob([pgnWithHeaders(pgn, page.state)], { type: "application/x-chess-pgn" }));
   link.download = `arena-${gameId}.pgn`;
   document.body.append(link);
   link.click();
