@@ -70,6 +70,7 @@ class State(Protocol):
     Required members (names follow python-chess and OpenSpiel so they read as verbs):
 
     - ``name`` / ``title``: the registry name ("connect4") and the display title ("Connect Four").
+    - ``score_unit``: what the game's heuristic scores count, in words ("pawns ...").
     - ``players``: display names of player 0 and player 1 ("X", "O"; "White", "Black"...).
     - ``initial(**options)``: the start position; unknown or bad options raise ``InvalidSetupError``.
     - ``from_setup(text)``: a position in the game's own notation; bad text raises ``InvalidSetupError``.
@@ -93,6 +94,7 @@ class State(Protocol):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    score_unit: ClassVar[str]
     players: ClassVar[tuple[str, str]]
 
     @classmethod

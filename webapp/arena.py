@@ -389,6 +389,7 @@ class Arena:
             "game": stored.game,
             "title": state.title,
             "players": list(state.players),
+            "score_unit": state.score_unit,
             "options": stored.options,
             "game_options": stored.game_options,
             "start_setup": stored.start_setup,

@@ -53,6 +53,9 @@ class ChessState:
 
     name: ClassVar[str] = "chess"
     title: ClassVar[str] = "Chess"
+    score_unit: ClassVar[str] = (
+        "pawns (the engine counts in hundredths of a pawn)")
+    """What a heuristic score counts, in words (decided scores read "win in N" / "loss in N")."""
     players: ClassVar[tuple[str, str]] = ("White", "Black")
     score_scale: ClassVar[int] = 100
     searcher_class: ClassVar[str] = "engine.chess.search:ChessSearcher"

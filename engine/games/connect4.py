@@ -138,6 +138,11 @@ class Connect4:
 
     name: ClassVar[str] = "connect4"
     title: ClassVar[str] = "Connect Four"
+    score_unit: ClassVar[str] = (
+        "points of a heuristic: 1 for each stone in a line of four the opponent has not blocked, 2 more for "
+        "such a line holding two, 12 for each threat on a good row (6 on another) and 20 more for a threat "
+        "just above another")
+    """What a heuristic score counts, in words (decided scores read "win in N" / "loss in N")."""
     players: ClassVar[tuple[str, str]] = ("Red", "Yellow")
     score_scale: ClassVar[int] = 1
     """Evaluation units per displayed point: scores are small integers shown as they are ("+3")."""

@@ -31,6 +31,10 @@ class Nim:
 
     name: ClassVar[str] = "nim"
     title: ClassVar[str] = "Nim"
+    score_unit: ClassVar[str] = (
+        "none: the engine knows no heuristic for Nim, so an unsolved position scores 0 and only proven wins "
+        "and losses count")
+    """What a heuristic score counts, in words (decided scores read "win in N" / "loss in N")."""
     players: ClassVar[tuple[str, str]] = ("First", "Second")
 
     def __post_init__(self) -> None:

@@ -60,6 +60,10 @@ class TicTacToe:
 
     name: ClassVar[str] = "tictactoe"
     title: ClassVar[str] = "Tic-tac-toe"
+    score_unit: ClassVar[str] = (
+        "lines: the lines still open for the engine minus those still open for its opponent (a guess, before "
+        "the search sees the end)")
+    """What a heuristic score counts, in words (decided scores read "win in N" / "loss in N")."""
     players: ClassVar[tuple[str, str]] = ("X", "O")
 
     @classmethod

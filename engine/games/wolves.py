@@ -164,6 +164,11 @@ class Wolves:
 
     name: ClassVar[str] = "wolves"
     title: ClassVar[str] = "Wolves & Rabbit"
+    score_unit: ClassVar[str] = (
+        "points of a heuristic for the rabbit's escape: 10 for each move of its shortest way to the top row "
+        "with the wolves standing still (1000 when it has none), 20 for each wolf already below it and 10 for"
+        " each rank between the highest and the lowest wolf")
+    """What a heuristic score counts, in words (decided scores read "win in N" / "loss in N")."""
     players: ClassVar[tuple[str, str]] = ("Rabbit", "Wolves")
 
     @classmethod

@@ -11,8 +11,9 @@ const STATE_TEXT = {
   starting: "starting",
   queued: "queued",
   thinking: "thinking",
-  book: "book move",
-  table: "solved table",
+  book: "opening book",
+  table: "solved · table",
+  solver: "solved · solver",
   done: "done",
   cancelled: "cancelled",
   failed: "failed",
@@ -43,6 +44,15 @@ function rootScoreText(score, unitsPerPoint) {
 /** A root move's score is exact, or only a bound the search proved: "≥" (at least) or "≤" (at most). */
 const BOUND_MARK = { lower: "≥ ", upper: "≤ " };
 const BOUND_TITLE = { lower: " (a lower bound: at least this)", upper: " (an upper bound: at most this)" };
+
+/** Moves that come from no search: the opening book, a solved table, the exact solver. */
+const ORACLES = new Set(["book", "table", "solver"]);
+const SOLVED = new Set(["table", "solver"]);
+const SOURCE_TEXT = {
+  book: " · a move of the opening book, not searched",
+  table: " · the exact value, read from the solved table",
+  solver: " · the exact value, found by the solver",
+};
 
 /** 100 when the search reports its score in hundredths ("+0.35"), else 1 (whole points, "+2"). */
 function unitsOf(info) {
@@ -102,7 +112,7 @@ export class EnginePanel {
       this.state = info.kind;
     } else {
       this.info = info;
-      if (info.source === "book" || info.source === "table") this.state = info.source;
+      if (ORACLES.has(info.source)) this.state = info.source;
       else this.state = info.final ? "done" : "thinking";
     }
     this.dirty.info = true;
@@ -133,6 +143,7 @@ export class EnginePanel {
   onState(state) {
     this.evals = state.evals ?? [];
     this.totalPlies = state.ply ?? 0;
+    this.scoreUnit = state.score_unit ?? "";
     const engineTurn = state.status === "active" && state.seats[state.to_move]?.kind === "engine";
     const busy = (s) => s === "thinking" || s === "queued" || s === "starting";
     if (state.search_state === "queued" || state.search_state === "thinking") {
@@ -186,16 +197,20 @@ export class EnginePanel {
     score.textContent = info?.score_text || "–";
     score.className = `score-big ${scoreClass(info?.score_text)}${(info?.score_text ?? "").length > 12 ? " long" : ""}`;
     this.$("p-score-who").textContent = info && seat !== null
-      ? `for ${this.names[seat]}, the engine's side${info.source === "book" ? " · from the opening book" : ""}`
-        + `${info.source === "table" ? " · from the solved table" : ""}`
+      ? `for ${this.names[seat]}, the engine's side${SOURCE_TEXT[info.source] ?? ""}`
       : "";
+
+    const unit = this.$("p-score-unit");
+    unit.hidden = !info || !Number.isFinite(info.score) || isDecided(info.score) || !this.scoreUnit;
+    unit.textContent = unit.hidden ? "" : `Unit: ${this.scoreUnit}.`;
 
     const pv = info?.pv_text ?? info?.pv ?? [];
     this.$("p-pv").innerHTML = pv.length
       ? pv.map((move, i) => `<span class="p${(seat + i) % 2}">${escapeHtml(move)}</span>`).join("")
       : `<span class="muted">${view.state === "queued" ? "waiting for a free worker…" : "–"}</span>`;
 
-    this.$("p-depth").innerHTML = info ? `${info.depth}<small>/${info.seldepth}</small>` : "–";
+    this.$("p-depth").innerHTML = info && !ORACLES.has(info.source)
+      ? `${info.depth}<small>/${info.seldepth}</small>` : "–";
     this.countUp("p-nodes", info?.nodes);
     this.$("p-pruned").innerHTML = info
       ? `${formatCount(info.pruned)} <small>${formatPercent(info.pruned, info.generated)}</small>` : "–";
@@ -243,7 +258,8 @@ export class EnginePanel {
     }
     const useVisits = info.algorithm === "mcts";
     rows.sort((a, b) => (useVisits ? (b.visits ?? 0) - (a.visits ?? 0) : (b.score ?? -Infinity) - (a.score ?? -Infinity)));
-    const shown = rows.slice(0, 8);
+    const solved = SOLVED.has(info.source);
+    const shown = solved ? rows : rows.slice(0, 8);
     const widths = barWidths(shown, useVisits);
     const units = unitsOf(info);
     const existing = new Map([...host.querySelectorAll(".rm-row")].map((row) => [row.dataset.move, row]));
@@ -259,7 +275,7 @@ export class EnginePanel {
       row.querySelector(".rm-bar i").style.width = `${widths[i].toFixed(1)}%`;
       row.querySelector(".rm-score").textContent = useVisits
         ? `${formatCount(rm.visits ?? 0)} · ${Number.isFinite(rm.value) ? rm.value.toFixed(2) : "…"}`
-        : `${BOUND_MARK[rm.bound] ?? ""}${rootScoreText(rm.score, units)}`;
+        : `${BOUND_MARK[rm.bound] ?? ""}${solved && rm.score === 0 ? "draw" : rootScoreText(rm.score, units)}`;
       row.classList.toggle("best", rm.move === info.best);
       row.classList.toggle("pos", !useVisits && rm.move !== info.best && isDecided(rm.score) && rm.score > 0);
       row.classList.toggle("neg", !useVisits && rm.move !== info.best && isDecided(rm.score) && rm.score < 0);
