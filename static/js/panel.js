@@ -201,7 +201,8 @@ export class EnginePanel {
       : "";
 
     const unit = this.$("p-score-unit");
-    unit.hidden = !info || !Number.isFinite(info.score) || isDecided(info.score) || !this.scoreUnit;
+    unit.hidden = !info || !Number.isFinite(info.score) || isDecided(info.score) || ORACLES.has(info.source)
+      || !this.scoreUnit;
     unit.textContent = unit.hidden ? "" : `Unit: ${this.scoreUnit}.`;
 
     const pv = info?.pv_text ?? info?.pv ?? [];
@@ -222,7 +223,8 @@ export class EnginePanel {
     this.$("p-ebf").textContent = info && Number.isFinite(info.ebf) ? info.ebf.toFixed(2) : "–";
 
     this.drawRootMoves(info);
-    const noDepths = info?.algorithm === "mcts" ? "tree search by playouts: no depths" : "no completed depth yet";
+    let noDepths = info?.algorithm === "mcts" ? "tree search by playouts: no depths" : "no completed depth yet";
+    if (ORACLES.has(info?.source)) noDepths = `no search: the move comes from the ${info.source === "book" ? "opening book" : info.source === "table" ? "solved table" : "solver"}`;
     drawNodesPerDepth(this.$("p-depth-chart"), info?.nodes_per_depth ?? [], noDepths);
   }
 
