@@ -91,6 +91,7 @@ export class EnginePanel {
     this.recordPly = null;
     this.frame = 0;
     this.dirty = { info: false, evals: false };
+    this.$("p-iteration").addEventListener("input", () => this.drawIteration());
     window.addEventListener("resize", () => {
       this.dirty.info = true;
       this.schedule();
@@ -222,10 +223,36 @@ export class EnginePanel {
     this.$("p-time").textContent = info ? formatMillis(info.time_ms) : "–";
     this.$("p-ebf").textContent = info && Number.isFinite(info.ebf) ? info.ebf.toFixed(2) : "–";
 
+    this.drawIterations(info);
     this.drawRootMoves(info);
     let noDepths = info?.algorithm === "mcts" ? "tree search by playouts: no depths" : "no completed depth yet";
     if (ORACLES.has(info?.source)) noDepths = `no search: the move comes from the ${info.source === "book" ? "opening book" : info.source === "table" ? "solved table" : "solver"}`;
     drawNodesPerDepth(this.$("p-depth-chart"), info?.nodes_per_depth ?? [], noDepths);
+  }
+
+  /** The slider over a finished search's iterations (depth 1 to N), set to the last one. */
+  drawIterations(info) {
+    const iterations = info?.final ? info.iterations ?? [] : [];
+    const slider = this.$("p-iteration");
+    this.$("p-iterations").hidden = iterations.length < 2;
+    if (iterations === this.iterations) return; // the same search drawn again: the slider stays where it is
+    this.iterations = iterations;
+    if (iterations.length < 2) return;
+    slider.max = String(iterations.length);
+    slider.value = String(iterations.length);
+    this.drawIteration();
+  }
+
+  /** What the chosen iteration found: its best move, score, line and cost. */
+  drawIteration() {
+    const index = Number(this.$("p-iteration").value) - 1;
+    const step = this.iterations?.[index];
+    if (!step) return;
+    const line = (step.pv_text ?? step.pv ?? []).join(" ");
+    const last = index === this.iterations.length - 1 ? " (the last, whose move is played)" : "";
+    this.$("p-iteration-text").innerHTML = `Depth ${step.depth}${last}: best <strong>${escapeHtml(step.best ?? "–")}</strong>, `
+      + `score ${escapeHtml(step.score_text ?? "–")}, ${formatCount(step.nodes)} nodes in total so far, `
+      + `${formatMillis(step.time_ms)}; line <span class="pv-inline">${escapeHtml(line || "–")}</span>`;
   }
 
   /** Shows a growing counter by counting up to `target` over a few frames; anything else is shown at once. */

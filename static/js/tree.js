@@ -63,7 +63,9 @@ export class SearchTree {
       cut += node.pruned?.length ?? 0;
       if (node.children?.length) this.collapsed.add(node);
     });
-    this.summary.textContent = `${formatCount(nodes)} nodes recorded${tree.truncated ? " (capped)" : ""}`
+    const capped = tree.kept_depth !== undefined ? ` (capped: the top ${tree.kept_depth} levels kept)`
+      : tree.truncated ? " (capped)" : "";
+    this.summary.textContent = `The last iteration, depth ${tree.depth} · ${formatCount(nodes)} nodes recorded${capped}`
       + ` · ${formatCount(cut)} moves pruned`;
     let frontier = [tree];
     let rows = 1;

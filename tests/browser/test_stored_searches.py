@@ -51,6 +51,13 @@ def test_a_late_spectator_and_a_past_move_show_the_stored_search(live_server, br
     expect(player.locator("#p-engine")).to_have_text("move 1")
     expect(player.locator("#p-nodes")).to_have_text(re.compile(r"\d"))
     player.wait_for_function(f"() => document.querySelector('#p-nodes').dataset.value === '{first['nodes']}'")
+    expect(player.locator("#p-iterations")).to_be_visible()
+    assert player.get_attribute("#p-iteration", "max") == str(len(first["iterations"])) == "5"
+    expect(player.locator("#p-iteration-text")).to_contain_text("Depth 5 (the last")
+    player.locator("#p-iteration").fill("1")
+    depth_one = first["iterations"][0]
+    expect(player.locator("#p-iteration-text")).to_contain_text(
+        f"Depth 1: best {depth_one['best']}, score {depth_one['score_text']}")
     player.screenshot(path=artifacts / "past-move-search.png", full_page=True)
     player.click('#moves button[data-ply="2"]')  # the player's own move: the live search again
     expect(player.locator("#panel-state")).to_have_text("done")
