@@ -158,6 +158,17 @@ export class SearchTree {
     this.host.replaceChildren(svg, this.tip);
   }
 
+  /** Puts the tip at (x, y) of the drawing, moved left or above as needed to stay inside the visible box. */
+  placeTip(x, y) {
+    const box = this.host;
+    const right = box.scrollLeft + box.clientWidth - 8;
+    const bottom = box.scrollTop + box.clientHeight - 8;
+    const left = Math.max(box.scrollLeft + 8, Math.min(x, right - this.tip.offsetWidth));
+    const top = y + this.tip.offsetHeight > bottom ? y - 20 - this.tip.offsetHeight : y;
+    this.tip.style.left = `${left}px`;
+    this.tip.style.top = `${Math.max(box.scrollTop + 8, top)}px`;
+  }
+
   drawNode(item) {
     const { node } = item;
     const hasKids = (node.children?.length ?? 0) > 0 || (node.pruned?.length ?? 0) > 0;
@@ -183,9 +194,8 @@ export class SearchTree {
     const showTip = () => {
       this.tip.textContent = `${node.move ?? "root"} · ${node.depth ?? "?"} plies left · window`
         + ` [${boundText(item.view.alpha)}, ${boundText(item.view.beta)}] · score ${boundText(item.view.score)}`;
-      this.tip.style.left = `${item.x + 14}px`;
-      this.tip.style.top = `${item.y + 10}px`;
       this.tip.hidden = false;
+      this.placeTip(item.x + 14, item.y + 10);
     };
     const hideTip = () => { this.tip.hidden = true; };
     const toggle = () => {

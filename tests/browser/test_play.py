@@ -126,6 +126,13 @@ def test_tic_tac_toe_played_to_the_end_on_a_phone(live_server, browser: Browser,
     assert page.locator("#tree .tnode").count() >= 2
     page.locator("#tree .tnode .hit").first.click()
     expect(page.locator(".tree-tip")).to_contain_text("window [")
+    page.click("#tree-expand")
+    box = page.locator("#tree").bounding_box()
+    for node in (page.locator("#tree .tnode").last, page.locator("#tree .tnode").nth(1)):
+        node.focus()
+        tip = page.locator(".tree-tip").bounding_box()
+        assert box["x"] <= tip["x"] and tip["x"] + tip["width"] <= box["x"] + box["width"] + 1, (box, tip)
+        assert box["y"] <= tip["y"] and tip["y"] + tip["height"] <= box["y"] + box["height"] + 1, (box, tip)
 
     width = page.evaluate("document.scrollingElement.scrollWidth")
     assert width <= 375, f"the page is {width} px wide on a 375 px screen"
