@@ -4,7 +4,7 @@
 import { el } from "./boards/svg.js";
 import { formatCount, isDecided, WIN } from "./format.js";
 
-const COL = 150;
+const COL = 120;
 const ROW = 26;
 const MARGIN = 24;
 const RADIUS = 6;
@@ -130,16 +130,19 @@ export class SearchTree {
     const height = MARGIN + row * ROW;
     const svg = el("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "tree", "aria-label": "Search tree" });
     const edges = el("g");
+    const bestEdges = el("g"); // drawn over the others, whose trunks they share
     const nodes = el("g");
-    svg.append(edges, nodes);
+    svg.append(edges, bestEdges, nodes);
     for (const item of placed) {
       const { node } = item;
       const bestChild = (node.children ?? []).find((c) => Number.isFinite(c.score) && c.score === -node.score);
       for (const kid of item.kids) {
+        // An elbow: along from the parent's label, down a trunk shared by its children, along to the child. It
+        // stays readable however far down the child is drawn (a fully opened tree).
         const start = item.x + RADIUS + 8 + labelWidth(item.label);
-        const mx = (start + kid.x) / 2;
+        const trunk = Math.min(start + 12, kid.x - 24);
         const end = kid.cut === undefined ? kid.x - RADIUS : kid.x - 20;
-        const d = `M${start} ${item.y}C${mx} ${item.y} ${mx} ${kid.y} ${end} ${kid.y}`;
+        const d = `M${start} ${item.y}H${trunk}V${kid.y}H${end}`;
         if (kid.cut !== undefined) {
           edges.append(el("path", { class: "tedge cut", d }));
           const label = el("g", { class: "tcut" });
@@ -149,7 +152,8 @@ export class SearchTree {
           label.append(el("title", {}, [document.createTextNode(`${kid.cut}: pruned, never searched (a cutoff made it unnecessary)`)]));
           nodes.append(label);
         } else {
-          edges.append(el("path", { class: `tedge${kid.node === bestChild ? " best" : ""}`, d }));
+          if (kid.node === bestChild) bestEdges.append(el("path", { class: "tedge best", d }));
+          else edges.append(el("path", { class: "tedge", d }));
           if (kid.node === bestChild) kid.best = true;
         }
       }
