@@ -1,7 +1,9 @@
 """Choosing a move to play: oracles first (books, solved tables), else a search, then the level's randomness.
 
 ``think`` is what the web app's worker processes call; it yields the search's ``SearchInfo`` events unchanged
-except the final one, whose ``best`` is the move chosen to play.
+except the final one, whose ``best`` is the move chosen to play; when a level's randomness chose another move than
+the search's best, that event describes the move played (its score, and its line from a short search after it)
+and names the search's choice in ``search_best``.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import dataclasses
 import random
 from collections.abc import Iterator
 
-from engine.game import State, is_decided
+from engine.game import State, describe_score, is_decided
 from engine.levels import level_for
 from engine.oracles import consult
 from engine.search import make_searcher
@@ -71,8 +73,31 @@ def think(state: State, limits: Limits = Limits(), options: SearchOptions = Sear
         if info.final and margin > 0:
             candidates = candidate_moves(info.root_moves, margin)
             if candidates:
-                info = dataclasses.replace(info, best=rng.choice(candidates))
+                info = played_instead(state, info, rng.choice(candidates), options, stop)
         yield with_readable_moves(state, info)
+
+
+def played_instead(state: State, info: SearchInfo, chosen: str, options: SearchOptions,
+                   stop: StopFlag | None) -> SearchInfo:
+    """The final event ``info`` re-said for ``chosen``, a root move the level plays instead of the search's best:
+    ``best`` is ``chosen``, ``score`` its exact root score, ``pv`` it followed by the line of a search one ply
+    shallower from the position after it (at most as long as the first search took), and ``search_best`` the
+    search's own choice. ``info`` itself when ``chosen`` is its best move."""
+    if chosen == info.best:
+        return info
+    root = next(root for root in info.root_moves if root.move == chosen)
+    after = state.play(state.parse_move(chosen))
+    line: list[str] = []
+    if info.depth > 1 and after.outcome() is None:
+        follow = make_searcher(after, Limits(depth=info.depth - 1, time=max(0.05, info.time_ms / 1000)),
+                               dataclasses.replace(options, record_tree=0, root_margin=0), stop)
+        for event in follow.search():
+            if event.final:
+                line = event.pv
+    scale = getattr(type(state), "score_scale", 1)
+    score_text = describe_score(root.score, scale) if root.score is not None else info.score_text
+    return dataclasses.replace(info, best=chosen, score=root.score, score_text=score_text, pv=[chosen, *line],
+                               search_best=info.best)
 
 
 def with_readable_moves(state: State, info: SearchInfo) -> SearchInfo:

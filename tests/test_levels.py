@@ -99,3 +99,26 @@ def test_games_without_an_oracle_are_searched() -> None:
     state = Nim.from_setup("3,4,5")
     assert consult(state, 8) is None
     assert final_event(think_at_level(state, 8)).source == "search"
+
+
+def test_a_level_that_plays_a_weaker_move_on_purpose_describes_the_move_it_plays():
+    """Connect Four level 4 draws among moves within 2 points of the best: when it plays another than the search's
+    best, the final event says so (``search_best``) and gives the played move's own exact score and a line."""
+    import random
+
+    from engine.games import new_game
+    from engine.player import think
+
+    state = new_game("connect4")
+    chosen_elsewhere = 0
+    for seed in range(40):
+        final = list(think(state, rng=random.Random(seed), level=4))[-1]
+        scores = {root.move: root.score for root in final.root_moves}
+        if final.search_best is None:
+            assert final.score == max(scores[move] for move in scores if scores[move] is not None)
+            continue
+        chosen_elsewhere += 1
+        assert final.best != final.search_best and final.pv[0] == final.best and len(final.pv) >= 2
+        assert final.score == scores[final.best] and final.score_text == f"{final.score:+d}"
+        assert scores[final.search_best] - 2 <= final.score <= scores[final.search_best]
+    assert chosen_elsewhere > 0, "level 4 never played another move than its search's best in 40 games"

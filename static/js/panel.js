@@ -201,6 +201,15 @@ export class EnginePanel {
       ? `for ${this.names[seat]}, the engine's side${SOURCE_TEXT[info.source] ?? ""}`
       : "";
 
+    const choice = this.$("p-choice");
+    const preferred = info?.search_best ? (info.root_moves ?? []).find((rm) => rm.move === info.search_best) : null;
+    choice.hidden = !preferred;
+    choice.textContent = preferred
+      ? `This level plays a move at random among those close to the best: it played ${info.pv_text?.[0] ?? info.best}, `
+        + `scored and lined out above, while its search preferred ${preferred.text ?? preferred.move} `
+        + `(${rootScoreText(preferred.score, unitsOf(info))}).`
+      : "";
+
     const unit = this.$("p-score-unit");
     unit.hidden = !info || !Number.isFinite(info.score) || isDecided(info.score) || ORACLES.has(info.source)
       || !this.scoreUnit;
