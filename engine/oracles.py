@@ -8,7 +8,7 @@ called as ``function(state, level)`` (``level`` is the level number or None) and
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from engine.game import State
 from engine.search.info import SearchInfo
@@ -20,6 +20,12 @@ ORACLES: dict[str, str] = {
     "chess": "engine.chess.oracle:chess_oracle",
 }
 """Game name -> "module:function" of its oracle; games without one are simply absent."""
+PREPARERS: dict[str, str] = {
+    "tictactoe": "engine.solve.tables:building_events",
+    "wolves": "engine.solve.tables:building_events",
+}
+"""Game name -> "module:function" yielding the progress events of what its oracle must prepare first (a solved
+table built on first use), called as ``function(state, level)``; games that need nothing are absent."""
 
 _loaded: dict[str, Callable[[State, int | None], SearchInfo | None]] = {}
 
@@ -33,6 +39,17 @@ def oracle_for(game_name: str) -> Callable[[State, int | None], SearchInfo | Non
         module_name, _, function_name = target.partition(":")
         _loaded[game_name] = getattr(importlib.import_module(module_name), function_name)
     return _loaded[game_name]
+
+
+def prepare(state: State, level: int | None = None) -> Iterator[SearchInfo]:
+    """Do what the game's oracle needs done before it can answer ``state`` at ``level`` (say, build a solved
+    table), yielding its progress events; nothing when nothing is needed."""
+    target = PREPARERS.get(type(state).name)
+    if not target:
+        return iter(())
+    module_name, _, function_name = target.partition(":")
+    events: Iterator[SearchInfo] = getattr(importlib.import_module(module_name), function_name)(state, level)
+    return events
 
 
 def consult(state: State, level: int | None = None) -> SearchInfo | None:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from engine.game import State, describe_score, is_decided
 from engine.levels import level_for
-from engine.oracles import consult
+from engine.oracles import consult, prepare
 from engine.search import make_searcher
 from engine.search.base import StopFlag, check_personality
 from engine.search.info import Limits, RootMove, SearchInfo, SearchOptions
@@ -63,6 +63,8 @@ def think(state: State, limits: Limits = Limits(), options: SearchOptions = Sear
     if not isinstance(margin, int) or margin < 0:
         raise ValueError(f"margin must be a whole number 0 or more, got {margin!r}")
     check_personality(state, options)
+    if level is not None:
+        yield from prepare(state, level)
     answer = consult(state, level) if level is not None else None
     if answer is not None:
         yield with_readable_moves(state, answer)

@@ -231,3 +231,17 @@ def test_command_line(table_dir: Path, capsys: pytest.CaptureFixture[str], tmp_p
     assert "there are 4 wolves" in capsys.readouterr().err
     assert main(["tablebase", "info", "wolves", "--dir", str(tmp_path)]) == 2
     assert "no table at" in capsys.readouterr().err
+
+
+def test_a_table_built_for_a_move_reports_its_progress_first(tmp_path: Path) -> None:
+    """Level 8 of a game whose table is missing builds it, saying how far it is, then answers from it; once the
+    table exists nothing is reported."""
+    empty = TicTacToe.initial()
+    events = list(tables.building_events(empty, 8, tmp_path))
+    assert events and all(event.kind == "progress" and not event.final and event.nodes == 0 for event in events)
+    stages = [event.building["stage"] for event in events]
+    assert stages[-1] == "solving backwards" and all(event.building["what"] == "the solved table of Tic-tac-toe"
+                                                      for event in events)
+    assert tables.table_path("tictactoe", tmp_path).exists()
+    assert list(tables.building_events(empty, 8, tmp_path)) == []
+    assert list(tables.building_events(empty, 7, tmp_path / "elsewhere")) == []

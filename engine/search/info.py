@@ -113,6 +113,9 @@ class SearchInfo:
     """Where the move comes from: "search", "book" (opening book) or "table" (solved table)."""
     pv_text: list[str] | None = None
     """``pv`` in the notation people read (chess: SAN) when the game has one that differs; else None."""
+    building: dict[str, Any] | None = None
+    """While an oracle prepares before any search (a solved table built on first use), what it does and how far it
+    is: ``{"what", "stage", "done", "total"}`` (``total`` None when not known); None otherwise."""
     search_best: str | None = None
     """The search's own best move when a level played another on purpose (its randomness): ``best`` is then the
     move played, with its own ``score``, ``score_text`` and ``pv``; None when ``best`` is the search's choice."""

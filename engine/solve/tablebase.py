@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import struct
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
@@ -72,8 +72,16 @@ def loss_code(plies: int) -> int:
     return 3 + 2 * plies
 
 
-def solve(space: PositionSpace) -> bytearray:
-    """The code of every index of ``space`` under perfect play (see the module docstring).
+Progress = Callable[[str, int, int | None], None]
+"""``progress(stage, done, total)``: how far a table build is (``total`` None when not known in advance)."""
+PROGRESS_EVERY = 1 << 16
+"""Positions between two progress reports."""
+
+
+def solve(space: PositionSpace, progress: Progress | None = None) -> bytearray:
+    """The code of every index of ``space`` under perfect play (see the module docstring). ``progress`` hears
+    every ``PROGRESS_EVERY`` positions: ("classifying positions", indexes looked at, size), then ("solving
+    backwards", positions solved so far, None).
 
     Works level by level from the finished positions: a position with a move to a loss (for the opponent) at
     distance ``d`` is a win in ``d + 1``, found at the smallest ``d``; a position whose moves all lead to wins
@@ -86,6 +94,8 @@ def solve(space: PositionSpace) -> bytearray:
     frontier: list[int] = []
     status, successors = space.status, space.successors
     for index in range(size):
+        if progress is not None and not index % PROGRESS_EVERY:
+            progress("classifying positions", index, size)
         state = status(index)
         if state == ONGOING:
             pending[index] = len(successors(index))
@@ -98,6 +108,7 @@ def solve(space: PositionSpace) -> bytearray:
             frontier.append(index)
     predecessors = space.predecessors
     plies = 0
+    solved = 0
     while frontier:
         if plies >= MAX_PLIES:
             raise TableError(f"{space.game}: a game lasts more than {MAX_PLIES} plies; codes cannot hold it")
@@ -116,6 +127,9 @@ def solve(space: PositionSpace) -> bytearray:
                         if not pending[parent]:
                             codes[parent] = loss
                             following.append(parent)
+        solved += len(frontier)
+        if progress is not None:
+            progress("solving backwards", solved, None)
         frontier = following
         plies += 1
     return codes.replace(bytes([_UNSOLVED]), bytes([DRAW_CODE]))

@@ -8,16 +8,20 @@ it for the life of the process. ``verdict(state)`` gives the exact value of a po
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import queue
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from engine.game import MAX_PLIES, State
 from engine.search.info import RootMove, SearchInfo
 from engine.solve.positions import TicTacToeSpace, WolvesSpace
-from engine.solve.tablebase import Entry, Table, TableError, solve
+from engine.solve.tablebase import Entry, Progress, Table, TableError, solve
 
 SPACES: dict[str, type[TicTacToeSpace] | type[WolvesSpace]] = {"tictactoe": TicTacToeSpace, "wolves": WolvesSpace}
 """Games with a solved table, and the class numbering their positions (``index_of`` is a static method, so
@@ -27,6 +31,8 @@ log = logging.getLogger(__name__)
 
 TABLE_LEVEL = 8
 """The lowest difficulty level that plays from the table."""
+BUILD_REPORT_SECONDS = 0.2
+"""Seconds between two progress events of a table build."""
 
 _tables: dict[tuple[str, Path], Table] = {}
 
@@ -49,11 +55,12 @@ def table_path(game: str, directory: Path | None = None) -> Path:
     return (directory or cache_dir()) / f"{game}.tbl"
 
 
-def build(game: str, directory: Path | None = None) -> Table:
-    """Solve ``game`` by retrograde analysis, save the table, and keep it for this process. When the folder
-    cannot be written the table is still kept (and used) in memory, and a warning is logged."""
+def build(game: str, directory: Path | None = None, progress: Progress | None = None) -> Table:
+    """Solve ``game`` by retrograde analysis (telling ``progress`` how far it is), save the table, and keep it for
+    this process. When the folder cannot be written the table is still kept (and used) in memory, and a warning
+    is logged."""
     positions = space(game)()
-    solved = Table(game, positions.version, bytes(solve(positions)))
+    solved = Table(game, positions.version, bytes(solve(positions, progress)))
     path = table_path(game, directory)
     try:
         solved.save(path)
@@ -76,6 +83,48 @@ def table(game: str, directory: Path | None = None, *, build_missing: bool = Tru
         return build(game, directory) if build_missing else None
     _tables[game, path] = loaded
     return loaded
+
+
+def building_events(state: State, level: int | None, directory: Path | None = None) -> Iterator[SearchInfo]:
+    """When answering ``state`` at ``level`` from the table needs the table built first (it is neither in this
+    process nor in a readable file): build it, yielding a "progress" event (``building`` set, every counter 0)
+    at most every ``BUILD_REPORT_SECONDS``. Nothing otherwise."""
+    if level is None or level < TABLE_LEVEL or state.name not in SPACES or state.outcome() is not None:
+        return
+    if table(state.name, directory, build_missing=False) is not None:
+        return
+    reports: queue.SimpleQueue[tuple[str, int, int | None]] = queue.SimpleQueue()
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            build(state.name, directory, lambda stage, done, total: reports.put((stage, done, total)))
+        except BaseException as error:  # handed to the caller below
+            failure.append(error)
+
+    started = time.perf_counter()
+    builder = threading.Thread(target=run, name="table-build", daemon=True)
+    builder.start()
+    last = None
+    while builder.is_alive() or not reports.empty():
+        with contextlib.suppress(queue.Empty):
+            last = reports.get(timeout=BUILD_REPORT_SECONDS)
+        while not reports.empty():
+            last = reports.get()
+        if last is not None:
+            stage, done, total = last
+            yield _building_event(state, stage, done, total, started)
+    builder.join()
+    if failure:
+        raise failure[0]
+
+
+def _building_event(state: State, stage: str, done: int, total: int | None, started: float) -> SearchInfo:
+    return SearchInfo(
+        kind="progress", algorithm="alphabeta", depth=0, seldepth=0, nodes=0, qnodes=0, cutoffs=0, pruned=0,
+        generated=0, tt_probes=0, tt_hits=0, time_ms=round((time.perf_counter() - started) * 1000, 3), nps=0,
+        score=None, score_text="", pv=[], best=None, root_moves=[], ebf=None, final=False, source="table",
+        building={"what": f"the solved table of {state.title}", "stage": stage, "done": done, "total": total})
 
 
 def probe(state: State, directory: Path | None = None) -> Entry | None:

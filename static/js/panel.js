@@ -184,16 +184,26 @@ export class EnginePanel {
     const view = this.record
       ? { state: "record", info: this.record.info, seat: this.record.seat, engineText: `move ${this.recordPly}` }
       : { state: this.state, info: this.info, seat: this.seat, engineText: this.engineText };
+    const building = view.info?.building ?? null;
     const pill = this.$("panel-state");
-    let stateText = STATE_TEXT[view.state] ?? view.state;
+    let stateText = building ? "preparing" : STATE_TEXT[view.state] ?? view.state;
     if (view.state === "queued" && this.queuePosition) stateText = `queued · #${this.queuePosition}`;
     if (view.state === "record" && !view.info) stateText = "no stored search";
     pill.dataset.state = view.state;
     pill.textContent = stateText;
     this.$("p-engine").textContent = view.engineText ?? "";
 
-    const info = view.info;
+    const info = building ? null : view.info;
     const seat = view.seat;
+    const preparing = this.$("p-building");
+    preparing.hidden = !building;
+    if (building) {
+      const count = building.total
+        ? `${formatCount(building.done)} of ${formatCount(building.total)} positions`
+        : `${formatCount(building.done)} positions so far`;
+      preparing.textContent = `Building ${building.what} before the first move from it (once; then every move is `
+        + `read from it): ${building.stage}, ${count}.`;
+    }
     const score = this.$("p-score");
     score.textContent = info?.score_text || "–";
     score.className = `score-big ${scoreClass(info?.score_text)}${(info?.score_text ?? "").length > 12 ? " long" : ""}`;
