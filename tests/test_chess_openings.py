@@ -63,6 +63,10 @@ def test_oracle_plays_book_moves_at_levels_five_to_eight_only() -> None:
     answer = chess_oracle(state, 5, random.Random(1))
     assert answer is not None and answer.source == "book" and answer.final
     assert chess.Move.from_uci(answer.best) in state.board.legal_moves
+    after = state.board.copy()
+    after.push_uci(answer.best)
+    opening = openings.opening_of(after)
+    assert answer.score is None and answer.score_text == f"opening book · {opening.eco} {opening.name}"
     assert chess_oracle(state, 4) is None
     events = list(think(state, level=8))
     assert len(events) == 1 and events[0].source == "book"

@@ -16,7 +16,7 @@ import chess
 import chess.syzygy
 
 from engine.chess.levels import LEVELS
-from engine.chess.openings import book_moves, pick_book_move
+from engine.chess.openings import book_moves, opening_of, pick_book_move
 from engine.search.info import RootMove, SearchInfo
 
 TABLEBASE_WIN = 20_000
@@ -69,13 +69,22 @@ def tablebase_move(board: chess.Board, directory: str | None = None) -> tuple[st
     return uci, 0, "tablebase draw"
 
 
-def _final(best: str, score: int, text: str, source: str, candidates: dict[str, int] | None = None) -> SearchInfo:
+def _final(best: str, score: int | None, text: str, source: str,
+           candidates: dict[str, int] | None = None) -> SearchInfo:
     root_moves = [RootMove(move, None) for move in (candidates or {best: 0})]
     return SearchInfo(
         kind="final", algorithm="alphabeta", depth=0, seldepth=0, nodes=0, qnodes=0, cutoffs=0, pruned=0,
         generated=0, tt_probes=0, tt_hits=0, time_ms=0.0, nps=0, score=score, score_text=text, pv=[best],
         best=best, root_moves=root_moves, ebf=None, final=True, source=source,
     )
+
+
+def _book_text(board: chess.Board, move: str) -> str:
+    """"opening book · C30 King's Gambit": the opening the book move leads to, by name when it has one."""
+    after = board.copy()
+    after.push_uci(move)
+    opening = opening_of(after)
+    return f"opening book · {opening.eco} {opening.name}" if opening else "opening book"
 
 
 def chess_oracle(state: Any, level: int, rng: random.Random | None = None) -> SearchInfo | None:
@@ -85,7 +94,7 @@ def chess_oracle(state: Any, level: int, rng: random.Random | None = None) -> Se
     if row is not None and row.book:
         move = pick_book_move(board, rng or random.Random())
         if move is not None:
-            return _final(move, 0, "book", "book", book_moves(board))
+            return _final(move, None, _book_text(board, move), "book", book_moves(board))
     found = tablebase_move(board)
     if found is not None:
         uci, score, text = found

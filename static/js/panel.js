@@ -323,6 +323,7 @@ export class EnginePanel {
       row.querySelector(".rm-bar i").style.width = `${widths[i].toFixed(1)}%`;
       row.querySelector(".rm-score").textContent = useVisits
         ? `${formatCount(rm.visits ?? 0)} · ${Number.isFinite(rm.value) ? rm.value.toFixed(2) : "…"}`
+        : info.source === "book" ? "in the book"
         : `${BOUND_MARK[rm.bound] ?? ""}${solved && rm.score === 0 ? "draw" : rootScoreText(rm.score, units)}`;
       row.classList.toggle("best", rm.move === info.best);
       row.classList.toggle("pos", !useVisits && rm.move !== info.best && isDecided(rm.score) && rm.score > 0);
