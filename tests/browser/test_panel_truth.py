@@ -1,0 +1,67 @@
+"""The panel tells the truth: for each game, what it shows at the end of a deterministic engine search equals what
+``python -m engine analyse`` finds with the same settings on the same position (headless Chromium, real
+gunicorn), and the stored record equals it too."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import chess
+import pytest
+import requests
+from playwright.sync_api import Browser, expect
+
+SEARCHES = [("tictactoe", 6, 3000), ("nim", 6, 3000), ("connect4", 5, 0), ("wolves", 5, 0), ("chess", 4, 0)]
+"""(game, depth, recorded tree nodes as the app records them) of an alpha-beta search from the start position."""
+
+
+def digits(text: str) -> int:
+    return int(re.sub(r"\D", "", text))
+
+
+def readable(game: str, line: list[str]) -> list[str]:
+    """``line`` (moves from the start) as the page writes them: SAN for chess, the game's notation otherwise."""
+    if game != "chess":
+        return line
+    board = chess.Board()
+    sans = []
+    for uci in line:
+        sans.append(board.san(chess.Move.from_uci(uci)))
+        board.push_uci(uci)
+    return sans
+
+
+def analyse(game: str, depth: int, tree: int) -> dict:
+    """The final event of ``python -m engine analyse`` with these settings."""
+    command = [sys.executable, "-m", "engine", "analyse", game, "--depth", str(depth), "--json"]
+    if tree:
+        command += ["--tree", str(tree)]
+    output = subprocess.run(command, capture_output=True, text=True, check=True, timeout=120).stdout
+    return json.loads(output.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize(("game", "depth", "tree"), SEARCHES, ids=[search[0] for search in SEARCHES])
+def test_the_panel_shows_what_the_command_line_finds(live_server, browser: Browser, game, depth, tree) -> None:
+    created = requests.post(live_server.url + "/api/games", timeout=10, json={
+        "game": game, "side": 1, "opponent": {"type": "engine", "depth": depth, "algorithm": "alphabeta"}}).json()
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(live_server.url + created["url"])
+    expect(page.locator("#panel-state")).to_have_text("done", timeout=60_000)
+    expected = analyse(game, depth, tree)
+    stored = requests.get(f"{live_server.url}/api/games/{created['id']}/searches/1", timeout=10).json()["info"]
+
+    for name in ("nodes", "pruned", "cutoffs", "tt_hits", "best", "score", "score_text", "depth", "seldepth", "pv"):
+        assert stored[name] == expected[name], name
+    assert page.inner_text("#p-score") == expected["score_text"]
+    assert page.inner_text("#p-depth").replace("\n", "") == f"{expected['depth']}/{expected['seldepth']}"
+    assert digits(page.inner_text("#p-nodes")) == expected["nodes"]
+    assert digits(page.inner_text("#p-pruned").split()[0]) == expected["pruned"]
+    assert digits(page.inner_text("#p-cutoffs")) == expected["cutoffs"]
+    assert page.inner_text("#p-root-moves .rm-row.best .rm-move") == readable(game, expected["pv"])[0]
+    assert page.inner_text("#p-pv").split() == readable(game, expected["pv"])
+    assert errors == []
