@@ -4,7 +4,8 @@ and at a spectator, over many moves on loopback, against a real gunicorn.
     .venv/bin/python bench/web_latency.py [--moves 200] [--interval 0.06]
 
 Starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"`` with ``ARENA_WORKERS=2`` in a temporary folder, gives
-both workers a 60-second search (Nim, minimax, no pruning), then plays a Nim game between two people (taking one
+both workers a 60-second search (Nim, minimax, no pruning; two games created from two addresses, since one
+client gets one worker at a time), then plays a Nim game between two people (taking one
 counter at a time, one move every ``--interval`` seconds to stay under the per-connection rate limit) and prints
 the latency percentiles.
 """
@@ -12,6 +13,8 @@ the latency percentiles.
 from __future__ import annotations
 
 import argparse
+import http.client
+import json
 import os
 import statistics
 import sys
@@ -51,12 +54,24 @@ def server_worker_pid(server: LiveServer) -> int:
     return int(children[0])
 
 
+def create_from(server: LiveServer, source: str, body: dict) -> dict:
+    """``POST /api/games`` with ``body`` from the loopback address ``source`` (each address is a client of its own
+    for the engines' fair share)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=(source, 0))
+    try:
+        connection.request("POST", "/api/games", json.dumps(body), {"Content-Type": "application/json"})
+        return json.loads(connection.getresponse().read())
+    finally:
+        connection.close()
+
+
 def busy_engines(server: LiveServer, count: int) -> list[str]:
-    """Start ``count`` long engine searches; returns their game ids once all are thinking."""
+    """Start ``count`` long engine searches, each for another client address (127.0.0.10, .11, ...); returns
+    their game ids once all are thinking."""
     game_ids = []
-    for _ in range(count):
-        created = server.post("/api/games", {"game": "nim", "options": {"piles": [9, 9, 9, 9]},
-                                              "opponent": LONG_ENGINE, "side": 1}).json()
+    for index in range(count):
+        created = create_from(server, f"127.0.0.{10 + index}", {
+            "game": "nim", "options": {"piles": [9, 9, 9, 9]}, "opponent": LONG_ENGINE, "side": 1})
         game_ids.append(created["id"])
     deadline = time.monotonic() + 30
     while any(server.get(f"/api/games/{g}").json()["search_state"] != "thinking" for g in game_ids):
