@@ -24,7 +24,8 @@ const page = {
   you: null,
   board: null,
   boardGame: null,
-  flipped: null,
+  flipped: false,
+  flipChosen: false,
   reviewPly: null,
   reviewView: null,
   reviewLast: null,
@@ -283,7 +284,7 @@ async function applyState(state) {
   document.body.dataset.game = state.game;
   const labSetup = state.game === "chess" ? state.view.fen : state.setup;
   $("lab-link").href = `/lab?game=${encodeURIComponent(state.game)}&setup=${encodeURIComponent(labSetup)}`;
-  if (page.flipped === null) page.flipped = FLIP_BY_DEFAULT.has(state.game) && page.you === 1;
+  if (!page.flipChosen) page.flipped = FLIP_BY_DEFAULT.has(state.game) && page.you === 1;
   $("flip").setAttribute("aria-pressed", String(page.flipped));
   if (!page.panel) page.panel = new EnginePanel($("panel"), state.players);
   await ensureBoard(state);
@@ -464,6 +465,7 @@ async function claimSeat() {
     const { token, seat } = await takeSeat(gameId, { invite: page.invite });
     page.token = token;
     page.you = seat;
+    if (page.state) await applyState({ ...page.state, you: seat }); // the board faces the new seat at once
     showToast(`You play ${names()[seat]}.`);
     connect();
   } catch (error) {
@@ -527,6 +529,7 @@ function wireControls() {
   $("move-entry").addEventListener("submit", submitTypedMove);
   $("flip").addEventListener("click", () => {
     page.flipped = !page.flipped;
+    page.flipChosen = true; // the viewer's choice stays, whatever seat they take
     $("flip").setAttribute("aria-pressed", String(page.flipped));
     drawBoard();
   });

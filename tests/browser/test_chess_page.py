@@ -130,3 +130,20 @@ def test_kings_gambit_typed_in_san_and_uci_shows_the_opening_and_downloads_pgn(l
     expect(phone.locator("#move-entry")).to_be_hidden()
     phone.screenshot(path=artifacts / "chess-phone.png", full_page=True)
     assert errors == [] and phone_errors == []
+
+
+def test_the_friend_who_takes_black_sees_the_board_from_black_at_once(live_server, browser: Browser) -> None:
+    created = live_server.post("/api/games", {"game": "chess", "opponent": {"type": "friend"}, "side": 0}).json()
+    friend, errors = open_page(browser, 390, 844)
+    friend.goto(f"{live_server.url}{created['url']}?invite={created['invite']}")
+    expect(friend.locator("#flip")).to_have_attribute("aria-pressed", "false")  # a spectator sees White's side
+    friend.click("#take-seat")
+    expect(friend.locator('.player[data-player="1"] .you')).to_be_visible()
+    expect(friend.locator("#flip")).to_have_attribute("aria-pressed", "true")
+    played = live_server.post(f"/api/games/{created['id']}/moves", {"move": "e2e4", "token": created["token"]})
+    assert played.status_code == 200
+    pawn = friend.locator('[data-square="e7"]')
+    expect(pawn).to_have_count(1)
+    board = friend.locator("#board").bounding_box()
+    assert pawn.bounding_box()["y"] > board["y"] + board["height"] / 2, "Black's pawns are not at the bottom"
+    assert errors == []
