@@ -154,3 +154,27 @@ def test_a_bad_move_in_a_replay_or_a_setup_is_named_by_its_number():
         ChessState.from_setup("startpos moves e2e4 e7e5 e4e5")
     with pytest.raises(IllegalMoveError, match="move 5: the game is over"):
         play_moves(new_game("chess"), ["f3", "e5", "g4", "Qh4", "a3"])
+
+
+def test_typed_moves_are_read_whatever_their_letter_case_when_unambiguous():
+
+    start = new_game("chess")
+    for text in ("nf3", "NF3", "Nf3", "g1F3"):
+        assert start.parse_move(text).uci() == "g1f3"
+    assert start.parse_move("E4").uci() == "e2e4"
+    castle = ChessState.from_setup("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert castle.parse_move("o-o").uci() == "e1g1" and castle.parse_move("0-0-0").uci() == "e1c1"
+    promote = ChessState.from_setup("8/4P3/8/8/8/8/8/k6K w - - 0 1")
+    assert promote.parse_move("e8=n").uci() == "e7e8n"
+    bishop_only = ChessState.from_setup("4k3/8/8/8/8/2n5/3B4/4K3 w - - 0 1")
+    assert bishop_only.parse_move("bxc3").uci() == "d2c3"
+    pawn_only = ChessState.from_setup("4k3/8/8/8/8/2n5/1P6/4K3 w - - 0 1")
+    assert pawn_only.parse_move("bxc3").uci() == "b2c3"
+    both = ChessState.from_setup("4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1")
+    assert both.parse_move("bxc3").uci() == "b2c3" and both.parse_move("Bxc3").uci() == "d2c3"  # SAN as typed
+    with pytest.raises(IllegalMoveError, match="bishop"):
+        both.parse_move("BXC3")
+    with pytest.raises(IllegalMoveError, match="not a move"):
+        castle.parse_move("o-o-o-o")
+    with pytest.raises(IllegalMoveError, match="not legal"):
+        start.parse_move("nf6")

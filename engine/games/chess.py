@@ -13,6 +13,7 @@ app stores and shows.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -40,6 +41,21 @@ PIECE_ORDER = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, c
 @lru_cache(maxsize=32)
 def _tables(phase: int) -> dict[str, tuple[int, ...]]:
     return build_tables(phase, PERSONALITIES[DEFAULT_PERSONALITY])
+
+
+def _spellings(text: str) -> list[str]:
+    """The SAN a person may have meant by ``text`` whatever its letter case: piece letters upper case, squares
+    lower case, ``O-O``, ``=Q``; a leading ``b`` both as the b-pawn and as a bishop."""
+    lowered = text.lower()
+    if lowered.replace("0", "o").rstrip("+#") in ("o-o", "o-o-o"):
+        return [lowered.replace("0", "o").upper()]
+    body, _, promotion = lowered.partition("=")
+    promote = f"={promotion.upper()}" if promotion else ""
+    if body[:1] in ("n", "r", "q", "k"):
+        return [body[0].upper() + body[1:] + promote]
+    if body[:1] == "b":
+        return [body + promote, "B" + body[1:] + promote]
+    return [body + promote]
 
 
 class ChessState:
@@ -205,7 +221,11 @@ class ChessState:
     # -- notation --------------------------------------------------------------------------------------------
 
     def parse_move(self, text: str) -> chess.Move:
-        """A move in UCI (``e2e4``, ``e7e8q``) or SAN (``Nf3``, ``O-O``), checked for legality."""
+        """A move in UCI (``e2e4``, ``e7e8q``) or SAN (``Nf3``, ``O-O``), checked for legality. As on Lichess,
+        the case of letters does not matter where the move stays unambiguous (``nf3``, ``E2E4``, ``o-o``,
+        ``e8=q``): a text that is not SAN as typed is read with its letters' case set right, and a leading b as the
+        b-pawn and as a bishop (``bxc3`` is the pawn's capture as SAN says, or the bishop's when only that is
+        legal; ``BXC3`` with both legal is refused as ambiguous)."""
         if not isinstance(text, str) or not text.strip():
             raise IllegalMoveError("a move is UCI text like e2e4 or SAN like Nf3")
         text = text.strip()
@@ -214,15 +234,26 @@ class ChessState:
             raise IllegalMoveError(f"the game is over ({outcome.reason})")
         board = self._board
         try:
-            move = chess.Move.from_uci(text)
+            move = chess.Move.from_uci(text.lower())
         except chess.InvalidMoveError:
             move = None
         if move is not None:
             if not board.is_legal(move):
                 raise IllegalMoveError(f"{text} is not legal here ({'White' if board.turn else 'Black'} to move)")
             return move
-        try:
+        with contextlib.suppress(ValueError):
             return board.parse_san(text)
+        meant = set()
+        for spelling in _spellings(text):
+            with contextlib.suppress(ValueError):
+                meant.add(board.parse_san(spelling))
+        if len(meant) == 1:
+            return meant.pop()
+        if len(meant) > 1:
+            raise IllegalMoveError(f"{text} could be the b-pawn's move or the bishop's: write bxc3-style lower case "
+                                   "for the pawn, B for the bishop")
+        try:
+            return board.parse_san(_spellings(text)[0])  # not legal: parsed again for the reason
         except chess.IllegalMoveError:
             raise IllegalMoveError(f"{text} is not legal here ({'White' if board.turn else 'Black'} to move)") from None
         except chess.AmbiguousMoveError:

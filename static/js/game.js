@@ -75,6 +75,11 @@ function sendMove(move) {
 
 // ---- drawing ----
 
+/** "X wins", "Wolves win": the verb agrees with a plural side's name. */
+function wins(name) {
+  return `${name} ${name.endsWith("s") ? "win" : "wins"}`;
+}
+
 function drawStatus(state) {
   const main = $("status-main");
   const sub = $("status-sub");
@@ -89,9 +94,10 @@ function drawStatus(state) {
     if (result.reason === "stopped") main.textContent = "Stopped by its creator";
     else if (result.winner === null) main.textContent = "Draw";
     else if (page.you === result.winner) main.textContent = `You win! (${playerNames[result.winner]})`;
-    else if (isPlayer) main.textContent = `${playerNames[result.winner]} wins — you lose`;
-    else main.textContent = `${playerNames[result.winner]} wins`;
-    const moves = `${state.ply} ${state.ply === 1 ? "move" : "moves"}`;
+    else if (isPlayer) main.textContent = `${wins(playerNames[result.winner])} — you lose`;
+    else main.textContent = wins(playerNames[result.winner]);
+    const fullMoves = Math.ceil(state.ply / 2); // as the move list numbers them: one per pair of turns
+    const moves = `${fullMoves} ${fullMoves === 1 ? "move" : "moves"}`;
     sub.textContent = result.reason ? `${result.reason[0].toUpperCase()}${result.reason.slice(1)} · ${moves}` : moves;
   } else {
     const mover = state.to_move;
