@@ -71,6 +71,7 @@ class State(Protocol):
 
     - ``name`` / ``title``: the registry name ("connect4") and the display title ("Connect Four").
     - ``score_unit``: what the game's heuristic scores count, in words ("pawns ...").
+    - ``move_notation``: how its moves are written, in words ("the column ... 1 (left) to 7").
     - ``players``: display names of player 0 and player 1 ("X", "O"; "White", "Black"...).
     - ``initial(**options)``: the start position; unknown or bad options raise ``InvalidSetupError``.
     - ``from_setup(text)``: a position in the game's own notation; bad text raises ``InvalidSetupError``.
@@ -95,6 +96,7 @@ class State(Protocol):
     name: ClassVar[str]
     title: ClassVar[str]
     score_unit: ClassVar[str]
+    move_notation: ClassVar[str]
     players: ClassVar[tuple[str, str]]
 
     @classmethod

@@ -390,6 +390,7 @@ class Arena:
             "title": state.title,
             "players": list(state.players),
             "score_unit": state.score_unit,
+            "move_notation": state.move_notation,
             "options": stored.options,
             "game_options": stored.game_options,
             "start_setup": stored.start_setup,

@@ -69,6 +69,9 @@ class ChessState:
 
     name: ClassVar[str] = "chess"
     title: ClassVar[str] = "Chess"
+    move_notation: ClassVar[str] = (
+        "standard algebraic notation (SAN: e4, Nf3, O-O, exd5, e8=Q); type moves in SAN or UCI (e2e4)")
+    """How its moves are written, in words (the move list says it)."""
     score_unit: ClassVar[str] = (
         "pawns (the engine counts in hundredths of a pawn)")
     """What a heuristic score counts, in words (decided scores read "win in N" / "loss in N")."""

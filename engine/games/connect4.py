@@ -138,6 +138,9 @@ class Connect4:
 
     name: ClassVar[str] = "connect4"
     title: ClassVar[str] = "Connect Four"
+    move_notation: ClassVar[str] = (
+        "the column the disc is dropped in, 1 (left) to 7, as numbered under the board")
+    """How its moves are written, in words (the move list says it)."""
     score_unit: ClassVar[str] = (
         "points of a heuristic: 1 for each stone in a line of four the opponent has not blocked, 2 more for "
         "such a line holding two, 12 for each threat on a good row (6 on another) and 20 more for a threat "

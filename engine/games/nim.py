@@ -31,6 +31,10 @@ class Nim:
 
     name: ClassVar[str] = "nim"
     title: ClassVar[str] = "Nim"
+    move_notation: ClassVar[str] = (
+        "pile:count, the pile as labelled on the board and how many counters are taken: 2:3 takes three "
+        "counters from pile 2")
+    """How its moves are written, in words (the move list says it)."""
     score_unit: ClassVar[str] = (
         "none: the engine knows no heuristic for Nim, so an unsolved position scores 0 and only proven wins "
         "and losses count")

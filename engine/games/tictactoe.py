@@ -60,6 +60,9 @@ class TicTacToe:
 
     name: ClassVar[str] = "tictactoe"
     title: ClassVar[str] = "Tic-tac-toe"
+    move_notation: ClassVar[str] = (
+        "the cell, 1 to 9 row by row from the top left, as numbered on the board")
+    """How its moves are written, in words (the move list says it)."""
     score_unit: ClassVar[str] = (
         "lines: the lines still open for the engine minus those still open for its opponent (a guess, before "
         "the search sees the end)")

@@ -288,6 +288,7 @@ async function applyState(state) {
     $("rematch-banner").hidden = false;
   }
   document.body.dataset.game = state.game;
+  $("move-notation").textContent = `Moves are written as ${state.move_notation}.`;
   const labSetup = state.game === "chess" ? state.view.fen : state.setup;
   $("lab-link").href = `/lab?game=${encodeURIComponent(state.game)}&setup=${encodeURIComponent(labSetup)}`;
   if (!page.flipChosen) page.flipped = FLIP_BY_DEFAULT.has(state.game) && page.you === 1;

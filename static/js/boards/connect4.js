@@ -5,6 +5,8 @@ import { el, makeButton, rootSvg } from "./svg.js";
 const CELL = 60;
 const PAD = 10;
 const HEAD = 46;
+/** Room under the frame for the column numbers. */
+const FOOT = 24;
 
 /** Seat (0 = Red, 1 = Yellow) of a cell value from the view, or null for an empty cell. */
 function seatOf(value) {
@@ -25,7 +27,7 @@ export function createBoard(container, { onMove }) {
     const rows = cells.length;
     const cols = cells[0].length;
     const width = cols * CELL + 2 * PAD;
-    const height = HEAD + rows * CELL + 2 * PAD;
+    const height = HEAD + rows * CELL + 2 * PAD + FOOT;
     svg?.remove();
     svg = rootSvg(width, height, "Connect Four board");
     container.append(svg);
@@ -36,7 +38,11 @@ export function createBoard(container, { onMove }) {
     const last = cellIndex(view.last, rows);
     const toMove = view.to_move ?? 0;
 
-    svg.append(el("rect", { class: "c4-back", x: 4, y: HEAD + 4, width: width - 8, height: height - HEAD - 8, rx: 12 }));
+    svg.append(el("rect", { class: "c4-back", x: 4, y: HEAD + 4, width: width - 8, height: height - HEAD - FOOT - 8, rx: 12 }));
+    for (let c = 0; c < cols; c += 1) { // the move notation: flipping moves the numbers with their columns
+      svg.append(el("text", { class: "c4-number", x: x(c), y: height - 6, "text-anchor": "middle" },
+        [document.createTextNode(String(c + 1))]));
+    }
     const discs = el("g");
     cells.forEach((row, r) => row.forEach((value, c) => {
       const seat = seatOf(value);

@@ -35,6 +35,7 @@ export function createBoard(container, { onMove }) {
     view.cells.forEach((mark, index) => {
       const [x, y] = cellOrigin(index, flipped);
       const text = String(index + 1);
+      svg.append(el("text", { class: "ttt-number", x: x + 12, y: y + 24 }, [document.createTextNode(text)]));
       if (mark) {
         svg.append(drawMark(mark, x, y, previous !== null && !previous[index]));
         return;
