@@ -61,7 +61,7 @@ function squash(score, scale) {
  * `totalPlies` the length of the game so far. Above the middle line seat 0 is better (filled in seat 0's colour),
  * below it seat 1 (in seat 1's).
  */
-export function drawEvaluation(svg, points, totalPlies) {
+export function drawEvaluation(svg, points, totalPlies, names = ["first player", "second player"]) {
   const W = fit(svg);
   const mid = H / 2;
   const usable = points.filter((p) => Number.isFinite(p.score));
@@ -85,6 +85,11 @@ export function drawEvaluation(svg, points, totalPlies) {
   svg.append(el("path", { class: "eval-area p0", d: area, "clip-path": `url(#${id}-above)` }));
   svg.append(el("path", { class: "eval-area p1", d: area, "clip-path": `url(#${id}-below)` }));
   svg.append(el("path", { class: "eval-line", d: line }));
+  const label = (text, x, y, anchor = "start") => svg.append(
+    el("text", { class: "axis-text", x, y, "text-anchor": anchor }, [document.createTextNode(text)]));
+  label(`▲ ${names[0]} better`, 4, 11);
+  label(`▼ ${names[1]} better`, 4, H - 4);
+  label(`ply ${span}`, W - 4, H - 4, "end");
   usable.forEach((p, i) => {
     const dot = el("circle", { class: "eval-dot", cx: coords[i][0], cy: coords[i][1], r: 2.6 });
     const text = p.score_text ?? (isDecided(p.score) ? (p.score > 0 ? "won" : "lost") : String(p.score));

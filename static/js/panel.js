@@ -177,7 +177,7 @@ export class EnginePanel {
       const score = this.seat === 0 ? live.score : -live.score;
       points.push({ ply: this.totalPlies + 1, score, score_text: `${live.score_text} (thinking)` });
     }
-    drawEvaluation(this.$("p-eval-chart"), points, this.totalPlies + 1);
+    drawEvaluation(this.$("p-eval-chart"), points, this.totalPlies + 1, this.names);
   }
 
   drawInfo() {
