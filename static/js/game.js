@@ -293,7 +293,7 @@ async function applyState(state) {
   $("lab-link").href = `/lab?game=${encodeURIComponent(state.game)}&setup=${encodeURIComponent(labSetup)}`;
   if (!page.flipChosen) page.flipped = FLIP_BY_DEFAULT.has(state.game) && page.you === 1;
   $("flip").setAttribute("aria-pressed", String(page.flipped));
-  if (!page.panel) page.panel = new EnginePanel($("panel"), state.players);
+  if (!page.panel) page.panel = new EnginePanel($("panel"), state.players, $("engine-strip"));
   await ensureBoard(state);
   drawAll();
 }

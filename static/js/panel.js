@@ -76,9 +76,13 @@ function barWidths(rows, useVisits) {
 }
 
 export class EnginePanel {
-  /** `root` holds the panel's elements (ids p-*); `names` are the display names of seat 0 and seat 1. */
-  constructor(root, names) {
+  /**
+   * `root` holds the panel's elements (ids p-*); `names` are the display names of seat 0 and seat 1; `strip`, if
+   * given, gets a one-line summary (shown beside the board on a phone).
+   */
+  constructor(root, names, strip = null) {
     this.root = root;
+    this.strip = strip;
     this.names = names;
     this.$ = (id) => root.querySelector(`#${id}`);
     this.info = null;
@@ -242,11 +246,28 @@ export class EnginePanel {
     this.$("p-time").textContent = info ? formatMillis(info.time_ms) : "–";
     this.$("p-ebf").textContent = info && Number.isFinite(info.ebf) ? info.ebf.toFixed(2) : "–";
 
+    this.drawStrip(stateText, info);
     this.drawIterations(info);
     this.drawRootMoves(info);
     let noDepths = info?.algorithm === "mcts" ? "tree search by playouts: no depths" : "no completed depth yet";
     if (ORACLES.has(info?.source)) noDepths = `no search: the move comes from the ${info.source === "book" ? "opening book" : info.source === "table" ? "solved table" : "solver"}`;
     drawNodesPerDepth(this.$("p-depth-chart"), info?.nodes_per_depth ?? [], noDepths);
+  }
+
+  /** The one-line summary: state, score, depth, nodes, pruned share and best move. */
+  drawStrip(stateText, info) {
+    if (!this.strip) return;
+    const parts = [`<b>${escapeHtml(stateText)}</b>`];
+    if (info) {
+      parts.push(escapeHtml(info.score_text || "–"));
+      if (!ORACLES.has(info.source)) parts.push(`depth ${info.depth}/${info.seldepth}`);
+      parts.push(`${formatCount(info.nodes)} nodes`);
+      if (info.generated) parts.push(`${formatPercent(info.pruned, info.generated)} pruned`);
+      const best = (info.pv_text ?? info.pv ?? [])[0] ?? info.best;
+      if (best) parts.push(`best ${escapeHtml(best)}`);
+    }
+    this.strip.innerHTML = parts.join(" · ");
+    this.strip.hidden = false;
   }
 
   /** The slider over a finished search's iterations (depth 1 to N), set to the last one. */
