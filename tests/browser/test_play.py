@@ -101,6 +101,8 @@ def test_connect_four_against_the_engine_with_a_spectator(live_server, browser: 
 def test_tic_tac_toe_played_to_the_end_on_a_phone(live_server, browser: Browser, artifacts: Path) -> None:
     page, errors = open_page(browser, 375, 740)
     page.goto(live_server.url + "/")
+    play = page.locator("#play").bounding_box()
+    assert play["y"] + play["height"] <= 740 and play["height"] >= 44, "Play is not on the phone's first screen"
     page.click('.game-card[data-game="tictactoe"]')
     page.check('input[name="opponent"][value="custom"]', force=True)
     page.fill('input[name="depth"]', "9")
