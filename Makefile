@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run serve test lint install
+.PHONY: run test lint install
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -21,9 +21,6 @@ node_modules/.installed: package.json package-lock.json
 install: $(VENV)/.installed node_modules/.installed
 
 run: install
-	$(PY) -m webapp --host $(HOST) --port $(PORT)
-
-serve: install
 	$(VENV)/bin/gunicorn -w 1 --threads 64 -b $(HOST):$(PORT) "webapp:create_app()"
 
 lint: install
