@@ -179,16 +179,17 @@ export class SearchTree {
     const g = el("g", {
       class: `tnode${item.best || node === this.tree ? " best" : ""}${hasKids && !item.open ? " collapsed" : ""}`,
       tabindex: 0, role: "treeitem", "aria-expanded": hasKids ? String(item.open) : null,
-      "aria-label": `${node.move ?? "root"}, score ${boundText(item.view.score)},`
-        + ` window ${boundText(item.view.alpha)} to ${boundText(item.view.beta)}`,
+      // Its name is its visible text (move, score); the window is its description.
+      "aria-description": `score ${boundText(item.view.score)}, searched with the window`
+        + ` ${boundText(item.view.alpha)} to ${boundText(item.view.beta)}`,
     });
     g.append(el("rect", {
       class: "hit", x: item.x - RADIUS - 3, y: item.y - 11, width: labelWidth(item.label) + 2 * RADIUS + 14, height: 22, rx: 6,
     }));
     g.append(el("circle", { cx: item.x, cy: item.y, r: RADIUS }));
     const text = el("text", { x: item.x + RADIUS + 5, y: item.y + 4 });
-    const move = el("tspan", { "font-weight": 700 }, [document.createTextNode(node.move ?? "root")]);
-    const score = el("tspan", { class: "score", dx: 6 }, [document.createTextNode(boundText(item.view.score))]);
+    const move = el("tspan", { "font-weight": 700 }, [document.createTextNode(`${node.move ?? "root"} `)]);
+    const score = el("tspan", { class: "score", dx: 2 }, [document.createTextNode(boundText(item.view.score))]);
     text.append(move, score);
     g.append(text);
     if (hasKids && !item.open) {

@@ -1,0 +1,44 @@
+"""axe-core (from npm) on every page in both themes, in headless Chromium against a real gunicorn: no serious or
+critical violation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import requests
+from playwright.sync_api import Browser
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+GAMES = {
+    "tictactoe": {"game": "tictactoe", "side": 1, "opponent": {"type": "engine", "depth": 4, "algorithm": "alphabeta"}},
+    "chess": {"game": "chess", "opponent": {"type": "friend"}},
+}
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is: "rule: target (message)"."""
+    page.add_script_tag(path=str(AXE))
+    results = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [f"{violation['id']}: {node['target']} ({node['failureSummary'][:160]})"
+            for violation in results["violations"] if violation["impact"] in ("serious", "critical")
+            for node in violation["nodes"]]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("page_name", ["home", "lab", "tictactoe", "chess"])
+def test_no_serious_accessibility_violation(live_server, browser: Browser, page_name: str, scheme: str) -> None:
+    # bypass_csp: the page's policy forbids the injected checker, which is not part of the page
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme, bypass_csp=True)
+    page = context.new_page()
+    if page_name in GAMES:
+        created = requests.post(live_server.url + "/api/games", json=GAMES[page_name], timeout=10).json()
+        page.goto(live_server.url + created["url"])
+        page.wait_for_selector("#moves")
+        if page_name == "tictactoe":
+            page.wait_for_selector("#tree .tnode", timeout=30_000)
+    else:
+        page.goto(live_server.url + ("/" if page_name == "home" else "/lab"))
+    page.wait_for_timeout(300)  # transitions of the first paint end
+    assert serious_violations(page) == []
+    context.close()
