@@ -163,9 +163,12 @@ function drawBoard() {
   const view = live ? state.view : page.reviewView;
   const lastMove = live ? (state.history?.at(-1)?.move ?? null) : page.reviewLast;
   const thinking = live && state.status === "active" && state.seats[state.to_move]?.kind === "engine";
+  const focused = $("board").contains(document.activeElement);
   page.board.render(view, {
     interactive: canMove(state), flipped: Boolean(page.flipped), lastMove, hint: thinking ? page.hint : null,
   });
+  // A move redraws the board: keyboard focus stays on it rather than falling back to the page.
+  if (focused && !$("board").contains(document.activeElement)) $("board").focus();
 }
 
 /** Shows the engine's current favourite on the board, redrawn at most once per animation frame. */
@@ -271,10 +274,19 @@ function drawAll() {
   page.panel?.onState(state);
 }
 
+/** Tells screen readers the latest move: "Black played Nf6". */
+function announceLastMove(state) {
+  const last = state.history?.at(-1);
+  if (!last) return;
+  const { labels } = moveLabels(state);
+  $("announcer").textContent = `${state.players[last.by]} played ${labels?.at(-1) ?? last.move}`;
+}
+
 async function applyState(state) {
   if (state.you !== undefined) page.you = state.you;
   if (state.ply !== page.state?.ply) {
     page.hint = null;
+    announceLastMove(state);
     if (page.state && state.ply > page.state.ply) {
       $("move-text").value = "";
       $("move-error").textContent = "";

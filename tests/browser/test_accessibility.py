@@ -1,5 +1,6 @@
-"""axe-core (from npm) on every page in both themes, in headless Chromium against a real gunicorn: no serious or
-critical violation."""
+"""Accessibility in headless Chromium against a real gunicorn: axe-core (from npm) on every page in both themes
+finds no serious or critical violation; keyboard play keeps the focus on the board; moves are announced; the
+promotion chooser opens on the queen."""
 
 from __future__ import annotations
 
@@ -42,3 +43,30 @@ def test_no_serious_accessibility_violation(live_server, browser: Browser, page_
     page.wait_for_timeout(300)  # transitions of the first paint end
     assert serious_violations(page) == []
     context.close()
+
+
+def test_keyboard_play_keeps_focus_on_the_board_and_moves_are_announced(live_server, browser: Browser) -> None:
+    created = requests.post(live_server.url + "/api/games", timeout=10,
+                            json={"game": "tictactoe", "opponent": {"type": "friend"}}).json()
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.context.request.post(f"{live_server.url}/api/games/{created['id']}/seats", data={"token": created["token"]})
+    page.goto(live_server.url + created["url"])
+    page.focus('[aria-label="Cell 5"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#moves button[data-ply="1"]')
+    assert page.evaluate("document.getElementById('board').contains(document.activeElement)")
+    assert page.inner_text("#announcer") == "X played 5"
+
+
+def test_the_promotion_chooser_opens_on_the_queen(live_server, browser: Browser) -> None:
+    created = requests.post(live_server.url + "/api/games", timeout=10, json={
+        "game": "chess", "setup": "8/4P3/8/8/8/8/8/k6K w - - 0 1", "opponent": {"type": "friend"}}).json()
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.context.request.post(f"{live_server.url}/api/games/{created['id']}/seats", data={"token": created["token"]})
+    page.goto(live_server.url + created["url"])
+    page.click('[data-square="e7"]')
+    page.click('[data-square="e8"]')
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Promote to queen"
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#moves button[data-ply="1"]')
+    assert page.inner_text("#announcer").startswith("White played e8=Q")

@@ -84,7 +84,7 @@ export function createBoard(container, { onMove }) {
     svg.append(el("rect", { x: 0, y: 0, width: SIZE, height: SIZE, style: "fill: rgba(0,0,0,0.35)" }));
     const cancel = svg.lastChild;
     cancel.addEventListener("click", () => { chooser = null; draw(); });
-    PROMOTIONS.forEach((letter, index) => {
+    const buttons = PROMOTIONS.map((letter, index) => {
       const y = down ? index * SQ : SIZE - (index + 1) * SQ;
       const symbol = white ? letter.toUpperCase() : letter;
       const button = el("rect", { x, y, width: SQ, height: SQ, rx: 6, style: "fill: #f4f4f4; stroke: #333" });
@@ -94,8 +94,9 @@ export function createBoard(container, { onMove }) {
         chooser = null;
         onMove(`${from}${to}${letter}`);
       });
+      return button;
     });
-    svg.querySelector("[role=button]")?.focus();
+    buttons[0].focus(); // the queen, the usual choice
   }
 
   function draw() {
