@@ -123,8 +123,9 @@ def _send(results: Any, job: SearchJob, info: dict[str, Any]) -> None:
 
 def run_job(job: SearchJob, results: Any, stop: Any, ceiling: Ceiling = Ceiling()) -> None:
     """Run one job, sending "started", its events, and one "final" (or "failed") on ``results`` (a pipe end).
-    Each event gets ``sent_at``, the wall-clock time it left the worker. The final event also carries
-    ``iterations``: one summary (``ITERATION_FIELDS``) per completed depth, in order, and its recorded tree is cut
+    Each event gets ``sent_at``, the wall-clock time it left the worker. The final event also carries the job's
+    ``engine`` settings and ``iterations``: one summary (``ITERATION_FIELDS``) per completed depth, in order; its
+    recorded tree is cut
     to fit a search record (``search_records.fit_info``). The search stops at
     ``ceiling`` at the latest, or at the job's ``deadline`` if sooner (or when ``stop`` is set), and plays its
     best move so far."""
@@ -144,7 +145,7 @@ def run_job(job: SearchJob, results: Any, stop: Any, ceiling: Ceiling = Ceiling(
             _send(results, job, data)
         if final is None or not final.get("best"):
             raise RuntimeError("the search ended without a move")
-        final = fit_info(final | {"iterations": iterations})
+        final = fit_info(final | {"iterations": iterations, "engine": job.engine})
         remaining = job.not_before - time.time()
         if remaining > 0:
             stop.wait(remaining)

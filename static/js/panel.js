@@ -117,6 +117,7 @@ export class EnginePanel {
       this.state = info.kind;
     } else {
       this.info = info;
+      if (info.engine) this.engineText = describeEngine(info.engine); // a late joiner missed "started"
       if (ORACLES.has(info.source)) this.state = info.source;
       else this.state = info.final ? "done" : "thinking";
     }
@@ -186,7 +187,10 @@ export class EnginePanel {
 
   drawInfo() {
     const view = this.record
-      ? { state: "record", info: this.record.info, seat: this.record.seat, engineText: `move ${this.recordPly}` }
+      ? {
+        state: "record", info: this.record.info, seat: this.record.seat,
+        engineText: [`move ${this.recordPly}`, describeEngine(this.record.info?.engine)].filter(Boolean).join(" · "),
+      }
       : { state: this.state, info: this.info, seat: this.seat, engineText: this.engineText };
     const building = view.info?.building ?? null;
     const pill = this.$("panel-state");

@@ -53,7 +53,7 @@ def test_a_late_spectator_and_a_past_move_show_the_stored_search(live_server, br
 
     player.click('#moves button[data-ply="1"]')
     expect(player.locator("#panel-state")).to_have_text("stored search")
-    expect(player.locator("#p-engine")).to_have_text("move 1")
+    expect(player.locator("#p-engine")).to_have_text("move 1 · alphabeta · depth 5")
     expect(player.locator("#p-nodes")).to_have_text(re.compile(r"\d"))
     player.wait_for_function(f"() => document.querySelector('#p-nodes').dataset.value === '{first['nodes']}'")
     expect(player.locator("#p-iterations")).to_be_visible()
