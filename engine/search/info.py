@@ -65,7 +65,8 @@ class SearchOptions:
 class RootMove:
     """One candidate move at the root: its score (None if not searched yet) and the nodes spent on it.
 
-    For MCTS, ``visits`` and ``value`` (mean result in [-1, 1] for the side to move) are filled too.
+    For MCTS, ``visits`` and ``value`` (mean result in [-1, 1] for the side to move) are filled too; for a move
+    of the opening book (``source`` "book"), ``visits`` is the number of book lines through it.
     """
 
     move: str

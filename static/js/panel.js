@@ -329,7 +329,7 @@ export class EnginePanel {
       host.innerHTML = '<span class="muted">–</span>';
       return;
     }
-    const useVisits = info.algorithm === "mcts";
+    const useVisits = info.algorithm === "mcts" || info.source === "book";
     rows.sort((a, b) => (useVisits ? (b.visits ?? 0) - (a.visits ?? 0) : (b.score ?? -Infinity) - (a.score ?? -Infinity)));
     const solved = SOLVED.has(info.source);
     const shown = solved ? rows : rows.slice(0, 8);
@@ -346,14 +346,15 @@ export class EnginePanel {
       }
       row.querySelector(".rm-move").textContent = rm.text ?? rm.move;
       row.querySelector(".rm-bar i").style.width = `${widths[i].toFixed(1)}%`;
-      row.querySelector(".rm-score").textContent = useVisits
-        ? `${formatCount(rm.visits ?? 0)} · ${Number.isFinite(rm.value) ? rm.value.toFixed(2) : "…"}`
-        : info.source === "book" ? "in the book"
+      row.querySelector(".rm-score").textContent = info.source === "book"
+        ? `${formatCount(rm.visits ?? 0)} lines`
+        : useVisits ? `${formatCount(rm.visits ?? 0)} · ${Number.isFinite(rm.value) ? rm.value.toFixed(2) : "…"}`
         : `${BOUND_MARK[rm.bound] ?? ""}${solved && rm.score === 0 ? "draw" : rootScoreText(rm.score, units)}`;
       row.classList.toggle("best", rm.move === info.best);
       row.classList.toggle("pos", !useVisits && rm.move !== info.best && isDecided(rm.score) && rm.score > 0);
       row.classList.toggle("neg", !useVisits && rm.move !== info.best && isDecided(rm.score) && rm.score < 0);
-      row.title = `${rm.text ?? rm.move}: ${formatCount(rm.nodes)} nodes${BOUND_TITLE[rm.bound] ?? ""}`;
+      row.title = info.source === "book" ? `${rm.text ?? rm.move}: ${formatCount(rm.visits ?? 0)} lines of the book`
+        : `${rm.text ?? rm.move}: ${formatCount(rm.nodes)} nodes${BOUND_TITLE[rm.bound] ?? ""}`;
       return row;
     });
     host.replaceChildren(...ordered);
