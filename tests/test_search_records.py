@@ -106,6 +106,9 @@ def test_a_big_tree_is_cut_where_the_search_ran_and_every_other_field_is_kept():
         return 1 + max((height(child) for child in node["children"]), default=0)
 
     assert height(tree) == tree["kept_depth"] + 1
+    trees = [iteration["tree"] for iteration in final["iterations"]]  # each earlier iteration keeps its own
+    assert len(trees) == 5 and trees[-1] is None and all(tree["depth"] == depth for depth, tree in
+                                                            enumerate(trees[:-1], start=1))
     whole = dict(final, tree={"children": [], "pruned": []})
     assert fit_info(whole) == whole and fit_info(dict(final, tree=None))["tree"] is None
     message = {"game_id": "g", "ply": 0, "seat": 0, "info": final}

@@ -3,11 +3,11 @@ received it (``{game_id, ply, seat, info}``, ``ply`` being the position searched
 with the move in the store (``search_records``) so late joiners, reloads, other nodes and the move list can show
 it again.
 
-A record is at most ``RECORD_MAX_BYTES`` of JSON. Only the recorded search tree (tic-tac-toe and Nim) can make it
-larger; the engine process (``webapp.worker.run_job``) then leaves out its deepest levels until it fits
-(``fit_info``), before the final event is sent, so the room receives what is stored, and the tree says so:
-``truncated`` is true and ``kept_depth`` is the number of levels below the root it still holds. Every other field
-is kept whole.
+A record is at most ``RECORD_MAX_BYTES`` of JSON. Only the recorded search trees (tic-tac-toe and Nim: the last
+iteration's in ``tree``, each earlier one in its ``iterations`` entry) can make it larger; the engine process
+(``webapp.worker.run_job``) then leaves out their deepest levels until it fits (``fit_info``), before the final
+event is sent, so the room receives what is stored, and a cut tree says so: ``truncated`` is true and
+``kept_depth`` is the number of levels below the root it still holds. Every other field is kept whole.
 """
 
 from __future__ import annotations
@@ -24,23 +24,39 @@ NODE_BYTES = 100
 
 
 def fit_info(info: dict[str, Any]) -> dict[str, Any]:
-    """The final ``SearchInfo`` event ``info`` (``to_dict()``), its tree cut so that its JSON fits in
-    ``RECORD_MAX_BYTES`` with room for the event's other fields. The levels to keep are chosen from an estimate
-    of each level's size, so a big tree is written out once or twice, not level by level. Run where the search
-    ran (the engine's process): the room then receives exactly what is stored."""
-    tree = info.get("tree")
-    if tree is None:
-        return info
-    budget = RECORD_MAX_BYTES - MESSAGE_BYTES
+    """The final ``SearchInfo`` event ``info`` (``to_dict()`` with ``iterations``), its recorded trees cut so that
+    its JSON fits in ``RECORD_MAX_BYTES`` with room for the event's other fields. The last iteration's tree is
+    ``info["tree"]`` alone (not repeated in ``iterations``); it may take half of the room when earlier iterations
+    have trees, which share the rest. Run where the search ran (the engine's process): the room then receives
+    exactly what is stored."""
+    iterations = [dict(iteration) for iteration in info.get("iterations", [])]
+    if iterations:
+        iterations[-1]["tree"] = None
+    earlier = [iteration for iteration in iterations if iteration.get("tree")]
+    trimmed = info | {"iterations": iterations}
+    budget = RECORD_MAX_BYTES - MESSAGE_BYTES - len(_dumps(trimmed | {"tree": None} | {"iterations": [
+        iteration | {"tree": None} for iteration in iterations]}))
+    if info.get("tree") is not None:
+        share = budget // 2 if earlier else budget
+        trimmed["tree"] = _fit_tree(info["tree"], share)
+        budget -= len(_dumps(trimmed["tree"]))
+    for iteration in earlier:
+        iteration["tree"] = _fit_tree(iteration["tree"], budget // len(earlier))
+    return trimmed
+
+
+def _fit_tree(tree: dict[str, Any], budget: int) -> dict[str, Any]:
+    """``tree``, or its top levels (``truncated``, ``kept_depth``) when its JSON is over ``budget`` bytes. The
+    levels to keep are chosen from an estimate of each level's size, so a big tree is written out once or twice,
+    not level by level."""
     sizes = _level_bytes(tree)
-    base = len(_dumps(info | {"tree": None}))
-    if base + sum(sizes) <= budget and len(_dumps(info)) <= budget:
-        return info
+    if sum(sizes) <= budget and len(_dumps(tree)) <= budget:
+        return tree
     keep = max(1, len(sizes) - 1)
-    while keep > 1 and base + sum(sizes[:keep]) > budget:
+    while keep > 1 and sum(sizes[:keep]) > budget:
         keep -= 1
     while True:
-        cut = info | {"tree": _cut(tree, keep - 1) | {"truncated": True, "kept_depth": keep - 1}}
+        cut = _cut(tree, keep - 1) | {"truncated": True, "kept_depth": keep - 1}
         if keep == 1 or len(_dumps(cut)) <= budget:
             return cut
         keep -= 1

@@ -124,8 +124,8 @@ def _send(results: Any, job: SearchJob, info: dict[str, Any]) -> None:
 def run_job(job: SearchJob, results: Any, stop: Any, ceiling: Ceiling = Ceiling()) -> None:
     """Run one job, sending "started", its events, and one "final" (or "failed") on ``results`` (a pipe end).
     Each event gets ``sent_at``, the wall-clock time it left the worker. The final event also carries the job's
-    ``engine`` settings and ``iterations``: one summary (``ITERATION_FIELDS``) per completed depth, in order; its
-    recorded tree is cut
+    ``engine`` settings and ``iterations``: one summary (``ITERATION_FIELDS``, and ``tree``, that iteration's
+    recorded tree, or None) per completed depth, in order; the recorded trees are cut
     to fit a search record (``search_records.fit_info``). The search stops at
     ``ceiling`` at the latest, or at the job's ``deadline`` if sooner (or when ``stop`` is set), and plays its
     best move so far."""
@@ -140,8 +140,8 @@ def run_job(job: SearchJob, results: Any, stop: Any, ceiling: Ceiling = Ceiling(
             if info.final:
                 final = data
                 break
-            if info.kind == "depth":
-                iterations.append({name: data[name] for name in ITERATION_FIELDS})
+            if info.kind == "depth":  # its tree is kept for the final event's iterations, not streamed
+                iterations.append({name: data[name] for name in ITERATION_FIELDS} | {"tree": data.pop("tree")})
             _send(results, job, data)
         if final is None or not final.get("best"):
             raise RuntimeError("the search ended without a move")

@@ -109,7 +109,8 @@ class SearchInfo:
     nodes_per_depth: list[int] = field(default_factory=list)
     """Nodes spent on each completed iteration, index 0 = depth 1."""
     tree: dict[str, Any] | None = None
-    """The recorded search tree (only on the final event and only when ``record_tree`` was set)."""
+    """The recorded search tree, only when ``record_tree`` was set: on a "depth" event the tree of that iteration,
+    on the final event the tree of the last completed one."""
     source: str = "search"
     """Where the move comes from: "search", "book" (opening book) or "table" (solved table)."""
     pv_text: list[str] | None = None

@@ -305,7 +305,11 @@ async function applyState(state) {
   $("lab-link").href = `/lab?game=${encodeURIComponent(state.game)}&setup=${encodeURIComponent(labSetup)}`;
   if (!page.flipChosen) page.flipped = FLIP_BY_DEFAULT.has(state.game) && page.you === 1;
   $("flip").setAttribute("aria-pressed", String(page.flipped));
-  if (!page.panel) page.panel = new EnginePanel($("panel"), state.players, $("engine-strip"));
+  if (!page.panel) {
+    page.panel = new EnginePanel($("panel"), state.players, $("engine-strip"), (tree, last) => {
+      if (TREE_GAMES.has(page.state?.game)) page.tree.show(tree, last);
+    });
+  }
   await ensureBoard(state);
   drawAll();
 }

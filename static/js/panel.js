@@ -78,11 +78,13 @@ function barWidths(rows, useVisits) {
 export class EnginePanel {
   /**
    * `root` holds the panel's elements (ids p-*); `names` are the display names of seat 0 and seat 1; `strip`, if
-   * given, gets a one-line summary (shown beside the board on a phone).
+   * given, gets a one-line summary (shown beside the board on a phone); `showTree(tree, last)`, if given, is told
+   * the tree of the iteration the slider picks (`last`: the iteration whose move was played).
    */
-  constructor(root, names, strip = null) {
+  constructor(root, names, strip = null, showTree = null) {
     this.root = root;
     this.strip = strip;
+    this.showTree = showTree;
     this.names = names;
     this.$ = (id) => root.querySelector(`#${id}`);
     this.info = null;
@@ -281,6 +283,7 @@ export class EnginePanel {
     this.$("p-iterations").hidden = iterations.length < 2;
     if (iterations === this.iterations) return; // the same search drawn again: the slider stays where it is
     this.iterations = iterations;
+    this.iterationsInfo = info;
     if (iterations.length < 2) return;
     slider.max = String(iterations.length);
     slider.value = String(iterations.length);
@@ -293,7 +296,10 @@ export class EnginePanel {
     const step = this.iterations?.[index];
     if (!step) return;
     const line = (step.pv_text ?? step.pv ?? []).join(" ");
-    const last = index === this.iterations.length - 1 ? " (the last, whose move is played)" : "";
+    const isLast = index === this.iterations.length - 1;
+    const last = isLast ? " (the last, whose move is played)" : "";
+    const tree = isLast ? this.iterationsInfo?.tree : step.tree;
+    if (tree) this.showTree?.(tree, isLast);
     this.$("p-iteration-text").innerHTML = `Depth ${step.depth}${last}: best <strong>${escapeHtml(step.best ?? "–")}</strong>, `
       + `score ${escapeHtml(step.score_text ?? "–")}, ${formatCount(step.nodes)} nodes in total so far, `
       + `${formatMillis(step.time_ms)}; line <span class="pv-inline">${escapeHtml(line || "–")}</span>`;

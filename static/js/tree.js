@@ -52,8 +52,9 @@ export class SearchTree {
     this.tip.hidden = true;
   }
 
-  /** Shows a new tree, opened breadth-first as far as a screenful of rows allows. */
-  show(tree) {
+  /** Shows a new tree, opened breadth-first as far as a screenful of rows allows; `last` says whether it is the
+   * search's last iteration (else an earlier one, picked with the panel's slider). */
+  show(tree, last = true) {
     this.tree = tree;
     this.collapsed = new Set();
     let nodes = 0;
@@ -65,7 +66,8 @@ export class SearchTree {
     });
     const capped = tree.kept_depth !== undefined ? ` (capped: the top ${tree.kept_depth} levels kept)`
       : tree.truncated ? " (capped)" : "";
-    this.summary.textContent = `The last iteration, depth ${tree.depth} · ${formatCount(nodes)} nodes recorded${capped}`
+    this.summary.textContent = `${last ? "The last iteration" : "An earlier iteration"}, depth ${tree.depth}`
+      + ` · ${formatCount(nodes)} nodes recorded${capped}`
       + ` · ${formatCount(cut)} moves pruned`;
     let frontier = [tree];
     let rows = 1;

@@ -63,6 +63,8 @@ def test_a_late_spectator_and_a_past_move_show_the_stored_search(live_server, br
     depth_one = first["iterations"][0]
     expect(player.locator("#p-iteration-text")).to_contain_text(
         f"Depth 1: best {depth_one['best']}, score {depth_one['score_text']}")
+    expect(player.locator("#tree-summary")).to_contain_text("An earlier iteration, depth 1")
+    assert player.locator("#tree .tnode").count() == 1 + len(depth_one["tree"]["children"])
     player.screenshot(path=artifacts / "past-move-search.png", full_page=True)
     player.click('#moves button[data-ply="2"]')  # the player's own move: the live search again
     expect(player.locator("#panel-state")).to_have_text("done")
