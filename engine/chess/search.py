@@ -37,7 +37,13 @@ from engine.chess.evaluation import (
     pawn_structure,
 )
 from engine.game import MAX_PLIES, WIN, describe_score
-from engine.search.base import check_limits, check_options, check_personality, stream_events
+from engine.search.base import (
+    check_limits,
+    check_options,
+    check_personality,
+    effective_branching_factor,
+    stream_events,
+)
 from engine.search.info import Limits, RootMove, SearchInfo, SearchOptions
 
 INF = WIN + 1
@@ -362,6 +368,7 @@ class ChessSearcher:
         if check:
             best = -WIN + ply
             moves = gen_moves(board, pos.castling, ep)
+            self.generated += len(moves)
             moves = self._ordered(pos, moves, None, ply)
             for move in moves:
                 child = make_move(pos, move, tables)
@@ -384,6 +391,7 @@ class ChessSearcher:
         moves = gen_noisy(board, ep)
         if not moves:
             return best
+        self.generated += len(moves)
         moves.sort(key=lambda m: VICTIM[board[m[1]]] * 16 - ATTACKER[board[m[0]]] + (900 if m[2] else 0),
                    reverse=True)
         margin = alpha - best - 200
@@ -525,6 +533,7 @@ class ChessSearcher:
         pvs = options.pvs and options.alphabeta and not exact_all
         extend = options.check_extension
         entries = self.entries
+        self.generated += len(entries)
         best = -INF
         for index, entry in enumerate(list(entries)):
             move, child, child_check, hm = entry
@@ -593,9 +602,7 @@ class ChessSearcher:
                                bound=self.root_bounds.get(move))
                       for move in (e[0] for e in getattr(self, "entries", []))]
         nodes_per_depth = self.nodes_per_depth
-        ebf = None
-        if len(nodes_per_depth) >= 2 and nodes_per_depth[-2]:
-            ebf = round(nodes_per_depth[-1] / nodes_per_depth[-2], 2)
+        ebf = effective_branching_factor(nodes_per_depth[-1], self.depth) if nodes_per_depth else None
         score = self.score
         self._events.put(SearchInfo(
             kind=kind, algorithm="alphabeta", depth=self.depth, seldepth=self.seldepth, nodes=self.nodes,

@@ -104,8 +104,12 @@ def terminal_score(outcome: Outcome, to_move: int, ply: int) -> int:
 
 
 def effective_branching_factor(nodes: int, depth: int) -> float | None:
-    """The b* with 1 + b* + ... + b*^depth = nodes (Russell and Norvig's definition); None when undefined."""
-    if depth < 1 or nodes < 2:
+    """The effective branching factor of an iteration that visited ``nodes`` nodes to ``depth``: the b* with
+    1 + b* + ... + b*^depth = nodes (Russell and Norvig's definition), the branching of a uniform tree of that
+    size and depth. Every searcher reports this one (``SearchInfo.ebf``, on the last completed iteration). None
+    when it is undefined or would be below 1 (fewer nodes than plies: the transposition table or a solved position
+    answered, and no tree of that depth was searched)."""
+    if depth < 1 or nodes < depth + 1:
         return None
     low, high = 0.0, nodes ** (1 / depth) + 1.0
     for _ in range(60):

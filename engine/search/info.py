@@ -94,7 +94,9 @@ class SearchInfo:
     cutoffs: int
     pruned: int
     generated: int
-    """Moves generated at interior nodes; ``pruned / generated`` is the share of moves never searched."""
+    """Moves generated at interior nodes (quiescence included); ``pruned`` counts those of them never searched
+    (skipped after a cutoff, or by a pruning rule), so ``pruned <= generated`` and ``pruned / generated`` is the
+    share of moves never searched."""
     tt_probes: int
     tt_hits: int
     time_ms: float
