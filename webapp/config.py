@@ -20,6 +20,11 @@ DEFAULT_IDLE_GAMES = 200
 """How many finished games nobody watches stay in memory (``ARENA_IDLE_GAMES``), so that reading one again does
 not replay it from the store each time: about 2.5 KiB each, up to about 1 MiB for a long chess game."""
 
+DEFAULT_UNTOUCHED_GAME_SECONDS = 600.0
+"""After how many seconds nobody touched a game (no request or event for it, no watcher in this node's room, no
+search of it queued or running on this node) it leaves memory (``ARENA_UNTOUCHED_GAME_SECONDS``; 0: never). It stays
+in the database; the next request loads it again."""
+
 
 class ConfigError(ValueError):
     """An environment variable holds a value the app cannot use; the message names it."""
@@ -65,8 +70,8 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
     """The app's settings from ``env`` (default ``os.environ``); a bad value raises ``ConfigError``.
 
     Keys: ``SECRET_KEY``, ``DATABASE_URL``, ``ARENA_WORKERS``, ``ARENA_PACE``, ``ARENA_EVENT_RATE``,
-    ``ARENA_EVENT_BURST``, ``ARENA_PROXY_HOPS``, ``ARENA_IDLE_GAMES``, ``SOCKETIO_MESSAGE_QUEUE``,
-    ``ARENA_SEARCH_QUEUE``, ``NODE_MODULES``,
+    ``ARENA_EVENT_BURST``, ``ARENA_PROXY_HOPS``, ``ARENA_IDLE_GAMES``, ``ARENA_UNTOUCHED_GAME_SECONDS``,
+    ``SOCKETIO_MESSAGE_QUEUE``, ``ARENA_SEARCH_QUEUE``, ``NODE_MODULES``,
     ``MAX_CONTENT_LENGTH``.
     """
     env = os.environ if env is None else env
@@ -80,6 +85,8 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
         "ARENA_EVENT_BURST": _number(env, "ARENA_EVENT_BURST", 20, 1, 100_000),
         "ARENA_PROXY_HOPS": int(_number(env, "ARENA_PROXY_HOPS", 0, 0, 10)),
         "ARENA_IDLE_GAMES": int(_number(env, "ARENA_IDLE_GAMES", DEFAULT_IDLE_GAMES, 0, 100_000)),
+        "ARENA_UNTOUCHED_GAME_SECONDS": _number(env, "ARENA_UNTOUCHED_GAME_SECONDS", DEFAULT_UNTOUCHED_GAME_SECONDS,
+                                                0, 7 * 86_400),
         "SOCKETIO_MESSAGE_QUEUE": _redis_url(env, "SOCKETIO_MESSAGE_QUEUE"),
         "ARENA_SEARCH_QUEUE": _redis_url(env, "ARENA_SEARCH_QUEUE"),
         "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
