@@ -144,3 +144,10 @@ def test_touches_lists_the_due_games_oldest_first(clock: Clock):
     assert touches.is_due("b", 15) and not touches.is_due("a", 15) and not touches.is_due("zz", 0)
     touches.forget("b")
     assert touches.due(0) == ["c", "a"]
+
+
+def test_health_reports_the_games_in_memory(app):
+    client = app.test_client()
+    assert client.get("/api/health").json["games_in_memory"] == 0
+    client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}})
+    assert client.get("/api/health").json["games_in_memory"] == 1
