@@ -66,6 +66,12 @@ def secret_key(instance_path: Path) -> str:
     return key
 
 
+def database_url(instance_path: Path, env: Mapping[str, str] | None = None) -> str:
+    """``DATABASE_URL`` from ``env`` (default ``os.environ``), else the SQLite file in the instance folder."""
+    env = os.environ if env is None else env
+    return env.get("DATABASE_URL") or f"sqlite:///{instance_path / 'arena.sqlite3'}"
+
+
 def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The app's settings from ``env`` (default ``os.environ``); a bad value raises ``ConfigError``.
 
@@ -75,10 +81,9 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
     ``MAX_CONTENT_LENGTH``.
     """
     env = os.environ if env is None else env
-    database_url = env.get("DATABASE_URL") or f"sqlite:///{instance_path / 'arena.sqlite3'}"
     config: dict[str, Any] = {
         "SECRET_KEY": env.get("SECRET_KEY") or secret_key(instance_path),
-        "DATABASE_URL": database_url,
+        "DATABASE_URL": database_url(instance_path, env),
         "ARENA_WORKERS": int(_number(env, "ARENA_WORKERS", 2, 1, 64)),
         "ARENA_PACE": _number(env, "ARENA_PACE", 0.5, 0, 60),
         "ARENA_EVENT_RATE": _number(env, "ARENA_EVENT_RATE", 10, 0.1, 10_000),
