@@ -9,13 +9,13 @@ open one PostgreSQL database at the same moment: the tables are created under an
 
 How it stays bounded. Per game the database holds one ``games`` row (its start setup, at most 8,000 characters, and
 small JSON settings), two ``seats`` rows, one ``moves`` row per ply played (a takeback deletes rows), and one
-``player_seats`` row per seat a browser took (``webapp.players``). Nothing here deletes a finished game or a move:
-the games played are the site's history and grow with play, about 0.5 KiB per game plus 0.1 KiB per move
-(docs/scale.md, "Many games"). Nothing in the store caps that growth; the rate of requests does (Socket.IO events
-are limited per connection, HTTP game creation, seat taking and moves per address), and every game but chess ends
-by its rules within a few dozen plies. The games that cost nothing to make, unfinished ones without a single move,
-are removed after a while by ``python -m webapp.purge`` (``delete_games_without_moves``). A web node's memory is
-bounded separately (``ARENA_IDLE_GAMES``, ``ARENA_UNTOUCHED_GAME_SECONDS``).
+``player_seats`` row per seat a browser took (``webapp.players``): about 0.5 KiB per game (plus its setup text, if
+any) and 75 bytes per move (docs/scale.md, "Many games"). Nothing here deletes a finished game or a move: the games
+played are the site's history and grow with play. Nothing in the store caps that growth; the rate of requests does
+(Socket.IO events are limited per connection, HTTP game creation, seat taking and moves per address), and every
+game but chess ends by its rules within a few dozen plies. The games that cost nothing to make, unfinished ones
+without a single move, are removed after a while by ``python -m webapp.purge`` (``delete_games_without_moves``).
+A web node's memory is bounded separately (``ARENA_IDLE_GAMES``, ``ARENA_UNTOUCHED_GAME_SECONDS``).
 """
 
 from __future__ import annotations
