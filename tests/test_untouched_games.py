@@ -97,8 +97,11 @@ def test_a_watched_game_stays_and_leaves_once_its_last_watcher_is_gone_for_the_s
     clock.now += 10 * UNTOUCHED
     assert arena.expire_untouched() == 0  # watched: counts as touched now
     assert arena.cached_games() == 1
+    clock.now += UNTOUCHED - 10  # still watched
     arena.leave(game_id, "watcher")
-    clock.now += UNTOUCHED
+    clock.now += UNTOUCHED - 1
+    assert arena.expire_untouched() == 0  # the time counts from the watcher's leaving
+    clock.now += 1
     assert arena.expire_untouched() == 1
     assert arena.cached_games() == 0
 

@@ -739,6 +739,7 @@ class Arena:
         if live is not None:
             with live.lock:
                 if not live.evicted:
+                    self._touches.touch(game_id)  # its untouched time starts when its last watcher leaves
                     self._evict_if_idle(live)
 
     # --- engine -----------------------------------------------------------------------------------------------
