@@ -220,7 +220,7 @@ class Arena:
         self.untouched_seconds = untouched_seconds
         self._touches = Touches(clock)
         """When each game in memory was last used: any request or event for it, a watcher in its room here, a
-        search of it queued or running here."""
+        search of it queued or running here. A game enters and leaves it under ``_games_lock``, with ``_games``."""
         self._job_ids = itertools.count(1)
         self.lab = Lab(self.runner, emit, lambda: next(self._job_ids))
         if leases is not None or watcher_counts is not None:
@@ -248,8 +248,9 @@ class Arena:
         with loading:  # the first request loads the game, the others wait for it
             with self._games_lock:
                 live = self._games.get(game_id)
+                if live is not None:
+                    self._touches.touch(game_id)
             if live is not None:
-                self._touches.touch(game_id)
                 return live
             try:
                 loaded = self._load(game_id)
@@ -355,8 +356,9 @@ class Arena:
         for game_id in self._touches.due(self.untouched_seconds):
             with self._games_lock:
                 live = self._games.get(game_id)
-            if live is None:  # already gone (finished games' LRU, or a failed load)
-                self._touches.forget(game_id)
+                if live is None:  # already gone (the finished games' LRU dropped it)
+                    self._touches.forget(game_id)
+            if live is None:
                 continue
             if not live.lock.acquire(blocking=False):
                 self._touches.touch(game_id)
@@ -370,8 +372,8 @@ class Arena:
                 with self._games_lock:
                     if self._games.get(game_id) is live:
                         del self._games[game_id]
+                        self._touches.forget(game_id)
                     self._idle.pop(game_id, None)
-                self._touches.forget(game_id)
                 live.evicted = True
                 dropped += 1
             finally:
@@ -535,7 +537,7 @@ class Arena:
         live = LiveGame(stored, state, state)
         with self._games_lock:
             self._games[game_id] = live
-        self._touches.touch(game_id)
+            self._touches.touch(game_id)
         with live.lock:
             self._start_engine_if_its_turn(live)
         if creator is None:
