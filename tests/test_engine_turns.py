@@ -110,3 +110,16 @@ def test_a_turn_resumed_after_a_restart_keeps_the_ceiling_of_its_start(make_app)
     watcher = socketio.test_client(restarted)
     watcher.emit("join", {"game_id": game_id})
     assert Inbox(watcher).next("moved", timeout=30)["ply"] == 1
+
+
+def test_a_paused_engine_game_that_left_memory_goes_on_when_somebody_watches(make_app):
+    app = make_app(ARENA_UNWATCHED_PAUSE=0, ARENA_UNTOUCHED_GAME_SECONDS=0.05)
+    arena = app.extensions["arena"]
+    game_id = app.test_client().post("/api/games", json=ENGINES).json["id"]
+    assert app.test_client().get(f"/api/games/{game_id}").json["search_state"] == "paused"
+    time.sleep(0.1)  # past the untouched time of this app's clock
+    arena.expire_untouched()  # (its sweep thread may have done it already)
+    assert arena.cached_games() == 0
+    watcher = socketio.test_client(app)
+    watcher.emit("join", {"game_id": game_id})
+    assert Inbox(watcher).next("moved")["ply"] == 1

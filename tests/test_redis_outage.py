@@ -122,7 +122,8 @@ def test_a_node_started_while_redis_is_down_or_with_redis_hung_serves_its_client
         play(x, game_id, "5", 1, [o])
         redis.start()
         wait_for_queue(node, "up")
-        assert node.get("/api/health").json() == {"status": "ok", "node": "alone", "message_queue": "up"}
+        assert node.get("/api/health").json() == {"status": "ok", "node": "alone", "message_queue": "up",
+                                                  "games_in_memory": 1}
         # A Redis that stops answering but keeps its connections open (SIGSTOP) is noticed by its silence.
         assert redis.process is not None
         redis.process.send_signal(signal.SIGSTOP)

@@ -90,6 +90,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         watcher_counts=WatcherCounts(bookkeeping, node) if bookkeeping is not None else None,
         idle_games=app.config["ARENA_IDLE_GAMES"],
         unwatched_pause=app.config["ARENA_UNWATCHED_PAUSE"],
+        untouched_seconds=app.config["ARENA_UNTOUCHED_GAME_SECONDS"],
     )
     app.extensions["arena"] = arena
     if queue is not None:

@@ -139,8 +139,8 @@ def create_game() -> tuple[Response, int]:
 @bp.get("/health")
 def health() -> Response:
     """Which server answered and whether it reaches the others: ``node`` (``ARENA_NODE``, else the host name and
-    the instance folder's name) and ``message_queue`` ("none" when ``SOCKETIO_MESSAGE_QUEUE`` is unset, else "up"
-    or "down")."""
+    the instance folder's name), ``message_queue`` ("none" when ``SOCKETIO_MESSAGE_QUEUE`` is unset, else "up"
+    or "down") and ``games_in_memory`` (how many games this node holds in memory)."""
     from webapp import socketio
     from webapp.message_queue import ResilientRedisManager
 
@@ -149,7 +149,7 @@ def health() -> Response:
     queue = "none"
     if isinstance(manager, ResilientRedisManager):
         queue = "up" if manager.available else "down"
-    return jsonify({"status": "ok", "node": node, "message_queue": queue})
+    return jsonify({"status": "ok", "node": node, "message_queue": queue, "games_in_memory": _arena().cached_games()})
 
 
 @bp.get("/games")

@@ -30,7 +30,7 @@ from sqlalchemy import bindparam, select
 
 from engine.game import GameError, State, describe_score, play_moves
 from engine.games import game_class, new_game
-from webapp.config import DEFAULT_IDLE_GAMES, DEFAULT_UNWATCHED_PAUSE
+from webapp.config import DEFAULT_IDLE_GAMES, DEFAULT_UNTOUCHED_GAME_SECONDS, DEFAULT_UNWATCHED_PAUSE
 from webapp.errors import ArenaError
 from webapp.lab import PREFIX as LAB_PREFIX
 from webapp.lab import Lab
@@ -39,6 +39,7 @@ from webapp.search_leases import SearchLeases
 from webapp.search_records import encode_record
 from webapp.seats import is_invite, is_stop_code, issue_token
 from webapp.store import GameRow, PlyTakenError, Store, StoredGame, StoredMove, StoredSeat
+from webapp.touches import Touches
 from webapp.validation import NewGameRequest
 from webapp.watcher_counts import WatcherCounts
 from webapp.worker import CEILING_SECONDS, SearchJob
@@ -197,15 +198,19 @@ class Arena:
     def __init__(self, store: Store, secret: str, emit: Emit, workers: int = 2, pace: float = 0.5,
                  search_queue: str | None = None, shared: bool = True,
                  leases: SearchLeases | None = None, watcher_counts: WatcherCounts | None = None,
-                 idle_games: int = DEFAULT_IDLE_GAMES, unwatched_pause: float = DEFAULT_UNWATCHED_PAUSE) -> None:
+                 idle_games: int = DEFAULT_IDLE_GAMES, unwatched_pause: float = DEFAULT_UNWATCHED_PAUSE,
+                 untouched_seconds: float = DEFAULT_UNTOUCHED_GAME_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         """``workers`` engine processes of this server run the searches, or, with ``search_queue`` (a
         ``redis://`` URL), the workers started by ``python -m webapp.worker`` do. ``shared`` says other nodes
         may change the store's games too: each action then first checks the stored version of its game; a node
         alone with its store (False) trusts its own copies and saves that read. With ``leases``, an engine turn
         is searched by one node at a time, and a turn no node holds (its node died) is taken over by this one.
         With ``watcher_counts``, the watcher counts add up the watchers of every node. At most ``idle_games``
-        finished games nobody watches stay in memory, the least recently used leaving first. An engine-against-engine
-        game nobody has watched for ``unwatched_pause`` seconds pauses until somebody does."""
+        finished games nobody watches stay in memory, the least recently used leaving first. A game nobody touched
+        for ``untouched_seconds`` on ``clock`` leaves memory too (``expire_untouched``, run by a thread every half
+        of that time; 0 keeps games until they finish). An engine-against-engine game nobody has watched for
+        ``unwatched_pause`` seconds pauses until somebody does."""
         self.store = store
         self.shared = shared
         self.leases = leases
@@ -230,10 +235,16 @@ class Arena:
         self._idle: OrderedDict[str, None] = OrderedDict()
         """Finished games nobody watches, least recently used first (at most ``idle_games`` stay in memory)."""
         self.idle_games = idle_games
+        self.untouched_seconds = untouched_seconds
+        self._touches = Touches(clock)
+        """When each game in memory was last used: any request or event for it, a watcher in its room here, a
+        search of it queued or running here. A game enters and leaves it under ``_games_lock``, with ``_games``."""
         self._job_ids = itertools.count(1)
         self.lab = Lab(self.runner, emit, lambda: next(self._job_ids))
         if leases is not None or watcher_counts is not None:
             threading.Thread(target=self._keep_shared_state, name="shared-upkeep", daemon=True).start()
+        if untouched_seconds > 0:
+            threading.Thread(target=self._expire_untouched_games, name="untouched-games", daemon=True).start()
 
     def close(self) -> None:
         """Stop the engine workers and close the database."""
@@ -249,11 +260,14 @@ class Arena:
         with self._games_lock:
             live = self._games.get(game_id)
             if live is not None:
+                self._touches.touch(game_id)
                 return live
             loading = self._loading.setdefault(game_id, threading.Lock())
         with loading:  # the first request loads the game, the others wait for it
             with self._games_lock:
                 live = self._games.get(game_id)
+                if live is not None:
+                    self._touches.touch(game_id)
             if live is not None:
                 return live
             try:
@@ -263,7 +277,9 @@ class Arena:
                     if self._loading.get(game_id) is loading:
                         del self._loading[game_id]
             with self._games_lock:
-                return self._games.setdefault(game_id, loaded)
+                live = self._games.setdefault(game_id, loaded)
+                self._touches.touch(game_id)
+            return live
 
     def _load(self, game_id: str) -> LiveGame:
         stored = self.store.load_game(game_id)
@@ -337,9 +353,51 @@ class Arena:
                     self._idle.pop(other.id, None)  # dropped now, or in use again
                     if idle and self._games.get(other.id) is other:
                         del self._games[other.id]
+                        self._touches.forget(other.id)
                 other.evicted = other.evicted or idle
             finally:
                 other.lock.release()
+
+    def _expire_untouched_games(self) -> None:
+        """The thread that runs ``expire_untouched`` every half of ``untouched_seconds`` until ``close``."""
+        while not self._closing.wait(self.untouched_seconds / 2):
+            try:
+                self.expire_untouched()
+            except Exception:
+                log.exception("dropping untouched games from memory failed")
+
+    def expire_untouched(self) -> int:
+        """Drop from memory (not from the store) every game nobody touched for ``untouched_seconds``; returns how
+        many left. A game whose lock is held, with a watcher in this node's room, or with a search of this node
+        queued or running counts as touched now instead. Call it holding no game's lock: a game's lock is only
+        tried, never waited for. The next request for a dropped game loads it again (``_locked``)."""
+        dropped = 0
+        for game_id in self._touches.due(self.untouched_seconds):
+            with self._games_lock:
+                live = self._games.get(game_id)
+                if live is None:  # already gone (the finished games' LRU dropped it)
+                    self._touches.forget(game_id)
+            if live is None:
+                continue
+            if not live.lock.acquire(blocking=False):
+                self._touches.touch(game_id)
+                continue
+            try:
+                if not self._touches.is_due(game_id, self.untouched_seconds) or live.evicted:
+                    continue  # used since due() listed it
+                if live.job_id is not None or self.rooms.count(game_id):
+                    self._touches.touch(game_id)
+                    continue
+                with self._games_lock:
+                    if self._games.get(game_id) is live:
+                        del self._games[game_id]
+                        self._touches.forget(game_id)
+                    self._idle.pop(game_id, None)
+                live.evicted = True
+                dropped += 1
+            finally:
+                live.lock.release()
+        return dropped
 
     def cached_games(self) -> int:
         """How many games are held in memory."""
@@ -535,6 +593,7 @@ class Arena:
         live = LiveGame(stored, state, state, client=client)
         with self._games_lock:
             self._games[game_id] = live
+            self._touches.touch(game_id)
         with live.lock:
             self._start_engine_if_its_turn(live)
         if creator is None:
@@ -742,7 +801,7 @@ class Arena:
         with self._locked(game_id) as live:
             count = self.rooms.join(game_id, sid, seat)
             live.watched_at = time.monotonic()
-            if live.paused:
+            if live.job_id is None and live.engine_to_move():  # paused, or loaded again after leaving memory
                 self._start_engine_if_its_turn(live)
             self.emit("state", self.state_payload(live, seat, include_you=True), to=sid)
             job = self.runner.current_job(game_id)
@@ -776,6 +835,7 @@ class Arena:
             with live.lock:
                 live.watched_at = time.monotonic()
                 if not live.evicted:
+                    self._touches.touch(game_id)  # its untouched time starts when its last watcher leaves
                     self._evict_if_idle(live)
 
     # --- engine -----------------------------------------------------------------------------------------------

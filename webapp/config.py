@@ -20,6 +20,11 @@ DEFAULT_IDLE_GAMES = 200
 """How many finished games nobody watches stay in memory (``ARENA_IDLE_GAMES``), so that reading one again does
 not replay it from the store each time: about 2.5 KiB each, up to about 1 MiB for a long chess game."""
 
+DEFAULT_UNTOUCHED_GAME_SECONDS = 600.0
+"""After how many seconds nobody touched a game (no request or event for it, no watcher in this node's room, no
+search of it queued or running on this node) it leaves memory (``ARENA_UNTOUCHED_GAME_SECONDS``; 0: never). It stays
+in the database; the next request loads it again."""
+
 
 DEFAULT_UNWATCHED_PAUSE = 60.0
 """Seconds after which an engine-against-engine game nobody watches pauses before its next engine turn
@@ -66,20 +71,24 @@ def secret_key(instance_path: Path) -> str:
     return key
 
 
+def database_url(instance_path: Path, env: Mapping[str, str] | None = None) -> str:
+    """``DATABASE_URL`` from ``env`` (default ``os.environ``), else the SQLite file in the instance folder."""
+    env = os.environ if env is None else env
+    return env.get("DATABASE_URL") or f"sqlite:///{instance_path / 'arena.sqlite3'}"
+
+
 def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The app's settings from ``env`` (default ``os.environ``); a bad value raises ``ConfigError``.
 
     Keys: ``SECRET_KEY``, ``DATABASE_URL``, ``ARENA_WORKERS``, ``ARENA_PACE``, ``ARENA_EVENT_RATE``,
     ``ARENA_EVENT_BURST``, ``ARENA_PROXY_HOPS``, ``ARENA_IDLE_GAMES``, ``ARENA_UNWATCHED_PAUSE``,
-    ``SOCKETIO_MESSAGE_QUEUE``,
-    ``ARENA_SEARCH_QUEUE``, ``NODE_MODULES``,
+    ``ARENA_UNTOUCHED_GAME_SECONDS``, ``SOCKETIO_MESSAGE_QUEUE``, ``ARENA_SEARCH_QUEUE``, ``NODE_MODULES``,
     ``MAX_CONTENT_LENGTH``.
     """
     env = os.environ if env is None else env
-    database_url = env.get("DATABASE_URL") or f"sqlite:///{instance_path / 'arena.sqlite3'}"
     config: dict[str, Any] = {
         "SECRET_KEY": env.get("SECRET_KEY") or secret_key(instance_path),
-        "DATABASE_URL": database_url,
+        "DATABASE_URL": database_url(instance_path, env),
         "ARENA_WORKERS": int(_number(env, "ARENA_WORKERS", 2, 1, 64)),
         "ARENA_PACE": _number(env, "ARENA_PACE", 0.5, 0, 60),
         "ARENA_EVENT_RATE": _number(env, "ARENA_EVENT_RATE", 10, 0.1, 10_000),
@@ -87,6 +96,8 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
         "ARENA_PROXY_HOPS": int(_number(env, "ARENA_PROXY_HOPS", 0, 0, 10)),
         "ARENA_IDLE_GAMES": int(_number(env, "ARENA_IDLE_GAMES", DEFAULT_IDLE_GAMES, 0, 100_000)),
         "ARENA_UNWATCHED_PAUSE": _number(env, "ARENA_UNWATCHED_PAUSE", DEFAULT_UNWATCHED_PAUSE, 0, 86_400),
+        "ARENA_UNTOUCHED_GAME_SECONDS": _number(env, "ARENA_UNTOUCHED_GAME_SECONDS", DEFAULT_UNTOUCHED_GAME_SECONDS,
+                                                0, 7 * 86_400),
         "SOCKETIO_MESSAGE_QUEUE": _redis_url(env, "SOCKETIO_MESSAGE_QUEUE"),
         "ARENA_SEARCH_QUEUE": _redis_url(env, "ARENA_SEARCH_QUEUE"),
         "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,

@@ -6,6 +6,16 @@ gets ``PlyTakenError`` and nothing is written.
 
 ``postgresql://`` and ``postgres://`` URLs are served by psycopg 3 (``postgresql+psycopg://``). Several nodes may
 open one PostgreSQL database at the same moment: the tables are created under an advisory lock.
+
+How it stays bounded. Per game the database holds one ``games`` row (its start setup, at most 8,000 characters, and
+small JSON settings), two ``seats`` rows, one ``moves`` row per ply played (a takeback deletes rows), and one
+``player_seats`` row per seat a browser took (``webapp.players``): about 0.5 KiB per game (plus its setup text, if
+any) and 75 bytes per move (docs/scale.md, "Many games"). Nothing here deletes a finished game or a move: the games
+played are the site's history and grow with play. Nothing in the store caps that growth; the rate of requests does
+(Socket.IO events are limited per connection, HTTP game creation, seat taking and moves per address), and every
+game but chess ends by its rules within a few dozen plies. The games that cost nothing to make, unfinished ones
+without a single move, are removed after a while by ``python -m webapp.purge`` (``delete_games_without_moves``).
+A web node's memory is bounded separately (``ARENA_IDLE_GAMES``, ``ARENA_UNTOUCHED_GAME_SECONDS``).
 """
 
 from __future__ import annotations
@@ -197,6 +207,8 @@ POOL_OVERFLOW = 24
 threads a node holds at most 32 connections, so several nodes fit PostgreSQL's default ``max_connections`` (100).
 A thread finding all 32 busy waits (every store call is a short transaction) up to ``POOL_TIMEOUT`` seconds."""
 POOL_TIMEOUT = 30
+DELETE_BATCH = 500
+"""Game ids per ``DELETE ... WHERE id IN (...)`` statement (SQLite allows 32,766 parameters, PostgreSQL 65,535)."""
 _SCHEMA_LOCK = 0x4172656E61
 """PostgreSQL advisory lock key held while the tables are created (nodes starting together take turns)."""
 
@@ -397,6 +409,21 @@ class Store:
         with self._sessions() as session:
             query = select(GameRow.id).where(GameRow.status == "active").order_by(GameRow.updated_at.desc())
             return list(session.scalars(query.limit(limit)))
+
+    def delete_games_without_moves(self, before: dt.datetime) -> int:
+        """Delete every unfinished game without a move (``ply`` 0) last changed before ``before`` (aware UTC) that
+        is not another game's rematch, with its seats and the browsers' records of them; returns how many."""
+        rematches = select(GameRow.rematch_id).where(GameRow.rematch_id.is_not(None))
+        query = select(GameRow.id).where(GameRow.status == "active", GameRow.ply == 0, GameRow.updated_at < before,
+                                         GameRow.id.not_in(rematches))
+        with self._transaction() as session:
+            game_ids = list(session.scalars(query))
+            for start in range(0, len(game_ids), DELETE_BATCH):
+                batch = game_ids[start:start + DELETE_BATCH]
+                session.execute(delete(PlayerSeatRow).where(PlayerSeatRow.game_id.in_(batch)))
+                session.execute(delete(SeatRow).where(SeatRow.game_id.in_(batch)))
+                session.execute(delete(GameRow).where(GameRow.id.in_(batch)))
+        return len(game_ids)
 
     def engine_turn_game_ids(self) -> list[str]:
         """Ids of unfinished games whose side to move is an engine seat (searches to restart after a restart)."""
