@@ -18,7 +18,7 @@ from typing import Any
 from flask import current_app, request
 from flask_socketio import ConnectionRefusedError, disconnect, emit, join_room, leave_room
 
-from webapp import socketio
+from webapp import address_limits, socketio
 from webapp.arena import Arena
 from webapp.errors import ArenaError
 from webapp.lab import PREFIX as LAB_PREFIX
@@ -93,11 +93,14 @@ def on_disconnect(reason: object = None) -> None:
         arena.leave(game_id, sid)
 
 
-def game_event(name: str, fields: tuple[str, ...]) -> Callable[[Callable[..., None]], Callable[..., None]]:
+def game_event(name: str, fields: tuple[str, ...],
+               action: str | None = None) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Register a handler of event ``name`` taking ``(arena, connection, payload)``: rate limit, payload check
     (exactly ``fields``), and ``ArenaError`` turned into an ``error`` event to the sender. An event over the rate
     limit gets ``rate_limited``; once the connection's patience is used up as well, it gets a last
-    ``rate_limited`` error and is disconnected, so a flood stops costing the server anything."""
+    ``rate_limited`` error and is disconnected, so a flood stops costing the server anything. With ``action``,
+    the event also counts against that limit of the client's address (``webapp.address_limits``), which HTTP
+    shares; over it, the ``error`` has ``retry_after`` (seconds)."""
 
     def register(handler: Callable[..., None]) -> Callable[..., None]:
         @wraps(handler)
@@ -116,9 +119,11 @@ def game_event(name: str, fields: tuple[str, ...]) -> Callable[[Callable[..., No
                     raise ArenaError("rate_limited", "too many events; slow down")
                 if extra:
                     raise ArenaError("bad_request", "send one payload object")
+                if action is not None:
+                    address_limits.check(action)
                 handler(_arena(), connection, check_event(data, fields))
             except ArenaError as error:
-                emit("error", {"code": error.code, "message": error.message, "event": name})
+                emit("error", {**error.details, "code": error.code, "message": error.message, "event": name})
 
         socketio.on_event(name, wrapper)
         return wrapper
@@ -142,7 +147,7 @@ def on_leave(arena: Arena, connection: Connection, data: dict[str, Any]) -> None
     arena.leave(data["game_id"], _sid())
 
 
-@game_event("move", ("game_id", "move"))
+@game_event("move", ("game_id", "move"), "moves")
 def on_move(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Play a move with the connection's seat; the room gets ``moved``."""
     arena.play(data["game_id"], connection.seat_in(data["game_id"]), data["move"], answer=False)
@@ -175,7 +180,7 @@ def on_malformed(arena: Arena, connection: Connection, data: dict[str, Any]) -> 
     emit("error", {"code": "bad_request", "message": f"{reason}; nothing was done", "event": event})
 
 
-@game_event("lab_start", ("game", "setup", "moves", "configs"))
+@game_event("lab_start", ("game", "setup", "moves", "configs"), "lab")
 def on_lab_start(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Start a lab run; the sender joins its room and gets ``lab_started`` ``{run, configs}``, then ``lab`` events."""
     state, configs = parse_run(data)
