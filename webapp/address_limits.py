@@ -1,31 +1,28 @@
 """Rate limits per client address (``request.remote_addr``) on the actions that cost the server: game creation,
 seat taking, moves and lab runs. One counter per address and action, shared by HTTP and Socket.IO.
 
-HTTP routes take a limit with the decorators ``limit_create``, ``limit_seats`` and ``limit_moves`` (Flask-Limiter);
-a refused request raises ``RateLimitExceeded`` (429, with ``Retry-After``) before the view runs. Socket.IO handlers
-call ``check(action)``, which counts the event in the same storage with the same strategy and key as the HTTP
-limit, and raises ``RateLimitedError`` (code ``rate_limited``, ``retry_after`` seconds) when over.
+The decorators ``limit_create``, ``limit_seats``, ``limit_moves`` and ``limit_lab`` (Flask-Limiter shared limits,
+one scope each) go on HTTP views and on Socket.IO handlers alike: a Socket.IO event runs in its connection's
+request context, so both count under the same key. Over a limit the decorated function does not run and
+``RateLimitExceeded`` (HTTP 429, with ``Retry-After``) is raised; ``refusal(error)`` turns it into the
+``ArenaError`` a Socket.IO handler answers with.
 
 The limits are the config keys of ``ACTIONS`` (``webapp.config``). The counters live in the node's memory, or in
-Redis (``SOCKETIO_MESSAGE_QUEUE``) when the nodes share one, so that every node counts the same address together;
-while Redis is unreachable each node counts in its memory and never refuses for that reason.
+Redis (``SOCKETIO_MESSAGE_QUEUE``) when the nodes share one, so that every node counts an address together; while
+Redis does not answer within ``REDIS_TIMEOUT`` seconds each node counts in its memory (Flask-Limiter's in-memory
+fallback) and tries Redis again now and then.
 """
 
 from __future__ import annotations
 
-import logging
-import math
 import time
 from typing import Any
 
-from flask import Flask, current_app
-from flask_limiter import Limiter
+from flask import Flask, current_app, request
+from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
-from limits import parse_many
 
 from webapp.errors import ArenaError
-
-log = logging.getLogger(__name__)
 
 ACTIONS = {
     "create": "ARENA_CREATE_LIMIT",
@@ -35,8 +32,19 @@ ACTIONS = {
 }
 """Each limited action (the counter's scope) and the config key holding its limits ("30/minute;300/hour")."""
 
+REDIS_TIMEOUT = 1.0
+"""Seconds a limit check waits for Redis before counting in memory instead."""
+
+
+
+def _request_identity() -> str:
+    """The route of an HTTP request; a Socket.IO event, which has none, is known by its path (``/socket.io/``), so
+    the limits of a decorated handler apply to it (Flask-Limiter skips requests with an empty identity)."""
+    return request.endpoint or request.path
+
+
 limiter = Limiter(key_func=get_remote_address, strategy="moving-window", headers_enabled=True,
-                  swallow_errors=True, in_memory_fallback_enabled=True)
+                  swallow_errors=True, in_memory_fallback_enabled=True, request_identifier=_request_identity)
 
 
 def _limits_of(action: str) -> Any:
@@ -46,6 +54,7 @@ def _limits_of(action: str) -> Any:
 limit_create = limiter.shared_limit(_limits_of("create"), scope="create")
 limit_seats = limiter.shared_limit(_limits_of("seats"), scope="seats")
 limit_moves = limiter.shared_limit(_limits_of("moves"), scope="moves")
+limit_lab = limiter.shared_limit(_limits_of("lab"), scope="lab")
 
 
 class RateLimitedError(ArenaError):
@@ -61,6 +70,18 @@ class RateLimitedError(ArenaError):
         return {"retry_after": self.retry_after}
 
 
+def message(error: RateLimitExceeded) -> str:
+    """The human text of a refusal: which limit the address used up."""
+    return f"too many requests from this address: at most {error.limit.limit}"
+
+
+def refusal(error: RateLimitExceeded) -> RateLimitedError:
+    """The error for a refused Socket.IO event, with the seconds until the limit lets the address act again."""
+    breached = limiter.current_limit
+    reset_at = breached.reset_at if breached is not None else time.time() + 1
+    return RateLimitedError(message(error), max(1, int(reset_at - time.time())))  # as Retry-After
+
+
 def storage_uri(redis_url: str | None) -> str:
     """The ``limits`` storage for the nodes' shared Redis URL (``unix://`` becomes ``redis+unix://``), or memory."""
     if redis_url is None:
@@ -71,22 +92,7 @@ def storage_uri(redis_url: str | None) -> str:
 def init_app(app: Flask) -> None:
     """Count in the Redis of ``SOCKETIO_MESSAGE_QUEUE`` when set, else in memory, and install the limiter."""
     app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(app.config["SOCKETIO_MESSAGE_QUEUE"]))
+    if app.config["SOCKETIO_MESSAGE_QUEUE"]:
+        app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_timeout": REDIS_TIMEOUT,
+                                                            "socket_connect_timeout": REDIS_TIMEOUT})
     limiter.init_app(app)
-
-
-def check(action: str) -> None:
-    """Count one ``action`` for the current request's address (a Socket.IO event's request is its connection's),
-    exactly as the HTTP limit of that action does; raise ``RateLimitedError`` when one of its limits is used up.
-    A storage failure lets the action through (logged), as the HTTP limits do."""
-    address = get_remote_address()
-    try:
-        strategy = limiter.limiter
-        for item in parse_many(current_app.config[ACTIONS[action]]):
-            if not strategy.hit(item, address, action):
-                reset = strategy.get_window_stats(item, address, action).reset_time
-                raise RateLimitedError(f"too many requests from this address: at most {item}",
-                                       max(1, math.ceil(reset - time.time())))
-    except RateLimitedError:
-        raise
-    except Exception:
-        log.exception("rate limit storage failed; %s from %s let through", action, address)

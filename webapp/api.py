@@ -14,7 +14,7 @@ from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from engine.game import InvalidSetupError
-from webapp import csrf
+from webapp import address_limits, csrf
 from webapp.address_limits import limit_create, limit_moves, limit_seats
 from webapp.arena import Arena
 from webapp.chess_import import chess_setup
@@ -117,7 +117,7 @@ def unrouted_error(error: HTTPException) -> tuple[Response, int] | HTTPException
 @bp.errorhandler(RateLimitExceeded)
 def rate_limited(error: RateLimitExceeded) -> tuple[Response, int]:
     """429 ``{error: "rate_limited", message}``; the limiter adds ``Retry-After`` (seconds)."""
-    return arena_error(ArenaError("rate_limited", f"too many requests from this address: at most {error.limit.limit}"))
+    return arena_error(ArenaError("rate_limited", address_limits.message(error)))
 
 
 @bp.post("/games")

@@ -16,6 +16,7 @@ from functools import wraps
 from typing import Any
 
 from flask import current_app, request
+from flask_limiter import RateLimitExceeded
 from flask_socketio import ConnectionRefusedError, disconnect, emit, join_room, leave_room
 
 from webapp import address_limits, socketio
@@ -93,14 +94,13 @@ def on_disconnect(reason: object = None) -> None:
         arena.leave(game_id, sid)
 
 
-def game_event(name: str, fields: tuple[str, ...],
-               action: str | None = None) -> Callable[[Callable[..., None]], Callable[..., None]]:
+def game_event(name: str, fields: tuple[str, ...]) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Register a handler of event ``name`` taking ``(arena, connection, payload)``: rate limit, payload check
     (exactly ``fields``), and ``ArenaError`` turned into an ``error`` event to the sender. An event over the rate
     limit gets ``rate_limited``; once the connection's patience is used up as well, it gets a last
-    ``rate_limited`` error and is disconnected, so a flood stops costing the server anything. With ``action``,
-    the event also counts against that limit of the client's address (``webapp.address_limits``), which HTTP
-    shares; over it, the ``error`` has ``retry_after`` (seconds)."""
+    ``rate_limited`` error and is disconnected, so a flood stops costing the server anything. A handler refused by
+    a limit of the client's address (``webapp.address_limits``) gets a ``rate_limited`` error with
+    ``retry_after`` (seconds)."""
 
     def register(handler: Callable[..., None]) -> Callable[..., None]:
         @wraps(handler)
@@ -119,9 +119,10 @@ def game_event(name: str, fields: tuple[str, ...],
                     raise ArenaError("rate_limited", "too many events; slow down")
                 if extra:
                     raise ArenaError("bad_request", "send one payload object")
-                if action is not None:
-                    address_limits.check(action)
-                handler(_arena(), connection, check_event(data, fields))
+                try:
+                    handler(_arena(), connection, check_event(data, fields))
+                except RateLimitExceeded as refused:
+                    raise address_limits.refusal(refused) from None
             except ArenaError as error:
                 emit("error", {**error.details, "code": error.code, "message": error.message, "event": name})
 
@@ -147,7 +148,8 @@ def on_leave(arena: Arena, connection: Connection, data: dict[str, Any]) -> None
     arena.leave(data["game_id"], _sid())
 
 
-@game_event("move", ("game_id", "move"), "moves")
+@game_event("move", ("game_id", "move"))
+@address_limits.limit_moves
 def on_move(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Play a move with the connection's seat; the room gets ``moved``."""
     arena.play(data["game_id"], connection.seat_in(data["game_id"]), data["move"], answer=False)
@@ -180,7 +182,8 @@ def on_malformed(arena: Arena, connection: Connection, data: dict[str, Any]) -> 
     emit("error", {"code": "bad_request", "message": f"{reason}; nothing was done", "event": event})
 
 
-@game_event("lab_start", ("game", "setup", "moves", "configs"), "lab")
+@game_event("lab_start", ("game", "setup", "moves", "configs"))
+@address_limits.limit_lab
 def on_lab_start(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Start a lab run; the sender joins its room and gets ``lab_started`` ``{run, configs}``, then ``lab`` events."""
     state, configs = parse_run(data)
