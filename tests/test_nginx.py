@@ -5,6 +5,8 @@ its limits, having passed nothing on to the app."""
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 import time
 from collections.abc import Iterator
 
@@ -24,7 +26,8 @@ CONNECTIONS = 20
 
 @pytest.fixture(scope="module")
 def front(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """gunicorn on port 8001 (its own limits out of the way, to meet nginx's) behind nginx; nginx's URL."""
+    """gunicorn on port 8001 (its own limits out of the way, to meet nginx's; SQLite in ``front/node``) behind
+    nginx; nginx's URL."""
     folder = tmp_path_factory.mktemp("front")
     wait_until_free((NODE_PORTS[0], NGINX_PORT), PORT_WAIT)
     node = LiveServer(folder / "node", env={**GENEROUS_LIMITS, "ARENA_PROXY_HOPS": "1"}, port=NODE_PORTS[0])
@@ -69,15 +72,22 @@ def test_a_game_plays_through_nginx(front: str) -> None:
         player.sio.disconnect()
 
 
-def test_a_flood_of_creations_is_refused_by_nginx_and_creates_nothing(front: str) -> None:
-    before = len(requests.get(front + "/api/games", timeout=10).json()["games"])
+def stored_games(tmp_path_factory: pytest.TempPathFactory) -> int:
+    database = next(tmp_path_factory.getbasetemp().glob("front*/node/arena.sqlite3"))
+    with contextlib.closing(sqlite3.connect(database)) as connection:
+        return connection.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+
+def test_a_flood_of_creations_is_refused_by_nginx_and_creates_nothing(
+        front: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    before = stored_games(tmp_path_factory)
     answers = [requests.post(front + "/api/games", json=FRIEND, timeout=10) for _ in range(100)]
     created = [answer for answer in answers if answer.status_code == 201]
     refused = [answer for answer in answers if answer.status_code != 201]
     assert 60 <= len(created) <= 70 and refused
     for answer in refused:
         assert_refused_by_nginx(answer)
-    assert len(requests.get(front + "/api/games", timeout=10).json()["games"]) == before + len(created)
+    assert stored_games(tmp_path_factory) == before + len(created)
     assert requests.get(front + "/api/health", timeout=10).status_code == 200
 
 
