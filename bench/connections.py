@@ -6,6 +6,7 @@ directly (``--front none``, the setup the issue measured) or through a real ngin
 deploy/nginx-single.conf as committed, gunicorn on port 8001 with ``ARENA_PROXY_HOPS=1``).
 
     .venv/bin/python bench/connections.py [--front both|none|nginx] [--sockets 1000] [--slow 100] [--requests 200]
+                                          [--interval 0.3]
 
 The holder connects from 127.0.0.1, the measured client from 127.0.0.2 (Linux routes all of 127/8 to lo). Each
 measured request has ``--timeout`` seconds; one that times out counts as that long. Also reported: how many of the
@@ -146,11 +147,15 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
 
 
-def measure(port: int, game: tuple[str, list[str]], count: int, timeout: float) -> dict[str, Any]:
-    """``count`` health checks and ``count`` moves in ``game``, alternating: p50/p99 (ms) and failures of each."""
+def measure(port: int, game: tuple[str, list[str]], count: int, timeout: float, interval: float) -> dict[str, Any]:
+    """``count`` health checks and ``count`` moves in ``game``, alternating, a move every ``interval`` seconds at
+    most: p50/p99 (ms) and failures of each."""
     game_id, tokens = game
     health, moves, failed = [], [], {"health": 0, "move": 0}
+    due = time.monotonic()
     for ply in range(1, count + 1):
+        time.sleep(max(0.0, due - time.monotonic()))
+        due += interval
         seconds, ok = timed(port, "GET", "/api/health", None, timeout)
         health.append(seconds)
         failed["health"] += not ok
@@ -187,7 +192,7 @@ def run(front: str, args: argparse.Namespace) -> dict[str, Any]:
                                                     results))
         try:
             games = [friend_game(port) for _ in range(2)]
-            quiet = measure(port, games[0], args.requests, args.timeout)
+            quiet = measure(port, games[0], args.requests, args.timeout, args.interval)
             memory_before, threads_before = worker_stats(server)
             holder.start()
             if not ready.wait(60):
@@ -195,7 +200,7 @@ def run(front: str, args: argparse.Namespace) -> dict[str, Any]:
             accepted = results.get(timeout=10)
             time.sleep(2)
             memory_held, threads_held = worker_stats(server)
-            held = measure(port, games[1], args.requests, args.timeout)
+            held = measure(port, games[1], args.requests, args.timeout, args.interval)
         finally:
             stop.set()
             holder.join(timeout=30)
@@ -228,6 +233,8 @@ def main() -> None:
     parser.add_argument("--trickle", type=float, default=5.0, help="seconds between two bytes of a slow client")
     parser.add_argument("--requests", type=int, default=200, help="health checks and moves measured, each")
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds a measured request may take")
+    parser.add_argument("--interval", type=float, default=0.3,
+                        help="seconds between two measured moves (200 a minute: under nginx's 240 per address)")
     args = parser.parse_args()
     for front in (("none", "nginx") if args.front == "both" else (args.front,)):
         report(run(front, args), args)
