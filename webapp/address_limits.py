@@ -16,6 +16,7 @@ fallback) and tries Redis again now and then.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, current_app, request
@@ -36,7 +37,6 @@ REDIS_TIMEOUT = 1.0
 """Seconds a limit check waits for Redis before counting in memory instead."""
 
 
-
 def _request_identity() -> str:
     """The route of an HTTP request; a Socket.IO event, which has none, is known by its path (``/socket.io/``), so
     the limits of a decorated handler apply to it (Flask-Limiter skips requests with an empty identity)."""
@@ -47,7 +47,8 @@ limiter = Limiter(key_func=get_remote_address, strategy="moving-window", headers
                   swallow_errors=True, in_memory_fallback_enabled=True, request_identifier=_request_identity)
 
 
-def _limits_of(action: str) -> Any:
+def _limits_of(action: str) -> Callable[[], str]:
+    """The limits of ``action`` in the current app's config, read at each request (tests may change them)."""
     return lambda: current_app.config[ACTIONS[action]]
 
 
