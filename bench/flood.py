@@ -2,6 +2,7 @@
 clients (the opponent and the spectators of each game), with and without a flooder, against a real gunicorn.
 
     .venv/bin/python bench/flood.py [--games 4] [--spectators 2] [--plies 40] [--runs 3] [--rate 1000] [--reconnect]
+                                    [--nginx]
 
 Starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"`` (default event limit: 10/s, bursts of 20) in a
 temporary folder and ``--games`` Nim games between two people, each with ``--spectators`` spectators. A run plays
@@ -10,7 +11,11 @@ and records, for every move, the time from the mover's ``emit`` to the ``moved``
 that game. Runs alternate between quiet and flooded (a separate process, joined to the first game, sending
 ``move`` events at ``--rate`` a second; the server closes its connection once it is far over its limit, and with
 ``--reconnect`` it connects again at once and goes on, for the whole run); the figures are the median over
-``--runs`` of each kind, with the ratio flooded / quiet, and the gunicorn worker's CPU use.
+``--runs`` of each kind, with the ratio flooded / quiet, and the gunicorn worker's CPU use. With ``--nginx`` the
+flooder goes through a real nginx (deploy/nginx-single.conf as committed, gunicorn on port 8001 with
+``ARENA_PROXY_HOPS=1``), as a deployed client would; the measured clients still connect to gunicorn directly.
+The server's per-address limits are set far above the measured games' moves (``GENEROUS_LIMITS``): the clients
+all share one loopback address.
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from servers import EventClient, LiveServer
+from servers import GENEROUS_LIMITS, EventClient, LiveServer
+from services import NGINX_PORT, NGINX_SINGLE_CONF, NODE_PORTS, Nginx, wait_until_free
 
 INTERVAL = 0.06
 PILES = [99] * 8
@@ -61,7 +67,8 @@ def nim_move(ply: int) -> str:
 def flooder(url: str, game_id: str, rate: float, reconnect: bool, ready: Any, stop: Any, results: Any) -> None:
     """(In its own process.) Join ``game_id``, signal ``ready``, send ``move`` events at ``rate`` a second until
     ``stop``. When the server closes the connection: stop sending, or with ``reconnect`` connect again at once and
-    go on. Puts ``(events sent, Counter of error codes received, connections made)`` on ``results``."""
+    go on; a refused connection is counted as the code "connection refused" and tried again at once. Puts
+    ``(events sent, Counter of error codes received, connections made)`` on ``results``."""
     import socketio
 
     codes: Counter[str] = Counter()
@@ -70,7 +77,11 @@ def flooder(url: str, game_id: str, rate: float, reconnect: bool, ready: Any, st
     while not stop.is_set():
         client = socketio.Client(reconnection=False)
         client.on("error", lambda data: codes.update([data["code"]]))
-        client.connect(url, transports=["websocket"], wait_timeout=10)
+        try:
+            client.connect(url, transports=["websocket"], wait_timeout=10)
+        except socketio.exceptions.ConnectionError:
+            codes.update(["connection refused"])  # by nginx's limit on handshakes: try again at once
+            continue
         connections += 1
         client.emit("join", {"game_id": game_id})
         ready.set()
@@ -138,12 +149,12 @@ class Table:
                 client.close()
 
 
-def run_flooded(table: Table, server: LiveServer, plies: int, rate: float,
+def run_flooded(table: Table, url: str, plies: int, rate: float,
                 reconnect: bool) -> tuple[dict[str, list[float]], tuple[int, Counter[str], int]]:
     context = multiprocessing.get_context("spawn")
     ready, stop, results = context.Event(), context.Event(), context.Queue()
     flooded_game = next(iter(table.players))
-    process = context.Process(target=flooder, args=(server.url, flooded_game, rate, reconnect, ready, stop, results))
+    process = context.Process(target=flooder, args=(url, flooded_game, rate, reconnect, ready, stop, results))
     process.start()
     if not ready.wait(30):
         raise RuntimeError("the flooder did not connect")
@@ -174,13 +185,22 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=1000, help="flood events per second")
     parser.add_argument("--reconnect", action="store_true",
                         help="the flooder connects again at once each time the server closes its connection")
+    parser.add_argument("--nginx", action="store_true", help="the flooder goes through nginx")
     args = parser.parse_args()
     if 2 * args.runs * args.plies > len(PILES) * PILES[0]:
         parser.error("too many plies for one Nim game; lower --runs or --plies")
     rows: dict[str, list[dict[str, float]]] = {"quiet": [], "flooded": []}
     floods = []
     with tempfile.TemporaryDirectory() as folder:
-        server = LiveServer(Path(folder) / "instance").start()
+        nginx = None
+        if args.nginx:
+            wait_until_free((NODE_PORTS[0], NGINX_PORT), 120)
+            server = LiveServer(Path(folder) / "instance", env={**GENEROUS_LIMITS, "ARENA_PROXY_HOPS": "1"},
+                                port=NODE_PORTS[0]).start()
+            nginx = Nginx(Path(folder) / "nginx", NGINX_SINGLE_CONF).start()
+        else:
+            server = LiveServer(Path(folder) / "instance", env=GENEROUS_LIMITS).start()
+        flood_url = nginx.url if nginx else server.url
         table = Table(server, args.games, args.spectators)
         try:
             table.play(4)
@@ -193,7 +213,7 @@ def main() -> None:
                 if kind == "quiet":
                     latencies = table.play(args.plies)
                 else:
-                    latencies, flood = run_flooded(table, server, args.plies, args.rate, args.reconnect)
+                    latencies, flood = run_flooded(table, flood_url, args.plies, args.rate, args.reconnect)
                     floods.append(flood)
                 rows[kind].append({"all p50": p50_ms(latencies, games), "all p99": p99_ms(latencies, games),
                                    "same-game p99": p99_ms(latencies, same),
@@ -205,6 +225,8 @@ def main() -> None:
             errors = table.errors()
         finally:
             table.close()
+            if nginx:
+                nginx.stop()
             server.stop()
     moves = args.games * args.plies
     print(f"\n{args.games} games x ({2} players + {args.spectators} spectators); {moves} moves per run, "

@@ -26,7 +26,7 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from servers import LiveServer
+from servers import GENEROUS_LIMITS, LiveServer
 
 MAX_SETUP = 8000
 
@@ -68,7 +68,7 @@ def run(plies: int, reads: int, seed: int) -> None:
     setup = "startpos moves " + " ".join(moves)
     print(f"game of {len(moves)} plies, setup of {len(setup)} characters")
     with tempfile.TemporaryDirectory() as folder:
-        server = LiveServer(Path(folder) / "instance").start()
+        server = LiveServer(Path(folder) / "instance", env=GENEROUS_LIMITS).start()
         try:
             body = {"game": "chess", "setup": setup, "opponent": {"type": "friend"}, "side": 0}
             took, created = timed(lambda: server.post("/api/games", body))

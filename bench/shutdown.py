@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from servers import EventClient, LiveServer
+from servers import GENEROUS_LIMITS, EventClient, LiveServer
 from services import alive, descendants
 
 LONG_ENGINE = {"type": "engine", "time": 60, "algorithm": "minimax"}
@@ -56,7 +56,7 @@ def run(tries: int, watchers: int, searches: int) -> list[float]:
         instance = Path(folder) / "instance"
         game_ids: list[str] = []
         for attempt in range(1, tries + 1):
-            server = LiveServer(instance, env={"ARENA_WORKERS": str(searches)}).start()
+            server = LiveServer(instance, env={"ARENA_WORKERS": str(searches), **GENEROUS_LIMITS}).start()
             clients: list[EventClient] = []
             try:
                 if not game_ids:

@@ -20,9 +20,10 @@ their latency is the servers' with little client time in it.
 
 Two nodes (``--nodes 2``): gunicorns on 127.0.0.1:8001 and :8002 sharing one SQLite file and
 ``SOCKETIO_MESSAGE_QUEUE`` on a redis-server, nginx with deploy/nginx.conf on :8080 (those ports must be free; the
-bench waits for them). ``--spread nginx`` connects every watcher through nginx, half of them from source address
-127.0.1.1 and half from 127.0.2.1 (``ip_hash`` keys on the first three octets: they land on different nodes, which
-the bench checks by counting nginx's upstream connections); ``--spread direct`` connects half of each game's
+bench waits for them). ``--spread nginx`` connects every watcher through nginx, half of them from source addresses
+127.0.1.1-250 and half from 127.0.2.1-250 (``ip_hash`` keys on the first three octets: they land on different
+nodes, which the bench checks by counting nginx's upstream connections; many addresses, because nginx allows 20
+connections and a burst of 20 handshakes per address); ``--spread direct`` connects half of each game's
 watchers straight to each node. Either way each game has watchers on both nodes, so its moves cross Redis.
 
 Printed per run: the delivery check, latency p50/p95/p99/max, moves and messages per second, resident memory of
@@ -55,12 +56,20 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from servers import LiveServer
+from servers import GENEROUS_LIMITS, LiveServer
 from services import NGINX_PORT, NODE_PORTS, Nginx, RedisServer, wait_until_free
 from web_latency import cpu_seconds, percentile
 
-SOURCES = ("127.0.1.1", "127.0.2.1")
-"""Client source addresses for ``--spread nginx``; nginx's ip_hash sends them to different nodes."""
+SUBNETS = ("127.0.1", "127.0.2")
+"""Client source subnets for ``--spread nginx``; nginx's ip_hash (first three octets) sends them to different
+nodes."""
+HOSTS = 250
+"""Source addresses per subnet, so that each stays under deploy/nginx.conf's 20 connections per address."""
+
+
+def source(index: int) -> str:
+    """The source address of watcher ``index``: alternately in each of ``SUBNETS``, spread over ``HOSTS``."""
+    return f"{SUBNETS[index % 2]}.{1 + index // 2 % HOSTS}"
 CONNECT_BATCH = 25
 """Watchers of one client process that connect at the same time."""
 
@@ -386,7 +395,7 @@ class Cluster:
 
 
 def start_cluster(folder: Path, args: argparse.Namespace) -> Cluster:
-    env = {"ARENA_WORKERS": str(args.engines), "ARENA_PACE": str(args.pace)}
+    env = {"ARENA_WORKERS": str(args.engines), "ARENA_PACE": str(args.pace), **GENEROUS_LIMITS}
     if args.nodes == 1:
         return Cluster([Node(LiveServer(folder / "node", env=env, threads=args.threads)).start()])
     wait_until_free((*NODE_PORTS, NGINX_PORT), 600, interval=10,
@@ -431,7 +440,7 @@ def plan_watches(cluster: Cluster, games: int, watchers: int, spread: str) -> li
                 watches.append(Watch(game, cluster.nodes[0].server.url))
             elif spread == "nginx":
                 assert cluster.nginx is not None
-                watches.append(Watch(game, cluster.nginx.url, SOURCES[index % 2]))
+                watches.append(Watch(game, cluster.nginx.url, source(len(watches))))
             else:
                 watches.append(Watch(game, cluster.nodes[index % 2].server.url))
     return watches

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from servers import EventClient, LiveServer
+from servers import GENEROUS_LIMITS, EventClient, LiveServer
 
 LONG_ENGINE = {"type": "engine", "time": 60, "algorithm": "minimax"}
 
@@ -83,7 +83,7 @@ def busy_engines(server: LiveServer, count: int) -> list[str]:
 
 def run(moves: int, interval: float, searches: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        server = LiveServer(Path(folder) / "instance", env={"ARENA_WORKERS": "2"}).start()
+        server = LiveServer(Path(folder) / "instance", env={"ARENA_WORKERS": "2", **GENEROUS_LIMITS}).start()
         try:
             engines = busy_engines(server, searches)
             created = server.post("/api/games", {"game": "nim", "options": {"piles": [99] * 8, "max_take": 1},

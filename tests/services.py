@@ -15,6 +15,7 @@ from servers import ROOT, free_port
 REDIS_SERVER = "/usr/bin/redis-server"
 NGINX = "/usr/sbin/nginx"
 NGINX_CONF = ROOT / "deploy" / "nginx.conf"
+NGINX_SINGLE_CONF = ROOT / "deploy" / "nginx-single.conf"
 NGINX_PORT = 8080
 """Where ``deploy/nginx.conf`` listens; its upstream nodes are on ``NODE_PORTS``."""
 NODE_PORTS = (8001, 8002)
@@ -110,18 +111,20 @@ class RedisServer:
 
 
 class Nginx:
-    """nginx run with ``deploy/nginx.conf`` unchanged, its pid, logs and temporary files under ``prefix``.
-    It listens on 127.0.0.1:8080 and spreads clients over the nodes on ports 8001 and 8002 (``ip_hash``)."""
+    """nginx run with ``conf`` unchanged (``deploy/nginx.conf`` or ``NGINX_SINGLE_CONF``), its pid, logs and
+    temporary files under ``prefix``. It listens on 127.0.0.1:8080 and spreads clients over the nodes on ports 8001
+    and 8002 (``ip_hash``), or with the single-node conf sends them all to 8001."""
 
-    def __init__(self, prefix: Path) -> None:
+    def __init__(self, prefix: Path, conf: Path = NGINX_CONF) -> None:
         self.prefix = prefix
+        self.conf = conf
         self.url = f"http://127.0.0.1:{NGINX_PORT}"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Nginx:
         for folder in ("logs", "tmp"):
             (self.prefix / folder).mkdir(parents=True, exist_ok=True)
-        command = [NGINX, "-p", str(self.prefix), "-c", str(NGINX_CONF), "-g", "daemon off;"]
+        command = [NGINX, "-p", str(self.prefix), "-c", str(self.conf), "-g", "daemon off;"]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
                                         stderr=(self.prefix / "logs" / "stderr.log").open("wb"))
         try:

@@ -1,9 +1,15 @@
 """A client flooding a real gunicorn with 1000 events a second gets ``rate_limited`` errors and is then
 disconnected, while the players and spectators of its own game and of another game receive every ``moved``, in
-order, and no error. (How much a flood slows the others is measured by bench/flood.py, not asserted here.)"""
+order, and no error. (How much a flood slows the others is measured by bench/flood.py, not asserted here.) A flood
+of game creations from one address is refused past its limit, creating nothing more, while another address
+creates games."""
 
 from __future__ import annotations
 
+import contextlib
+import http.client
+import json
+import sqlite3
 import threading
 import time
 from collections import Counter
@@ -87,3 +93,17 @@ def test_a_flooding_client_is_rate_limited_and_the_others_get_every_move(live_se
     assert sent[0] >= codes.total(), (sent, codes)
     for client in (*spectators.values(), *(c for seats in players.values() for c in seats)):
         client.close()
+
+
+def test_a_flood_of_game_creations_is_refused_past_the_address_limit_and_others_are_served(live_server):
+    body = {"game": "tictactoe", "opponent": {"type": "friend"}}
+    answers = [live_server.post("/api/games", body) for _ in range(45)]
+    assert [answer.status_code for answer in answers] == [201] * 30 + [429] * 15  # ARENA_CREATE_LIMIT: 30/minute
+    for refused in answers[30:]:
+        assert refused.json()["error"] == "rate_limited" and int(refused.headers["Retry-After"]) > 0
+    with contextlib.closing(sqlite3.connect(live_server.instance / "arena.sqlite3")) as database:
+        assert database.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 30
+    other = http.client.HTTPConnection("127.0.0.1", live_server.port, timeout=10, source_address=("127.0.0.2", 0))
+    other.request("POST", "/api/games", json.dumps(body), {"Content-Type": "application/json"})
+    assert other.getresponse().status == 201  # another address has its own count
+    other.close()

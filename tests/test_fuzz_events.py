@@ -27,6 +27,7 @@ from fuzz_strategies import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import event as note
 from hypothesis import strategies as st
+from servers import GENEROUS_LIMITS
 
 from webapp import socketio
 from webapp.errors import STATUS_OF_CODE
@@ -53,7 +54,7 @@ def fuzz_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         for name in ("DATABASE_URL", "SECRET_KEY", "SOCKETIO_MESSAGE_QUEUE", "ARENA_SEARCH_QUEUE"):
             patch.delenv(name, raising=False)
         app = create_app({"TESTING": True, "ARENA_WORKERS": 1, "ARENA_PACE": 60, "ARENA_EVENT_RATE": 10_000,
-                          "ARENA_EVENT_BURST": 100_000})
+                          "ARENA_EVENT_BURST": 100_000, **GENEROUS_LIMITS})
     yield app
     app.extensions["arena"].close()
 

@@ -25,6 +25,7 @@ from fuzz_strategies import (
 )
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
+from servers import GENEROUS_LIMITS
 
 from webapp.errors import STATUS_OF_CODE
 
@@ -43,7 +44,7 @@ def fuzz_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         patch.setenv("ARENA_INSTANCE", str(instance))
         for name in ("DATABASE_URL", "SECRET_KEY", "SOCKETIO_MESSAGE_QUEUE", "ARENA_SEARCH_QUEUE"):
             patch.delenv(name, raising=False)
-        app = create_app({"TESTING": True, "ARENA_WORKERS": 1, "ARENA_PACE": 60})
+        app = create_app({"TESTING": True, "ARENA_WORKERS": 1, "ARENA_PACE": 60, **GENEROUS_LIMITS})
     yield app
     app.extensions["arena"].close()
 

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from servers import EventClient, LiveServer
+from servers import GENEROUS_LIMITS, EventClient, LiveServer
 from services import NGINX_PORT, NODE_PORTS, Nginx, RedisServer, wait_until_free
 
 from webapp.arena import CHANGED_ELSEWHERE, Arena, stored_version
@@ -22,9 +22,11 @@ PORT_WAIT = 120.0
 
 
 def node_env(queue: str, database: Path, name: str) -> dict[str, str]:
-    """The environment of one node of a cluster: shared queue, database and secret; its own name."""
+    """The environment of one node of a cluster: shared queue, database and secret; its own name; per-address
+    limits far above the hundreds of games these tests create from one address (the limits' own test below sets
+    its own)."""
     return {"SOCKETIO_MESSAGE_QUEUE": queue, "DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY": "cluster-key",
-            "ARENA_NODE": name, "ARENA_PACE": "0"}
+            "ARENA_NODE": name, "ARENA_PACE": "0", **GENEROUS_LIMITS}
 
 
 @pytest.fixture(scope="module")
@@ -272,6 +274,36 @@ def test_a_search_is_stopped_soon_after_the_player_resigns_on_another_node(two_a
     assert state["result"] == {"winner": 1, "reason": "resigned"} and state["moves"] == ["1:1"]
 
 
+def test_the_nodes_count_an_address_together_in_redis(tmp_path):
+    redis = RedisServer(tmp_path / "redis").start()
+    limits = {"ARENA_CREATE_LIMIT": "3/minute", "ARENA_MOVE_LIMIT": "2/minute"}
+    nodes = [LiveServer(tmp_path / name, env={**node_env(redis.url, tmp_path / "arena.sqlite3", name), **limits},
+                        threads=8) for name in "ab"]
+    try:
+        for node in nodes:
+            node.start()
+        body = {"game": "tictactoe", "side": 0, "opponent": {"type": "friend"}}
+        created = [_post(nodes[0].url + "/api/games", body), _post(nodes[1].url + "/api/games", body),
+                   _post(nodes[0].url + "/api/games", body)]
+        refused = nodes[1].post("/api/games", body)
+        assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+        assert int(refused.headers["Retry-After"]) > 0
+        game_id, token = created[0]["id"], created[0]["token"]
+        assert nodes[1].post(f"/api/games/{game_id}/moves", {"move": "5", "token": token}).status_code == 200
+        player = EventClient(nodes[0].url, token)
+        player.emit("move", {"game_id": game_id, "move": "1"})  # not this seat's turn, but counted all the same
+        player.wait_for("error")
+        player.emit("move", {"game_id": game_id, "move": "1"})
+        error = player.wait_for("error", lambda e: e["code"] == "rate_limited")
+        assert error["retry_after"] > 0
+        player.close()
+        assert _get(f"{nodes[0].url}/api/games/{game_id}")["moves"] == ["5"]
+    finally:
+        for node in nodes:
+            node.stop()
+        redis.stop()
+
+
 def test_an_engine_turn_whose_node_dies_mid_search_is_taken_over_by_the_other_node(tmp_path):
     redis = RedisServer(tmp_path / "redis").start()
     nodes = [LiveServer(tmp_path / name, env=node_env(redis.url, tmp_path / "arena.sqlite3", name), threads=16)
@@ -322,9 +354,9 @@ def test_a_request_with_the_old_seat_cookies_of_180_games_passes_nginx_and_gets_
     import requests
 
     monkeypatch.setattr(http.client, "_MAXHEADERS", 1000)  # Python's client reads at most 100 headers; browsers more
-    entry, _, _ = nginx_and_other_node(cluster)
-    games = [_post(entry + "/api/games", {"game": "tictactoe", "side": 0, "opponent": {"type": "friend"}})
-             for _ in range(180)]  # the most cookies a browser keeps for one site
+    entry, served, _ = nginx_and_other_node(cluster)
+    games = [_post(served.url + "/api/games", {"game": "tictactoe", "side": 0, "opponent": {"type": "friend"}})
+             for _ in range(180)]  # the most cookies a browser keeps for one site, made past nginx's creation limit
     cookie = "; ".join(f"arena_seat_{game['id']}={game['token']}" for game in games)
     assert len(cookie) > 14_000
     answer = requests.get(f"{entry}/api/games/{games[0]['id']}", headers={"Cookie": cookie}, timeout=10)

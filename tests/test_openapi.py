@@ -22,7 +22,7 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
-from servers import LiveServer
+from servers import GENEROUS_LIMITS, LiveServer
 
 SPEC = Path(__file__).resolve().parent.parent / "docs" / "openapi.yaml"
 SECRET = "openapi-test-secret"
@@ -33,9 +33,10 @@ schema = schemathesis.openapi.from_path(SPEC)
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """gunicorn serving the app; engine-against-engine games paced a minute apart, so generated ones stay idle."""
+    """gunicorn serving the app; engine-against-engine games paced a minute apart, so generated ones stay idle;
+    per-address limits out of the way of the hundreds of generated requests (tests/test_address_limits.py)."""
     live = LiveServer(tmp_path_factory.mktemp("openapi") / "instance",
-                      env={"SECRET_KEY": SECRET, "ARENA_PACE": "60"}).start()
+                      env={"SECRET_KEY": SECRET, "ARENA_PACE": "60", **GENEROUS_LIMITS}).start()
     yield live
     live.stop()
 

@@ -30,6 +30,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     handlers as an event of its own (``webapp.socket_packets``).
     """
     from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
+    from webapp.address_limits import init_app as install_address_limits
     from webapp.api import bp as api_bp
     from webapp.arena import Arena
     from webapp.config import MAX_BODY_BYTES, load_config
@@ -74,6 +75,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         serializer=ReadablePacket,
     )
     _trust_proxies(app, app.config["ARENA_PROXY_HOPS"])
+    install_address_limits(app)
     store = Store(app.config["DATABASE_URL"])
     players = Players(store, app.config["SECRET_KEY"])
     players.install(app)

@@ -10,10 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
+from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from engine.game import InvalidSetupError
-from webapp import csrf
+from webapp import address_limits, csrf
+from webapp.address_limits import limit_create, limit_moves, limit_seats
 from webapp.arena import Arena
 from webapp.chess_import import chess_setup
 from webapp.errors import STATUS_OF_CODE, ArenaError
@@ -118,7 +120,14 @@ def unrouted_error(error: HTTPException) -> tuple[Response, int] | HTTPException
     return error
 
 
+@bp.errorhandler(RateLimitExceeded)
+def rate_limited(error: RateLimitExceeded) -> tuple[Response, int]:
+    """429 ``{error: "rate_limited", message}``; the limiter adds ``Retry-After`` (seconds)."""
+    return arena_error(ArenaError("rate_limited", address_limits.message(error)))
+
+
 @bp.post("/games")
+@limit_create
 def create_game() -> tuple[Response, int]:
     """Create a game: 201 ``{id, url, seat, token, invite, invite_url, stop_code}``; the caller's browser holds the
     seat; ``stop_code`` (engine against engine only) stops the game. A chess ``setup`` may be a PGN."""
@@ -184,6 +193,7 @@ def get_pgn(game_id: str) -> Response:
 
 
 @bp.post("/games/<game_id>/moves")
+@limit_moves
 def post_move(game_id: str) -> Response:
     """Play ``{move, token}``; answers the new state."""
     _checked_id(game_id)
@@ -193,6 +203,7 @@ def post_move(game_id: str) -> Response:
 
 
 @bp.post("/games/<game_id>/seats")
+@limit_seats
 def take_seat(game_id: str) -> tuple[Response, int]:
     """Restore a seat from ``{token}``, return the seat the caller's browser already holds, or take the free seat
     with ``{invite}`` (the code of the share link; not needed in a game open to anyone)."""

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from limits import parse_many
+
 MAX_BODY_BYTES = 16 * 1024
 """Largest HTTP body and Socket.IO message accepted."""
 
@@ -31,6 +33,16 @@ DEFAULT_UNWATCHED_PAUSE = 60.0
 (``ARENA_UNWATCHED_PAUSE``); it goes on as soon as somebody opens it."""
 
 
+DEFAULT_LIMITS = {
+    "ARENA_CREATE_LIMIT": "30/minute;300/hour",
+    "ARENA_SEAT_LIMIT": "30/minute",
+    "ARENA_MOVE_LIMIT": "120/minute",
+    "ARENA_LAB_LIMIT": "10/minute",
+}
+"""How many games, seats taken, moves (HTTP and Socket.IO together) and lab runs one client address may start
+(``webapp.address_limits``); the ``limits`` notation: "N/second|minute|hour|day", several joined by ";"."""
+
+
 class ConfigError(ValueError):
     """An environment variable holds a value the app cannot use; the message names it."""
 
@@ -46,6 +58,15 @@ def _number(env: Mapping[str, str], name: str, default: float, low: float, high:
     if not low <= value <= high:
         raise ConfigError(f"{name}={text!r} must be between {low:g} and {high:g}")
     return value
+
+
+def _limits(env: Mapping[str, str], name: str) -> str:
+    text = env.get(name) or DEFAULT_LIMITS[name]
+    try:
+        parse_many(text)
+    except ValueError:
+        raise ConfigError(f"{name}={text!r} is not a rate limit such as '30/minute' or '30/minute;300/hour'") from None
+    return text
 
 
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
@@ -83,7 +104,7 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
     Keys: ``SECRET_KEY``, ``DATABASE_URL``, ``ARENA_WORKERS``, ``ARENA_PACE``, ``ARENA_EVENT_RATE``,
     ``ARENA_EVENT_BURST``, ``ARENA_PROXY_HOPS``, ``ARENA_IDLE_GAMES``, ``ARENA_UNWATCHED_PAUSE``,
     ``ARENA_UNTOUCHED_GAME_SECONDS``, ``SOCKETIO_MESSAGE_QUEUE``, ``ARENA_SEARCH_QUEUE``, ``NODE_MODULES``,
-    ``MAX_CONTENT_LENGTH``.
+    ``MAX_CONTENT_LENGTH`` and the rate limits of ``DEFAULT_LIMITS``.
     """
     env = os.environ if env is None else env
     config: dict[str, Any] = {
@@ -101,6 +122,7 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
         "SOCKETIO_MESSAGE_QUEUE": _redis_url(env, "SOCKETIO_MESSAGE_QUEUE"),
         "ARENA_SEARCH_QUEUE": _redis_url(env, "ARENA_SEARCH_QUEUE"),
         "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
+        **{name: _limits(env, name) for name in DEFAULT_LIMITS},
     }
     if env.get("NODE_MODULES"):
         config["NODE_MODULES"] = env["NODE_MODULES"]

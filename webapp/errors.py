@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 STATUS_OF_CODE = {
     "bad_request": 400,
     "bad_game": 400,
@@ -38,6 +40,11 @@ class ArenaError(Exception):
     def status(self) -> int:
         """The HTTP status that goes with the code."""
         return STATUS_OF_CODE[self.code]
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """Fields the ``error`` event carries besides ``code``, ``message`` and ``event`` (none by default)."""
+        return {}
 
     def to_dict(self) -> dict[str, str]:
         """``{"error": code, "message": message}``, the JSON body of an HTTP error."""

@@ -16,9 +16,10 @@ from functools import wraps
 from typing import Any
 
 from flask import current_app, request
+from flask_limiter import RateLimitExceeded
 from flask_socketio import ConnectionRefusedError, disconnect, emit, join_room, leave_room
 
-from webapp import socketio
+from webapp import address_limits, socketio
 from webapp.arena import Arena
 from webapp.errors import ArenaError
 from webapp.lab import PREFIX as LAB_PREFIX
@@ -102,7 +103,9 @@ def game_event(name: str, fields: tuple[str, ...]) -> Callable[[Callable[..., No
     """Register a handler of event ``name`` taking ``(arena, connection, payload)``: rate limit, payload check
     (exactly ``fields``), and ``ArenaError`` turned into an ``error`` event to the sender. An event over the rate
     limit gets ``rate_limited``; once the connection's patience is used up as well, it gets a last
-    ``rate_limited`` error and is disconnected, so a flood stops costing the server anything."""
+    ``rate_limited`` error and is disconnected, so a flood stops costing the server anything. A handler refused by
+    a limit of the client's address (``webapp.address_limits``) gets a ``rate_limited`` error with
+    ``retry_after`` (seconds)."""
 
     def register(handler: Callable[..., None]) -> Callable[..., None]:
         @wraps(handler)
@@ -121,9 +124,12 @@ def game_event(name: str, fields: tuple[str, ...]) -> Callable[[Callable[..., No
                     raise ArenaError("rate_limited", "too many events; slow down")
                 if extra:
                     raise ArenaError("bad_request", "send one payload object")
-                handler(_arena(), connection, check_event(data, fields))
+                try:
+                    handler(_arena(), connection, check_event(data, fields))
+                except RateLimitExceeded as refused:
+                    raise address_limits.refusal(refused) from None
             except ArenaError as error:
-                emit("error", {"code": error.code, "message": error.message, "event": name})
+                emit("error", {**error.details, "code": error.code, "message": error.message, "event": name})
 
         socketio.on_event(name, wrapper)
         return wrapper
@@ -148,6 +154,7 @@ def on_leave(arena: Arena, connection: Connection, data: dict[str, Any]) -> None
 
 
 @game_event("move", ("game_id", "move"))
+@address_limits.limit_moves
 def on_move(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Play a move with the connection's seat; the room gets ``moved``."""
     arena.play(data["game_id"], connection.seat_in(data["game_id"]), data["move"], answer=False,
@@ -182,6 +189,7 @@ def on_malformed(arena: Arena, connection: Connection, data: dict[str, Any]) -> 
 
 
 @game_event("lab_start", ("game", "setup", "moves", "configs"))
+@address_limits.limit_lab
 def on_lab_start(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Start a lab run; the sender joins its room and gets ``lab_started`` ``{run, configs}``, then ``lab`` events."""
     state, configs = parse_run(data)

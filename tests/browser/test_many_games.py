@@ -4,11 +4,22 @@ cookie that knows every seat; a browser still full of the per-game seat cookies 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
+import pytest
 import requests
 from playwright.sync_api import Browser, expect
+from servers import GENEROUS_LIMITS, LiveServer
 
 GAMES = 500
+
+
+@pytest.fixture
+def live_server(tmp_path: Path):
+    """gunicorn with per-address limits far above the hundreds of games these tests create from one address."""
+    server = LiveServer(tmp_path / "instance", env=GENEROUS_LIMITS).start()
+    yield server
+    server.stop()
 
 PLAY_MANY = """async (count) => {
     const ids = [];

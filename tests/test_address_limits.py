@@ -1,0 +1,109 @@
+"""Rate limits per client address (``webapp.address_limits``), hit for real through the app: game creation, seat
+taking and moves over HTTP, moves and lab runs over Socket.IO. A refusal is a 429 ``{error: "rate_limited",
+message}`` with ``Retry-After`` (an ``error`` event with ``retry_after`` on Socket.IO) and changes nothing; HTTP and
+Socket.IO moves count together; another address keeps its own counters."""
+
+from __future__ import annotations
+
+import pytest
+
+from webapp import socketio
+from webapp.config import ConfigError, load_config
+
+FRIEND = {"game": "tictactoe", "opponent": {"type": "friend"}}
+OTHER = {"REMOTE_ADDR": "127.0.0.2"}
+LAB = {"game": "tictactoe", "setup": "", "moves": [], "configs": [{"preset": "alphabeta", "depth": 1}]}
+
+
+def assert_rate_limited(response) -> None:
+    assert response.status_code == 429, response.json
+    assert set(response.json) == {"error", "message"} and response.json["error"] == "rate_limited"
+    assert "at most" in response.json["message"]
+    assert 1 <= int(response.headers["Retry-After"]) <= 60
+
+
+def friend_game(app) -> tuple[str, str, str]:
+    created = app.test_client().post("/api/games", json=FRIEND).json
+    taken = app.test_client().post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]}).json
+    return created["id"], created["token"], taken["token"]
+
+
+def test_game_creation_is_limited_per_address_and_a_refusal_creates_nothing(app):
+    app.config["ARENA_CREATE_LIMIT"] = "3/minute;5/hour"
+    client = app.test_client()
+    for _ in range(3):
+        assert client.post("/api/games", json=FRIEND).status_code == 201
+    listed = client.get("/api/games").json["games"]
+    refused = client.post("/api/games", json=FRIEND)
+    assert_rate_limited(refused)
+    assert "Set-Cookie" not in refused.headers
+    assert client.get("/api/games").json["games"] == listed
+    assert app.test_client().post("/api/games", json=FRIEND, environ_base=OTHER).status_code == 201
+
+
+def test_seat_taking_is_limited_and_a_refusal_takes_no_seat(app):
+    app.config["ARENA_SEAT_LIMIT"] = "2/minute"
+    created = app.test_client().post("/api/games", json=FRIEND).json
+    client = app.test_client()
+    for _ in range(2):
+        assert client.post(f"/api/games/{created['id']}/seats", json={"token": created["token"]}).status_code == 200
+    refused = client.post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]})
+    assert_rate_limited(refused)
+    assert not client.get(f"/api/games/{created['id']}").json["seats"][1]["taken"]
+    taken = app.test_client().post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]},
+                                   environ_base=OTHER)
+    assert taken.status_code == 200 and taken.json["seat"] == 1
+
+
+def test_http_and_socket_moves_share_one_counter_and_a_refusal_stores_no_move(app):
+    app.config["ARENA_MOVE_LIMIT"] = "2/minute"
+    game_id, first, second = friend_game(app)
+    client = app.test_client()
+    assert client.post(f"/api/games/{game_id}/moves", json={"move": "5", "token": first}).status_code == 200
+    player = socketio.test_client(app, auth={"token": second})
+    player.emit("join", {"game_id": game_id})
+    player.emit("move", {"game_id": game_id, "move": "1"})
+    assert client.get(f"/api/games/{game_id}").json["moves"] == ["5", "1"]
+    player.get_received()
+    refused = client.post(f"/api/games/{game_id}/moves", json={"move": "9", "token": first})
+    assert_rate_limited(refused)
+    player.emit("move", {"game_id": game_id, "move": "3"})
+    [error] = [m["args"][0] for m in player.get_received() if m["name"] == "error"]
+    assert error["code"] == "rate_limited" and error["event"] == "move" and "at most 2 per 1 minute" in error["message"]
+    assert 1 <= error["retry_after"] <= 60
+    assert client.get(f"/api/games/{game_id}").json["moves"] == ["5", "1"]
+    other = client.post(f"/api/games/{game_id}/moves", json={"move": "9", "token": first}, environ_base=OTHER)
+    assert other.status_code == 200 and other.json["moves"] == ["5", "1", "9"]
+
+
+def test_lab_runs_are_limited_and_a_refused_run_starts_nothing(app):
+    app.config["ARENA_LAB_LIMIT"] = "1/minute"
+    client = socketio.test_client(app)
+    client.emit("lab_start", LAB)
+    assert [m["name"] for m in client.get_received()].count("lab_started") == 1
+    client.emit("lab_start", LAB)
+    received = client.get_received()
+    assert "lab_started" not in [m["name"] for m in received]
+    [error] = [m["args"][0] for m in received if m["name"] == "error"]
+    assert error["code"] == "rate_limited" and error["event"] == "lab_start" and 1 <= error["retry_after"] <= 60
+
+
+def test_unlimited_routes_answer_without_limit_headers(app):
+    app.config["ARENA_CREATE_LIMIT"] = "1/minute"
+    client = app.test_client()
+    assert client.post("/api/games", json=FRIEND).status_code == 201
+    for _ in range(5):
+        answer = client.get("/api/health")
+        assert answer.status_code == 200 and "Retry-After" not in answer.headers
+
+
+@pytest.mark.parametrize("value", ["fast", "30/fortnight", "-1/minute"])
+def test_a_limit_that_cannot_be_read_is_a_config_error(tmp_path, value):
+    with pytest.raises(ConfigError, match="ARENA_MOVE_LIMIT"):
+        load_config(tmp_path, {"SECRET_KEY": "x", "ARENA_MOVE_LIMIT": value})
+
+
+def test_the_limits_default_to_the_documented_values(tmp_path):
+    config = load_config(tmp_path, {"SECRET_KEY": "x"})
+    assert config["ARENA_CREATE_LIMIT"] == "30/minute;300/hour" and config["ARENA_SEAT_LIMIT"] == "30/minute"
+    assert config["ARENA_MOVE_LIMIT"] == "120/minute" and config["ARENA_LAB_LIMIT"] == "10/minute"

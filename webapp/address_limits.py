@@ -1,0 +1,99 @@
+"""Rate limits per client address (``request.remote_addr``) on the actions that cost the server: game creation,
+seat taking, moves and lab runs. One counter per address and action, shared by HTTP and Socket.IO.
+
+The decorators ``limit_create``, ``limit_seats``, ``limit_moves`` and ``limit_lab`` (Flask-Limiter shared limits,
+one scope each) go on HTTP views and on Socket.IO handlers alike: a Socket.IO event runs in its connection's
+request context, so both count under the same key. Over a limit the decorated function does not run and
+``RateLimitExceeded`` (HTTP 429, with ``Retry-After``) is raised; ``refusal(error)`` turns it into the
+``ArenaError`` a Socket.IO handler answers with.
+
+The limits are the config keys of ``ACTIONS`` (``webapp.config``). The counters live in the node's memory, or in
+Redis (``SOCKETIO_MESSAGE_QUEUE``) when the nodes share one, so that every node counts an address together; while
+Redis does not answer within ``REDIS_TIMEOUT`` seconds each node counts in its memory (Flask-Limiter's in-memory
+fallback) and tries Redis again now and then.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, current_app, request
+from flask_limiter import Limiter, RateLimitExceeded
+from flask_limiter.util import get_remote_address
+
+from webapp.errors import ArenaError
+
+ACTIONS = {
+    "create": "ARENA_CREATE_LIMIT",
+    "seats": "ARENA_SEAT_LIMIT",
+    "moves": "ARENA_MOVE_LIMIT",
+    "lab": "ARENA_LAB_LIMIT",
+}
+"""Each limited action (the counter's scope) and the config key holding its limits ("30/minute;300/hour")."""
+
+REDIS_TIMEOUT = 1.0
+"""Seconds a limit check waits for Redis before counting in memory instead."""
+
+
+def _request_identity() -> str:
+    """The route of an HTTP request; a Socket.IO event, which has none, is known by its path (``/socket.io/``), so
+    the limits of a decorated handler apply to it (Flask-Limiter skips requests with an empty identity)."""
+    return request.endpoint or request.path
+
+
+limiter = Limiter(key_func=get_remote_address, strategy="moving-window", headers_enabled=True,
+                  swallow_errors=True, in_memory_fallback_enabled=True, request_identifier=_request_identity)
+
+
+def _limits_of(action: str) -> Callable[[], str]:
+    """The limits of ``action`` in the current app's config, read at each request (tests may change them)."""
+    return lambda: current_app.config[ACTIONS[action]]
+
+
+limit_create = limiter.shared_limit(_limits_of("create"), scope="create")
+limit_seats = limiter.shared_limit(_limits_of("seats"), scope="seats")
+limit_moves = limiter.shared_limit(_limits_of("moves"), scope="moves")
+limit_lab = limiter.shared_limit(_limits_of("lab"), scope="lab")
+
+
+class RateLimitedError(ArenaError):
+    """An action refused because its address used up a limit; ``retry_after`` is the number of seconds until it
+    may act again."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__("rate_limited", message)
+        self.retry_after = retry_after
+
+    @property
+    def details(self) -> dict[str, Any]:
+        return {"retry_after": self.retry_after}
+
+
+def message(error: RateLimitExceeded) -> str:
+    """The human text of a refusal: which limit the address used up."""
+    return f"too many requests from this address: at most {error.limit.limit}"
+
+
+def refusal(error: RateLimitExceeded) -> RateLimitedError:
+    """The error for a refused Socket.IO event, with the seconds until the limit lets the address act again."""
+    breached = limiter.current_limit
+    reset_at = breached.reset_at if breached is not None else time.time() + 1
+    return RateLimitedError(message(error), max(1, int(reset_at - time.time())))  # as Retry-After
+
+
+def storage_uri(redis_url: str | None) -> str:
+    """The ``limits`` storage for the nodes' shared Redis URL (``unix://`` becomes ``redis+unix://``), or memory."""
+    if redis_url is None:
+        return "memory://"
+    return "redis+" + redis_url if redis_url.startswith("unix://") else redis_url
+
+
+def init_app(app: Flask) -> None:
+    """Count in the Redis of ``SOCKETIO_MESSAGE_QUEUE`` when set, else in memory, and install the limiter."""
+    app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(app.config["SOCKETIO_MESSAGE_QUEUE"]))
+    if app.config["SOCKETIO_MESSAGE_QUEUE"]:
+        app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {"socket_timeout": REDIS_TIMEOUT,
+                                                            "socket_connect_timeout": REDIS_TIMEOUT})
+    limiter.init_app(app)
