@@ -156,7 +156,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        server = LiveServer(Path(folder) / "instance", env={"ARENA_WORKERS": str(args.workers), **GENEROUS_LIMITS}).start()
+        env = {"ARENA_WORKERS": str(args.workers), **GENEROUS_LIMITS}
+        server = LiveServer(Path(folder) / "instance", env=env).start()
         try:
             attacker = Attacker(server, args.hogs, args.duels, args.labs)
             stop = threading.Event()
