@@ -19,7 +19,8 @@ ORACLES: dict[str, str] = {
     "wolves": "engine.solve.tables:table_search",
     "chess": "engine.chess.oracle:chess_oracle",
 }
-"""Game name -> "module:function" of its oracle; games without one are simply absent."""
+"""Game name -> "module:function" of its oracle; games without one are simply absent. Each such module also has
+``describe_level(level)``: in words, what its oracle does at a level (None where the level only searches)."""
 PREPARERS: dict[str, str] = {
     "tictactoe": "engine.solve.tables:building_events",
     "wolves": "engine.solve.tables:building_events",
@@ -50,6 +51,16 @@ def prepare(state: State, level: int | None = None) -> Iterator[SearchInfo]:
     module_name, _, function_name = target.partition(":")
     events: Iterator[SearchInfo] = getattr(importlib.import_module(module_name), function_name)(state, level)
     return events
+
+
+def describe_level(game_name: str, level: int) -> str | None:
+    """What ``game_name``'s oracle does at ``level`` in words ("plays from the solved table ..."), from the
+    ``describe_level(level)`` function of its oracle's module; None when that level only searches."""
+    target = ORACLES.get(game_name)
+    if not target:
+        return None
+    describe: Callable[[int], str | None] = importlib.import_module(target.partition(":")[0]).describe_level
+    return describe(level)
 
 
 def consult(state: State, level: int | None = None) -> SearchInfo | None:

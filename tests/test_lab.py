@@ -41,7 +41,7 @@ def collect_finals(client, columns: int, timeout: float = 60) -> tuple[str, dict
 
 def analyse_json(game: str, position: str, depth: int, preset: str, capsys: pytest.CaptureFixture[str]) -> dict:
     """The final event of ``python -m engine analyse`` with the preset's options spelled out as flags."""
-    options = PRESETS[preset][1]
+    options = PRESETS[preset][2]
     flags = [f"--option={name}={'on' if getattr(options, name) else 'off'}" for name in TOGGLES]
     argv = ["analyse", game, "--position", position, "--depth", str(depth), "--json",
             "--algorithm", options.algorithm, *flags]

@@ -36,17 +36,26 @@ DEFAULT_TIME = 5.0
 
 _BARE = SearchOptions(pvs=False, iterative=False, tt=False, ordering=False, killers=False, history=False,
                       aspiration=False, null_move=False, lmr=False)
-PRESETS: dict[str, tuple[str, SearchOptions]] = {
-    "minimax": ("Minimax", SearchOptions(algorithm="minimax")),
-    "alphabeta": ("Alpha-beta", _BARE),
-    "ordering": ("+ ordering", dataclasses.replace(_BARE, ordering=True, killers=True, history=True)),
-    "tt": ("+ ordering + TT", dataclasses.replace(_BARE, ordering=True, killers=True, history=True, tt=True)),
+PRESETS: dict[str, tuple[str, str, SearchOptions]] = {
+    "minimax": ("Minimax", "every move searched to the full depth, one pass: the cost alpha-beta saves",
+                SearchOptions(algorithm="minimax", iterative=False)),
+    "alphabeta": ("Alpha-beta", "one pass at the full depth, moves in the game's order, cutting off refuted moves",
+                  _BARE),
+    "ordering": ("+ ordering", "alpha-beta with the likeliest best moves first (captures, killers, history)",
+                 dataclasses.replace(_BARE, ordering=True, killers=True, history=True)),
+    "tt": ("+ ordering + TT", "and a transposition table: a position reached twice is searched once",
+           dataclasses.replace(_BARE, ordering=True, killers=True, history=True, tt=True)),
     "iterative": ("+ ordering + TT + iterative deepening",
+                  "depth 1, 2, 3 ... in turn, each iteration's best move ordering the next (every pass counted)",
                   dataclasses.replace(_BARE, ordering=True, killers=True, history=True, tt=True, iterative=True)),
-    "everything": ("Everything", SearchOptions()),
-    "mcts": ("MCTS", SearchOptions(algorithm="mcts")),
+    "everything": ("Everything", "the engine as it plays: also PVS, aspiration windows, null move and LMR",
+                   SearchOptions()),
+    "mcts": ("MCTS", "Monte Carlo tree search: random playouts instead of an evaluation, no depth",
+             SearchOptions(algorithm="mcts")),
 }
-"""Preset name -> (label, search options). Quiescence stays on throughout (it only matters for chess)."""
+"""Preset name -> (label, one-line description, search options). The rows up to "+ ordering + TT" run one pass at
+the given depth, so their node counts compare like with like; "iterative" and "everything" count every pass of
+iterative deepening. Quiescence stays on throughout (it only matters for chess)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -59,7 +68,7 @@ class LabConfig:
     @property
     def options(self) -> SearchOptions:
         """The preset's search options."""
-        return PRESETS[self.preset][1]
+        return PRESETS[self.preset][2]
 
 
 def _number(config: dict[str, Any], name: str, kind: type, low: float, high: float) -> Any:
@@ -150,5 +159,6 @@ class Lab:
 
     @staticmethod
     def presets() -> list[dict[str, str]]:
-        """The presets the page offers: ``{name, label}``."""
-        return [{"name": name, "label": label} for name, (label, _) in PRESETS.items()]
+        """The presets the page offers: ``{name, label, description}``."""
+        return [{"name": name, "label": label, "description": description}
+                for name, (label, description, _) in PRESETS.items()]

@@ -18,6 +18,7 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 
 from engine.games import game_class, game_names
 from engine.levels import game_levels
+from engine.oracles import describe_level
 from webapp import chess_assets
 from webapp.lab import Lab
 from webapp.seats import invite_code, issue_token
@@ -60,8 +61,9 @@ class GameCard:
     name: str
     title: str
     players: tuple[str, str]
-    levels: list[dict[str, int | float | None]]
-    """The engine's levels 1-8 for this game: ``depth`` and ``time`` limits (None = none) and ``margin``."""
+    levels: list[dict[str, int | float | str | None]]
+    """The engine's levels 1-8 for this game: ``depth`` and ``time`` limits (None = none), ``margin``, and
+    ``oracle``: what a book, table or solver does at that level, in words (None when it only searches)."""
 
 
 def game_cards() -> list[GameCard]:
@@ -70,7 +72,8 @@ def game_cards() -> list[GameCard]:
     for name in game_names():
         cls = game_class(name)
         levels = [
-            {"depth": level.limits.depth, "time": level.limits.time, "margin": level.margin}
+            {"depth": level.limits.depth, "time": level.limits.time, "margin": level.margin,
+             "oracle": describe_level(name, level.number)}
             for level in game_levels(name)
         ]
         cards.append(GameCard(name, cls.title, tuple(cls.players), levels))

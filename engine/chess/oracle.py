@@ -87,6 +87,14 @@ def _book_text(board: chess.Board, move: str) -> str:
     return f"opening book · {opening.eco} {opening.name}" if opening else "opening book"
 
 
+def describe_level(level: int) -> str | None:
+    """What the oracle does at ``level``, in words for the level picker, or None when the level only searches."""
+    row = LEVELS.get(level)
+    if row is not None and row.book:
+        return "opens from the opening book (named openings, weighted by how often they are played), then searches"
+    return None
+
+
 def chess_oracle(state: Any, level: int, rng: random.Random | None = None) -> SearchInfo | None:
     """A book move (at levels whose row says ``book``) or a tablebase move, as a final event; else None."""
     board: chess.Board = state.board

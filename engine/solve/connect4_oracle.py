@@ -62,6 +62,17 @@ def principal_variation(state: Connect4, solver: Solver, deadline: float | None 
     return line
 
 
+def describe_level(level: int) -> str | None:
+    """What the exact solver does at ``level``, in words for the level picker, or None when the level only
+    searches."""
+    if level >= ATTEMPT_LEVEL:
+        return (f"plays perfectly from the exact solver once at most {ATTEMPT_EMPTY} cells are empty (if it finishes "
+                f"within {ATTEMPT_SECONDS:g} s; at {SOLVER_EMPTY} always), and searches before that")
+    if level >= SOLVER_LEVEL:
+        return f"plays perfectly from the exact solver once at most {SOLVER_EMPTY} cells are empty, and searches before"
+    return None
+
+
 def connect4_oracle(state: Connect4, level: int | None) -> SearchInfo | None:
     """The exact best move as a final ``SearchInfo`` (``source="solver"``), or None.
 

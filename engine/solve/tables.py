@@ -85,6 +85,11 @@ def table(game: str, directory: Path | None = None, *, build_missing: bool = Tru
     return loaded
 
 
+def describe_level(level: int) -> str | None:
+    """What the table does at ``level``, in words for the level picker, or None when the level only searches."""
+    return "plays from the solved table: perfect play, no search" if level >= TABLE_LEVEL else None
+
+
 def building_events(state: State, level: int | None, directory: Path | None = None) -> Iterator[SearchInfo]:
     """When answering ``state`` at ``level`` from the table needs the table built first (it is neither in this
     process nor in a readable file): build it, yielding a "progress" event (``building`` set, every counter 0)

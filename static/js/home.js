@@ -46,7 +46,9 @@ function describeLevel() {
   const reach = level.depth ? `searches ${level.depth} ${level.depth === 1 ? "ply" : "plies"} deep` : "searches as deep as it can";
   const time = level.time ? `, at most ${level.time} s a move` : "";
   const choice = level.margin ? "sometimes picks a slightly weaker move" : "always plays the best move it finds";
-  hint.textContent = `The engine ${reach}${time}; it ${choice}.`;
+  if (level.oracle?.endsWith("no search")) hint.textContent = `The engine ${level.oracle}.`;
+  else if (level.oracle) hint.textContent = `The engine ${level.oracle}. When it searches, it ${reach}${time}; it ${choice}.`;
+  else hint.textContent = `The engine ${reach}${time}; it ${choice}.`;
 }
 
 function showOpponent() {
