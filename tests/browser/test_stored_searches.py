@@ -13,8 +13,9 @@ ENGINE_TIMEOUT_MS = 30_000
 ENGINE_FIRST = {"game": "tictactoe", "side": 1, "opponent": {"type": "engine", "depth": 5, "algorithm": "alphabeta"}}
 
 
-def digits(text: str) -> int:
-    return int(re.sub(r"\D", "", text))
+def expect_count(counter, value: int) -> None:
+    """The panel counter shows ``value`` once its count-up animation has ended."""
+    expect(counter).to_have_text(re.compile(rf"^{value:,}$"))
 
 
 def test_a_late_spectator_and_a_past_move_show_the_stored_search(live_server, browser: Browser,
@@ -35,7 +36,7 @@ def test_a_late_spectator_and_a_past_move_show_the_stored_search(live_server, br
     spectator.goto(game_url)
     expect(spectator.locator("#panel-state")).to_have_text("done")
     expect(spectator.locator("#p-nodes")).not_to_have_text("–")
-    assert digits(spectator.inner_text("#p-nodes")) == first["nodes"]
+    expect_count(spectator.locator("#p-nodes"), first["nodes"])
     assert spectator.inner_text("#p-score") == first["score_text"]
     strip, board = spectator.locator("#engine-strip"), spectator.locator("#board").bounding_box()
     expect(strip).to_contain_text(f"done · {first['score_text']} · depth 5/{first['seldepth']}")
@@ -49,7 +50,7 @@ def test_a_late_spectator_and_a_past_move_show_the_stored_search(live_server, br
                              timeout=ENGINE_TIMEOUT_MS)
     expect(player.locator("#panel-state")).to_have_text("done")
     third = requests.get(f"{api}/searches/3", timeout=10).json()["info"]
-    assert digits(player.inner_text("#p-nodes")) == third["nodes"]
+    expect_count(player.locator("#p-nodes"), third["nodes"])
 
     player.click('#moves button[data-ply="1"]')
     expect(player.locator("#panel-state")).to_have_text("stored search")
@@ -70,5 +71,5 @@ def test_a_late_spectator_and_a_past_move_show_the_stored_search(live_server, br
     expect(player.locator("#panel-state")).to_have_text("done")
     player.click("#back-live")
     expect(player.locator("#panel-state")).to_have_text("done")
-    assert digits(player.inner_text("#p-nodes")) == third["nodes"]
+    expect_count(player.locator("#p-nodes"), third["nodes"])
     assert errors == []
