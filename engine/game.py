@@ -89,6 +89,8 @@ class State(Protocol):
     value for the side to move, decided scores counted in plies from this position), ``non_losing_moves()``
     (the legal moves after which the opponent cannot win at once; empty when none), ``symmetric_key`` (the same
     for positions equal up to a symmetry), ``play_null()`` and ``in_check()`` (null-move pruning).
+    Optional for the web clocks: ``can_win(seat) -> bool``, False when ``seat`` has no way left to win (a fallen
+    clock of its opponent is then a draw); without it, either side can always win.
     Optional for speed: ``play_texts(texts)``, what ``play_moves`` does, in time linear in the number of moves where
     one ``play`` per move would copy a growing history (chess).
     """

@@ -30,8 +30,11 @@ from sqlalchemy import bindparam, select
 
 from engine.game import GameError, State, describe_score, play_moves
 from engine.games import game_class, new_game
+from webapp.clocks import TIMEOUT, TIMEOUT_DRAW, Clocks, TimeControl, clocks_of, result_on_time
 from webapp.config import DEFAULT_IDLE_GAMES, DEFAULT_UNTOUCHED_GAME_SECONDS, DEFAULT_UNWATCHED_PAUSE
+from webapp.downtime import Heartbeat
 from webapp.errors import ArenaError
+from webapp.flag_watch import FlagWatch
 from webapp.lab import PREFIX as LAB_PREFIX
 from webapp.lab import Lab
 from webapp.runner import EngineRunner
@@ -240,6 +243,8 @@ class Arena:
         """When each game in memory was last used: any request or event for it, a watcher in its room here, a
         search of it queued or running here. A game enters and leaves it under ``_games_lock``, with ``_games``."""
         self._job_ids = itertools.count(1)
+        self._heartbeat = Heartbeat(store)
+        self._flags = FlagWatch(self._on_clock_due)
         self.lab = Lab(self.runner, emit, lambda: next(self._job_ids))
         if leases is not None or watcher_counts is not None:
             threading.Thread(target=self._keep_shared_state, name="shared-upkeep", daemon=True).start()
@@ -249,7 +254,9 @@ class Arena:
     def close(self) -> None:
         """Stop the engine workers and close the database."""
         self._closing.set()
+        self._flags.close()
         self.runner.close()
+        self._heartbeat.close()
         self.store.close()
 
     # --- loading ----------------------------------------------------------------------------------------------
@@ -288,6 +295,7 @@ class Arena:
         start = game_class(stored.game).from_setup(stored.start_setup)
         loaded = LiveGame(stored, start, start)
         loaded.state = loaded.position_at(len(stored.moves))
+        self._watch_clock(loaded)
         return loaded
 
     @contextmanager
@@ -328,6 +336,7 @@ class Arena:
             live.failed_searches = 0
             live.last_search = None
             live.record_known = False
+            self._watch_clock(live)
         if live.job_id is not None and (moves_changed or not live.active):
             self._cancel_search(live, CHANGED_ELSEWHERE)
 
@@ -415,9 +424,15 @@ class Arena:
         return len(game_ids)
 
     def resume(self) -> int:
-        """Restart the search of every unfinished game whose turn is the engine's, within the ceiling that began with
-        the turn (see ``_start_engine_if_its_turn``); returns how many games were looked at. A game that cannot be
+        """Watch the running clock of every unfinished game with one (loading a game watches its clock), and restart
+        the search of every unfinished game whose turn is the engine's, within the ceiling that began with the turn
+        (see ``_start_engine_if_its_turn``); returns how many engine turns were looked at. A game that cannot be
         loaded (say, its game module is gone) is logged and left alone."""
+        for game_id in self.store.clocked_game_ids():
+            try:
+                self.get(game_id)
+            except (GameError, ImportError):
+                log.exception("game %s cannot be loaded; its clock is not watched", game_id)
         started = 0
         for game_id in self.store.engine_turn_game_ids():
             try:
@@ -466,6 +481,7 @@ class Arena:
             "view": state.view(),
             "watchers": self.watcher_count(stored.id),
             "search_state": "paused" if live.paused else self.runner.state_of(stored.id),
+            "clock": None if (clocks := self._clocks(live)) is None else clocks.to_payload(time.time()),
             "rematch_id": stored.rematch_id,
             "version": stored.version,
             "created_at": _iso(stored.created_at),
@@ -577,8 +593,10 @@ class Arena:
         if side == "random":
             side = secrets.randbelow(2)
         engines = request.engines if side != 1 else (request.engines[1], request.engines[0])
-        return self._insert(cls.name, state, request.game_options, {"takeback": request.takeback},
-                            request.opponent, engines, side, client)
+        options: dict[str, Any] = {"takeback": request.takeback}
+        if request.clock is not None:
+            options["clock"] = request.clock.to_option()
+        return self._insert(cls.name, state, request.game_options, options, request.opponent, engines, side, client)
 
     def _insert(self, game: str, state: State, game_options: dict[str, Any], options: dict[str, Any],
                 opponent: dict[str, Any], engines: tuple[dict[str, Any] | None, ...],
@@ -638,6 +656,8 @@ class Arena:
                 raise ArenaError("game_over", "the game is over")
             if live.state.to_move != seat:
                 raise ArenaError("not_your_turn", "it is not your turn")
+            if self._end_if_clock_fell(live):
+                raise ArenaError("game_over", "your time ran out before this move arrived")
             live.client = client
             try:
                 self._commit_move(live, move_text, seat)
@@ -660,16 +680,21 @@ class Arena:
         outcome = after.outcome()
         info = search["info"] if search is not None else {}
         searched = info.get("source") in (None, "search") and info.get("depth")
+        now = time.time()
+        clocks = self._clocks(live)
         stored_move = StoredMove(live.ply + 1, text, by, info.get("score"), info.get("score_text"),
-                                 info["depth"] if searched else None)
+                                 info["depth"] if searched else None,
+                                 None if clocks is None else clocks.after_move(by, live.ply + 1, now))
+        turn_started = dt.datetime.fromtimestamp(now, dt.UTC) if clocks is not None and outcome is None else None
         record = encode_record(search) if search is not None else None
         try:
             live.stored.updated_at = self.store.add_move(
                 live.id, stored_move, None if outcome else after.to_move, "finished" if outcome else "active",
-                outcome.winner if outcome else None, outcome.reason if outcome else None, record)
+                outcome.winner if outcome else None, outcome.reason if outcome else None, record, turn_started)
         except PlyTakenError:
             self._reload(live)
             raise
+        live.stored.turn_started_at = turn_started
         live.state = after
         live.stored.version += 1
         live.stored.moves.append(stored_move)
@@ -684,8 +709,54 @@ class Arena:
         self.emit("moved", {"game_id": live.id, "move": text, "by": by, "ply": stored_move.ply,
                             "version": live.version, "state": self.state_payload(live), "sent_at": time.time()},
                   to=live.id)
+        self._watch_clock(live)
         self._start_engine_if_its_turn(live)
         self._evict_if_idle(live)
+
+    # --- clocks -----------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _clocks(live: LiveGame) -> Clocks | None:
+        """The game's clocks now, or None in a game without a clock."""
+        control = TimeControl.from_options(live.stored.options)
+        if control is None:
+            return None
+        started = live.stored.turn_started_at
+        fallen = live.state.to_move if live.stored.reason in (TIMEOUT, TIMEOUT_DRAW) else None
+        return clocks_of(control, live.stored.moves, live.state.to_move if live.active else None,
+                         None if started is None else started.timestamp(), fallen)
+
+    def _watch_clock(self, live: LiveGame) -> None:
+        """Have ``_on_clock_due`` called when the running clock of the game falls, if one runs."""
+        clocks = self._clocks(live)
+        falls_at = None if clocks is None else clocks.falls_at()
+        if falls_at is not None:
+            self._flags.watch(live.id, falls_at)
+
+    def _on_clock_due(self, game_id: str) -> None:
+        """The flag watch's callback: end the game if its running clock fell, else watch its new fall time."""
+        with self._locked(game_id) as live:
+            if not self._end_if_clock_fell(live):
+                self._watch_clock(live)
+
+    def _end_if_clock_fell(self, live: LiveGame) -> bool:
+        """If the running clock has reached zero, end the game on time (``clocks.result_on_time``), cancelling the
+        engine's search, and broadcast it; returns whether the game ended so. Lock held."""
+        clocks = self._clocks(live)
+        if clocks is None or clocks.running is None or not clocks.has_fallen(time.time()):
+            return False
+        winner, reason = result_on_time(live.state, clocks.running)
+        try:
+            live.stored.updated_at = self.store.finish_game(live.id, winner, reason, at_ply=live.ply)
+        except PlyTakenError:  # another server stored a move or ended the game first
+            self._reload(live)
+            return not live.active
+        self._cancel_search(live, reason)
+        live.stored.version += 1
+        live.stored.status, live.stored.winner, live.stored.reason = "finished", winner, reason
+        self._broadcast_state(live)
+        self._evict_if_idle(live)
+        return True
 
     def resign(self, game_id: str, seat: int | None) -> dict[str, Any]:
         """``seat`` resigns; returns the final state. Errors: forbidden, game_over."""
@@ -737,12 +808,15 @@ class Arena:
             keep = mine[-1] - 1
             state = live.position_at(keep)
             self._cancel_search(live, "takeback")
-            live.stored.updated_at = self.store.truncate_moves(game_id, keep, state.to_move)
+            turn_started = dt.datetime.now(dt.UTC) if "clock" in live.stored.options else None
+            live.stored.updated_at = self.store.truncate_moves(game_id, keep, state.to_move, turn_started)
+            live.stored.turn_started_at = turn_started
             live.stored.version += 1
             live.state = state
             del live.stored.moves[keep:]
             live.record_known = False
             live.stored.status, live.stored.winner, live.stored.reason = "active", None, None
+            self._watch_clock(live)
             return self._broadcast_state(live, seat)
 
     def rematch(self, game_id: str, seat: int | None, client: str = "") -> tuple[str, int, str]:
@@ -859,11 +933,17 @@ class Arena:
         if self.leases is not None and not self.leases.claim(live.id):
             return  # another node is searching this turn
         seat = live.state.to_move
+        clocks = self._clocks(live)
+        deadline = self._resumed_deadline(live) if resumed else None
+        if clocks is not None:  # the engine thinks on its own clock, and no pace holds its move back
+            started = clocks.turn_started if clocks.turn_started is not None else time.time()
+            on_clock = started + clocks.engine_seconds(seat, started)
+            deadline = on_clock if deadline is None else min(deadline, on_clock)
         job = SearchJob(
             id=next(self._job_ids), game_id=live.id, ply=live.ply, seat=seat, state=live.state,
             engine=live.engine_of(seat), record_tree=TREE_GAMES.get(live.stored.game, 0),
-            not_before=time.time() + self.pace if both_engines else 0.0, seed=secrets.randbits(32),
-            client=live.client, deadline=self._resumed_deadline(live) if resumed else None)
+            not_before=time.time() + self.pace if both_engines and clocks is None else 0.0,
+            seed=secrets.randbits(32), client=live.client, deadline=deadline)
         live.job_id = job.id
         live.last_search = None
         self.runner.submit(job)
@@ -945,6 +1025,9 @@ class Arena:
             if kind == "final":
                 live.job_id = None
                 self._release_lease(job.game_id)
+                if self._end_if_clock_fell(live):
+                    self.emit("search", message | {"info": {"kind": "cancelled", "reason": TIMEOUT}}, to=job.game_id)
+                    return
                 try:
                     self._commit_move(live, info["best"], job.seat, search=message)
                 except PlyTakenError:

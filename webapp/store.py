@@ -86,6 +86,8 @@ class GameRow(Base):
     """One more with every change: a move, a takeback, a resignation, a seat taken, a rematch."""
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now, index=True)
+    turn_started_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the clock of the current turn began (``webapp.clocks``); moved on by the service's down time."""
 
 
 class SeatRow(Base):
@@ -108,6 +110,8 @@ class MoveRow(Base):
     score_text: Mapped[str | None] = mapped_column(String(40), nullable=True)
     depth: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The depth of the engine's search behind the move (null for a person's move, a book or table move)."""
+    clock_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The mover's time left after the move, its increment included (null in a game without a clock)."""
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
@@ -124,6 +128,15 @@ class SearchRecordRow(Base):
     record: Mapped[str] = mapped_column(Text)
 
 
+class HeartbeatRow(Base):
+    """The last moment some node of the service was known to run (``webapp.downtime``): one row."""
+
+    __tablename__ = "heartbeat"
+
+    name: Mapped[str] = mapped_column(String(16), primary_key=True)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
 class PlayerSeatRow(Base):
     """A seat held by a browser: ``player_id`` is the random identity in its ``arena_player`` cookie."""
 
@@ -134,6 +147,7 @@ class PlayerSeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
 
 
+_HEARTBEAT = "service"
 _INSERT_MOVE = MoveRow.__table__.insert()
 _INSERT_RECORD = SearchRecordRow.__table__.insert()
 _UPDATE_GAME_TURN = GameRow.__table__.update().where(
@@ -153,6 +167,8 @@ class StoredMove:
     score: int | None = None
     score_text: str | None = None
     depth: int | None = None
+    clock_ms: int | None = None
+    """The mover's time left after the move (``webapp.clocks``), None without a clock."""
 
 
 @dataclass(slots=True)
@@ -182,6 +198,8 @@ class StoredGame:
     updated_at: dt.datetime
     version: int = 0
     """The stored ``games.version``: one more with every change of the game."""
+    turn_started_at: dt.datetime | None = None
+    """When the current turn's clock began (``webapp.clocks``)."""
     seats: list[StoredSeat] = field(default_factory=list)
     moves: list[StoredMove] = field(default_factory=list)
 
@@ -243,7 +261,8 @@ def _create_tables(engine: Engine) -> None:
         _add_missing_columns(connection)
 
 
-ADDED_COLUMNS = (("games", "version", "INTEGER NOT NULL DEFAULT 0"), ("moves", "depth", "INTEGER"))
+ADDED_COLUMNS = (("games", "version", "INTEGER NOT NULL DEFAULT 0"), ("moves", "depth", "INTEGER"),
+                 ("moves", "clock_ms", "INTEGER"), ("games", "turn_started_at", "TIMESTAMP WITH TIME ZONE"))
 """Columns added to tables after their first release: ``(table, column, SQL type and default)``. ``create_all``
 creates missing tables but never alters an existing one, so each of these is added where it is missing."""
 
@@ -305,13 +324,15 @@ class Store:
                 options=row.options, opponent=row.opponent, status=row.status, winner=row.winner, reason=row.reason,
                 rematch_id=row.rematch_id, created_at=_utc(row.created_at), updated_at=_utc(row.updated_at),
                 version=row.version, seats=[StoredSeat(s.seat, s.engine, s.taken) for s in seats],
-                moves=[StoredMove(m.ply, m.move, m.by, m.score, m.score_text, m.depth) for m in moves],
+                moves=[StoredMove(m.ply, m.move, m.by, m.score, m.score_text, m.depth, m.clock_ms) for m in moves],
+                turn_started_at=None if row.turn_started_at is None else _utc(row.turn_started_at),
             )
 
     def add_move(self, game_id: str, move: StoredMove, to_move: int | None, status: str = "active",
-                 winner: int | None = None, reason: str | None = None, record: str | None = None) -> dt.datetime:
-        """Store ``move``, its search ``record`` (JSON text, for an engine move) and the game's new turn/status in one
-        transaction; returns the update time.
+                 winner: int | None = None, reason: str | None = None, record: str | None = None,
+                 turn_started_at: dt.datetime | None = None) -> dt.datetime:
+        """Store ``move``, its search ``record`` (JSON text, for an engine move) and the game's new turn/status (with
+        ``turn_started_at``, when the next turn's clock began) in one transaction; returns the update time.
 
         Raises ``PlyTakenError`` (and writes nothing) when ply ``move.ply`` already has a move, or when the stored
         game is no longer active at ply ``move.ply - 1`` (another server took moves back or ended it meanwhile).
@@ -322,12 +343,13 @@ class Store:
             with self.engine.begin() as connection:
                 connection.execute(_INSERT_MOVE, {
                     "game_id": game_id, "ply": move.ply, "move": move.move, "by": move.by, "score": move.score,
-                    "score_text": move.score_text, "depth": move.depth, "created_at": now})
+                    "score_text": move.score_text, "depth": move.depth, "clock_ms": move.clock_ms, "created_at": now})
                 if record is not None:
                     connection.execute(_INSERT_RECORD, {"game_id": game_id, "ply": move.ply, "record": record})
                 turn = connection.execute(_UPDATE_GAME_TURN, {
                     "b_game_id": game_id, "b_previous_ply": move.ply - 1, "ply": move.ply, "to_move": to_move,
-                    "status": status, "winner": winner, "reason": reason, "updated_at": now})
+                    "status": status, "winner": winner, "reason": reason, "updated_at": now,
+                    "turn_started_at": turn_started_at})
                 if turn.rowcount != 1:
                     raise _StaleTurnError
         except _StaleTurnError:
@@ -338,24 +360,72 @@ class Store:
             raise PlyTakenError(f"ply {move.ply} of game {game_id} already has a move") from None
         return now
 
-    def truncate_moves(self, game_id: str, ply: int, to_move: int | None) -> dt.datetime:
-        """Delete every move after ``ply`` and reopen the game (takeback); returns the update time."""
+    def truncate_moves(self, game_id: str, ply: int, to_move: int | None,
+                       turn_started_at: dt.datetime | None = None) -> dt.datetime:
+        """Delete every move after ``ply`` and reopen the game (takeback), its turn's clock beginning at
+        ``turn_started_at``; returns the update time."""
         now = _now()
         with self._transaction() as session:
             session.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply > ply))
             session.execute(update(GameRow).where(GameRow.id == game_id).values(
                 ply=ply, to_move=to_move, status="active", winner=None, reason=None, updated_at=now,
-                version=GameRow.version + 1))
+                turn_started_at=turn_started_at, version=GameRow.version + 1))
         return now
 
-    def finish_game(self, game_id: str, winner: int | None, reason: str) -> dt.datetime:
-        """Mark the game finished with its result (resignation); returns the update time."""
+    def finish_game(self, game_id: str, winner: int | None, reason: str, at_ply: int | None = None) -> dt.datetime:
+        """Mark the game finished with its result (resignation, a clock fallen); returns the update time. With
+        ``at_ply``, only a game still active at that ply is finished: otherwise nothing is written and
+        ``PlyTakenError`` is raised (a move or another server got there first)."""
         now = _now()
+        condition = [GameRow.id == game_id]
+        if at_ply is not None:
+            condition += [GameRow.ply == at_ply, GameRow.status == "active"]
         with self._transaction() as session:
-            session.execute(update(GameRow).where(GameRow.id == game_id).values(
+            result = session.execute(update(GameRow).where(*condition).values(
                 status="finished", to_move=None, winner=winner, reason=reason, updated_at=now,
                 version=GameRow.version + 1))
+            if at_ply is not None and result.rowcount != 1:
+                raise PlyTakenError(f"game {game_id} is no longer active at ply {at_ply}")
         return now
+
+    def beat(self) -> None:
+        """Record that the service runs now (``webapp.downtime``)."""
+        with self._transaction() as session:
+            session.merge(HeartbeatRow(name=_HEARTBEAT, at=_now()))
+
+    def forgive_down_time(self, slack: float) -> float:
+        """Give every running clock back the time the whole service was down: when the last heartbeat is more than
+        ``slack`` seconds old, the turn start of each active game with a clock moves on by the time since that
+        heartbeat. One node does it (the heartbeat is replaced only if unchanged since it was read, in the same
+        transaction). Returns the seconds forgiven (0 when the service was not down or another node did it)."""
+        now = _now()
+        with self._transaction() as session:
+            last = session.get(HeartbeatRow, _HEARTBEAT)
+            if last is None:
+                session.add(HeartbeatRow(name=_HEARTBEAT, at=now))
+                return 0.0
+            last_at = _utc(last.at)
+            down = (now - last_at).total_seconds()
+            if down <= slack:
+                return 0.0
+            taken = session.execute(update(HeartbeatRow).where(
+                HeartbeatRow.name == _HEARTBEAT, HeartbeatRow.at == last.at).values(at=now))
+            if taken.rowcount != 1:
+                return 0.0
+            running = session.execute(select(GameRow.id, GameRow.turn_started_at).where(
+                GameRow.status == "active", GameRow.turn_started_at.is_not(None)))
+            for game_id, started in running.all():
+                started = _utc(started)
+                if started < last_at:
+                    session.execute(update(GameRow).where(GameRow.id == game_id).values(
+                        turn_started_at=started + (now - last_at)))
+            return down
+
+    def clocked_game_ids(self) -> list[str]:
+        """Ids of the unfinished games whose clock has a turn start (their clocks may be running)."""
+        with self._sessions() as session:
+            return list(session.scalars(select(GameRow.id).where(
+                GameRow.status == "active", GameRow.turn_started_at.is_not(None))))
 
     def take_seat(self, game_id: str, seat: int) -> bool:
         """Mark a free human seat taken; False when it was already taken (or is the engine's)."""

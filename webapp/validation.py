@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.game import UnknownGameError
 from engine.games import game_class
+from webapp.clocks import TimeControl
 from webapp.errors import ArenaError
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -37,6 +38,7 @@ class NewGameRequest:
     opponent: dict[str, Any]
     engines: tuple[dict[str, Any] | None, dict[str, Any] | None]
     side: int | str | None
+    clock: TimeControl | None = None
 
 
 def _is_int(value: object) -> bool:
@@ -216,7 +218,7 @@ def check_engines_opponent(
 def check_new_game(body: object) -> NewGameRequest:
     """A ``POST /api/games`` body (see docs/protocol.md). Engine seats are given for side 0 here; the caller
     swaps them once the creator's side is drawn."""
-    data = check_fields(body, ("game", "opponent"), ("options", "side", "setup"))
+    data = check_fields(body, ("game", "opponent"), ("options", "side", "setup", "clock"))
     game = data["game"]
     if not isinstance(game, str) or not 0 < len(game) <= 32:
         raise ArenaError("bad_game", "game must be the name of a game, e.g. \"tictactoe\"")
@@ -228,4 +230,5 @@ def check_new_game(body: object) -> NewGameRequest:
     check_personalities(game, engines)
     if takeback is None:
         takeback = opponent["type"] == "engine"
-    return NewGameRequest(game, game_options, takeback, setup, opponent, engines, side)
+    return NewGameRequest(game, game_options, takeback, setup, opponent, engines, side,
+                          TimeControl.parse(data.get("clock")))

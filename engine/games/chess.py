@@ -195,6 +195,11 @@ class ChessState:
                 self._outcome = None
         return self._outcome  # type: ignore[return-value]
 
+    def can_win(self, seat: int) -> bool:
+        """Whether ``seat`` (0 White, 1 Black) still has the material to mate (python-chess's rule): a side that
+        cannot draws when the opponent's clock falls."""
+        return not self._board.has_insufficient_material(chess.WHITE if seat == 0 else chess.BLACK)
+
     def evaluate(self) -> int:
         """Material and tapered piece-square score in centipawns for the side to move."""
         tables = _tables(game_phase(self._board))

@@ -1,0 +1,167 @@
+"""Game clocks: time controls in the API, each side's time stored with its moves, flag falls with the right
+result, the engine thinking on its own clock, and clocks kept across a SIGKILL of the server."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from servers import GENEROUS_LIMITS, LiveServer
+from test_api import assert_error, create
+
+from engine.games import new_game
+from webapp.clocks import TIMEOUT, TIMEOUT_DRAW, Clocks, TimeControl, clocks_of, result_on_time
+from webapp.store import StoredMove
+
+FLAG_WAIT = 30.0
+"""Seconds a test waits at most for a 15-second clock to fall."""
+
+
+def friend_game(app, client, clock: dict | None, game: str = "tictactoe") -> tuple[str, object]:
+    """A friend game with ``clock``; returns its id and the friend's test client (seat 1)."""
+    created = create(client, {"game": game, "opponent": {"type": "friend"}, "side": 0, "clock": clock})
+    friend = app.test_client()
+    taken = friend.post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]})
+    assert taken.status_code == 200
+    return created["id"], friend
+
+
+def wait_for_end(client, game_id: str) -> dict:
+    deadline = time.monotonic() + FLAG_WAIT
+    while time.monotonic() < deadline:
+        state = client.get(f"/api/games/{game_id}").json
+        if state["status"] == "finished":
+            return state
+        time.sleep(0.1)
+    raise AssertionError(f"game {game_id} did not end within {FLAG_WAIT} s")
+
+
+def test_time_controls_are_checked():
+    assert TimeControl.parse(None) is None
+    assert TimeControl.parse({"minutes": 3, "increment": 2}) == TimeControl(3.0, 2)
+    assert TimeControl.parse({"minutes": 0.25, "increment": 0}).initial_ms == 15_000
+    for bad in ({"minutes": 0.1, "increment": 0}, {"minutes": 181, "increment": 0}, {"minutes": 5},
+                {"minutes": 5, "increment": 61}, {"minutes": 5, "increment": 1.5}, {"minutes": True, "increment": 0},
+                {"minutes": "5", "increment": 0}, [5, 0], {"minutes": 5, "increment": 0, "delay": 1}):
+        with pytest.raises(Exception, match="clock must be null or"):
+            TimeControl.parse(bad)
+
+
+def test_clocks_follow_the_stored_moves():
+    control = TimeControl(1.0, 2)
+    moves = [StoredMove(1, "5", 0, clock_ms=60_000), StoredMove(2, "1", 1, clock_ms=60_000),
+             StoredMove(3, "9", 0, clock_ms=50_500)]
+    clocks = clocks_of(control, moves, to_move=1, turn_started=1000.0)
+    assert clocks == Clocks(control, (50_500, 60_000), 1, 1000.0)
+    assert clocks.left_at(1010.25) == (50_500, 49_750)
+    assert clocks.falls_at() == 1060.0 and not clocks.has_fallen(1059.9) and clocks.has_fallen(1060.0)
+    assert clocks.after_move(1, 4, 1010.25) == 49_750 + 2000  # spent time out, increment in
+    assert clocks_of(control, moves[:1], to_move=1, turn_started=1000.0).running is None  # not before ply 2
+    assert clocks_of(control, moves, to_move=None, turn_started=None, fallen=1).left_ms == (50_500, 0)
+    assert clocks.to_payload(1010.25) == {"minutes": 1.0, "increment": 2, "left_ms": [50_500, 49_750],
+                                          "running": 1}
+
+
+def test_the_engine_plans_its_time_on_its_own_clock():
+    clocks = Clocks(TimeControl(1.0, 0), (60_000, 60_000), 1, 0.0)
+    assert clocks.engine_seconds(1, 0.0) == pytest.approx(60 / 30 - 0.3)
+    assert clocks.engine_seconds(1, 59.9) == pytest.approx(0.05)  # almost out: the least it gets
+    with_increment = Clocks(TimeControl(3.0, 2), (180_000, 4_000), 1, 0.0)
+    assert with_increment.engine_seconds(1, 0.0) == pytest.approx(4 / 30 + 1.5 - 0.3)
+    nearly_out = Clocks(TimeControl(3.0, 2), (180_000, 2_000), 1, 0.0)
+    assert nearly_out.engine_seconds(1, 0.0) == pytest.approx(1.0 - 0.3)  # never above half of what is left
+
+
+def test_a_fallen_clock_is_a_draw_when_the_other_side_cannot_mate():
+    bare_king = new_game("chess", "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1")  # White: K+P, Black: a lone king
+    assert result_on_time(bare_king, 0) == (None, TIMEOUT_DRAW)  # a lone king cannot mate
+    assert result_on_time(bare_king, 1) == (0, TIMEOUT)
+    assert result_on_time(new_game("tictactoe"), 1) == (0, TIMEOUT)
+
+
+def test_a_new_game_takes_a_time_control(app, client):
+    game_id, _ = friend_game(app, client, {"minutes": 3, "increment": 2})
+    state = client.get(f"/api/games/{game_id}").json
+    assert state["options"]["clock"] == {"minutes": 3.0, "increment": 2}
+    assert state["clock"] == {"minutes": 3.0, "increment": 2, "left_ms": [180_000, 180_000], "running": None}
+    assert client.get(f"/api/games/{create(client)['id']}").json["clock"] is None
+    answer = client.post("/api/games", json={"game": "nim", "opponent": {"type": "friend"}, "side": 0,
+                                             "clock": {"minutes": 0, "increment": 0}})
+    assert_error(answer, 400, "bad_game")
+
+
+def test_clocks_run_from_the_third_move_and_gain_the_increment(app, client):
+    game_id, friend = friend_game(app, client, {"minutes": 1, "increment": 2})
+    assert client.post(f"/api/games/{game_id}/moves", json={"move": "5"}).json["clock"]["running"] is None
+    after_two = friend.post(f"/api/games/{game_id}/moves", json={"move": "1"}).json
+    assert after_two["clock"]["left_ms"][1] == 60_000 and after_two["clock"]["running"] == 0
+    assert 59_000 < after_two["clock"]["left_ms"][0] <= 60_000  # White's clock has just started
+    time.sleep(0.3)  # the thinking time under test
+    after_three = client.post(f"/api/games/{game_id}/moves", json={"move": "9"}).json
+    spent = 60_000 + 2000 - after_three["clock"]["left_ms"][0]
+    assert 300 <= spent < 2000 and after_three["clock"]["running"] == 1
+    assert after_three["history"][-1]["move"] == "9"
+
+
+def test_a_clock_falls_without_anyone_asking(app, client):
+    game_id, friend = friend_game(app, client, {"minutes": 0.25, "increment": 0})
+    client.post(f"/api/games/{game_id}/moves", json={"move": "5"})
+    friend.post(f"/api/games/{game_id}/moves", json={"move": "1"})
+    client.post(f"/api/games/{game_id}/moves", json={"move": "9"})  # now the friend's clock runs; nobody moves
+    state = wait_for_end(client, game_id)
+    assert state["result"] == {"winner": 0, "reason": TIMEOUT}
+    assert state["clock"]["left_ms"][1] == 0 and state["clock"]["running"] is None
+    assert_error(friend.post(f"/api/games/{game_id}/moves", json={"move": "2"}), 409, "game_over")
+
+
+def wait_for_turn(client, game_id: str, seat: int) -> dict:
+    deadline = time.monotonic() + FLAG_WAIT
+    while time.monotonic() < deadline:
+        state = client.get(f"/api/games/{game_id}").json
+        if state["to_move"] == seat or state["status"] != "active":
+            return state
+        time.sleep(0.05)
+    raise AssertionError(f"seat {seat} did not get the move within {FLAG_WAIT} s")
+
+
+def test_the_engine_thinks_on_its_own_clock(app, client):
+    """An engine told to think 20 s a move plays within its clock's budget (15 s for the game) instead."""
+    created = create(client, {"game": "chess", "opponent": {"type": "engine", "time": 20}, "side": 0,
+                              "setup": "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
+                              "clock": {"minutes": 0.25, "increment": 0}})
+    game_id = created["id"]
+    asked = time.monotonic()
+    client.post(f"/api/games/{game_id}/moves", json={"move": "a3"})
+    assert wait_for_turn(client, game_id, 0)["ply"] == 2
+    first_reply = time.monotonic() - asked
+    client.post(f"/api/games/{game_id}/moves", json={"move": "h3"})
+    state = wait_for_turn(client, game_id, 0)
+    assert state["ply"] == 4 and state["status"] == "active"
+    assert first_reply < 5.0  # the 20 s of its settings would have run out its whole clock
+    assert 10_000 < state["clock"]["left_ms"][1] < 15_000  # its second move was charged, and cheaply
+
+
+def test_clocks_survive_a_sigkill(tmp_path):
+    server = LiveServer(tmp_path / "instance", env=GENEROUS_LIMITS).start()
+    try:
+        created = server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "friend", "open": True},
+                                             "side": 0, "clock": {"minutes": 1, "increment": 0}}).json()
+        game_id, white = created["id"], created["token"]
+        black = server.post(f"/api/games/{game_id}/seats", {}).json()["token"]
+        for move, token in (("5", white), ("1", black), ("9", white)):
+            assert server.post(f"/api/games/{game_id}/moves", {"move": move, "token": token}).status_code == 200
+        time.sleep(1.0)  # Black thinks for a second while the server runs
+        read_at = time.time()
+        before = server.get(f"/api/games/{game_id}").json()["clock"]
+        server.kill()
+        time.sleep(4.0)  # the server is down: nobody can move, so nobody is charged
+        server.start()
+        after = server.get(f"/api/games/{game_id}").json()["clock"]
+        up_again = time.time()
+    finally:
+        server.kill()
+    assert after["running"] == 1 and after["left_ms"][0] == before["left_ms"][0]  # White's clock stood still
+    # Between the two reads Black is charged for what the server ran of them, never for the 4 s it was down; the
+    # time since the last heartbeat before the kill (at most one interval, 1 s) is given back.
+    charged = before["left_ms"][1] - after["left_ms"][1]
+    assert -1100 <= charged <= (up_again - read_at) * 1000 - 4000, (before, after)

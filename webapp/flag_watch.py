@@ -1,0 +1,56 @@
+"""Wakes the arena when a running clock is due to fall, so a game whose player walked away still ends on time.
+
+Hand-written (a heap and a condition variable, about forty lines): ``threading.Timer`` would cost a thread per
+running clock, and ``sched.scheduler`` cannot be woken early when a sooner time arrives.
+"""
+
+from __future__ import annotations
+
+import heapq
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+log = logging.getLogger(__name__)
+
+
+class FlagWatch:
+    """Calls ``on_due(game_id)`` from its own thread once Unix time reaches each time given to ``watch``. A game may
+    be watched several times (each move gives a new time): ``on_due`` decides whether its clock really fell."""
+
+    def __init__(self, on_due: Callable[[str], None], clock: Callable[[], float] = time.time) -> None:
+        self._on_due = on_due
+        self._clock = clock
+        self._due: list[tuple[float, str]] = []
+        self._changed = threading.Condition()
+        self._closed = False
+        threading.Thread(target=self._run, name="flag-watch", daemon=True).start()
+
+    def watch(self, game_id: str, at: float) -> None:
+        """Call ``on_due(game_id)`` at Unix time ``at`` (at once if it is past)."""
+        with self._changed:
+            heapq.heappush(self._due, (at, game_id))
+            self._changed.notify()
+
+    def close(self) -> None:
+        """Stop the thread; nothing more is called."""
+        with self._changed:
+            self._closed = True
+            self._changed.notify()
+
+    def _next_due(self) -> str | None:
+        """Wait for the next due game and return its id; None once closed."""
+        with self._changed:
+            while not self._closed:
+                if self._due and self._due[0][0] <= self._clock():
+                    return heapq.heappop(self._due)[1]
+                self._changed.wait(self._due[0][0] - self._clock() if self._due else None)
+            return None
+
+    def _run(self) -> None:
+        while (game_id := self._next_due()) is not None:
+            try:
+                self._on_due(game_id)
+            except Exception:
+                log.exception("game %s: the check of its clock failed", game_id)
