@@ -450,7 +450,7 @@ class Arena:
         """The game state of docs/protocol.md; ``you`` is added when ``include_you``."""
         stored, state = live.stored, live.state
         history = [{"ply": m.ply, "move": m.move, "by": m.by, "score": m.score, "score_text": m.score_text,
-                    "depth": m.depth}
+                    "depth": m.depth, "clock_ms": m.clock_ms}
                    for m in stored.moves]
         evals = [{"ply": m.ply, "score": m.score if m.by == 0 else -m.score,
                   "score_text": _seat0_text(m.score, m.by, m.score_text)}

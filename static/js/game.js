@@ -3,6 +3,7 @@
 import {
   ApiError, STOP_KEY_PREFIX, connectGame, getGame, getPgn, getPosition, getSearch, stopGame, takeSeat,
 } from "./api.js";
+import { Clocks } from "./clock.js";
 import { escapeHtml } from "./format.js";
 import { MoveList } from "./movelist.js";
 import { EnginePanel } from "./panel.js";
@@ -36,6 +37,7 @@ const page = {
   panel: null,
   tree: new SearchTree($("tree"), $("tree-summary")),
   moves: new MoveList($("moves"), (ply) => review(ply)),
+  clocks: new Clocks([...document.querySelectorAll(".player .clock")]),
 };
 
 async function loadBoardModule(game) {
@@ -294,6 +296,7 @@ async function applyState(state) {
   }
   page.state = state;
   page.pending = false;
+  page.clocks.update(state.clock, state.players);
   if (state.rematch_id && (page.you === null || page.you === undefined)) {
     // A spectator follows the players into their rematch even when it missed the `rematch` event itself.
     $("rematch-link").href = `/g/${state.rematch_id}`;

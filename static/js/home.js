@@ -95,6 +95,23 @@ function opponent() {
   }
 }
 
+/** The chosen time control for the request's `clock`: null, or {minutes, increment} (custom values checked). */
+function clock() {
+  const choice = form.elements.clock.value;
+  if (!choice) return null;
+  if (choice !== "custom") {
+    const [minutes, increment] = choice.split("+").map(Number);
+    return { minutes, increment };
+  }
+  const minutes = Number(form.elements.clock_minutes.value);
+  const increment = Number(form.elements.clock_increment.value);
+  if (!(minutes >= 0.25 && minutes <= 180)) throw new Error("Clock minutes must be from 0.25 to 180.");
+  if (!(Number.isInteger(increment) && increment >= 0 && increment <= 60)) {
+    throw new Error("The clock increment must be a whole number of seconds from 0 to 60.");
+  }
+  return { minutes, increment };
+}
+
 async function play(event) {
   event.preventDefault();
   errorBox.textContent = "";
@@ -109,6 +126,8 @@ async function play(event) {
     payload = { game, options, opponent: against, side: side === "random" ? "random" : Number(side) };
     const setup = game === "chess" ? form.elements.setup.value.trim() : "";
     if (setup) payload.setup = setup;
+    const timeControl = clock();
+    if (timeControl) payload.clock = timeControl;
   } catch (error) {
     errorBox.textContent = error.message;
     return;
@@ -163,6 +182,9 @@ async function refreshLive() {
 
 for (const card of cards) card.addEventListener("click", () => selectGame(card.dataset.game));
 for (const radio of form.elements.opponent) radio.addEventListener("change", showOpponent);
+form.elements.clock.addEventListener("change", () => {
+  document.querySelector("[data-clock-custom]").hidden = form.elements.clock.value !== "custom";
+});
 for (const output of document.querySelectorAll("output[data-for]")) {
   const input = form.elements[output.dataset.for];
   input.addEventListener("input", () => {

@@ -84,6 +84,7 @@ export class EnginePanel {
   constructor(root, names, strip = null, showTree = null) {
     this.root = root;
     this.strip = strip;
+    this.engineGame = false;
     this.showTree = showTree;
     this.names = names;
     this.$ = (id) => root.querySelector(`#${id}`);
@@ -149,6 +150,7 @@ export class EnginePanel {
   /** The game's state: its seat-0 evaluation points, its length, and whether the engine is queued or thinking
    * (or about to be: its turn has come and no search event has arrived yet). */
   onState(state) {
+    this.engineGame = state.seats.some((seat) => seat.kind === "engine");
     this.evals = state.evals ?? [];
     this.totalPlies = state.ply ?? 0;
     this.scoreUnit = state.score_unit ?? "";
@@ -273,7 +275,7 @@ export class EnginePanel {
       if (best) parts.push(`best ${escapeHtml(best)}`);
     }
     this.strip.innerHTML = parts.join(" · ");
-    this.strip.hidden = false;
+    this.strip.hidden = !this.engineGame; // a game between two people has no engine to sum up
   }
 
   /** The slider over a finished search's iterations (depth 1 to N), set to the last one. */
