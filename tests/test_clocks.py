@@ -88,6 +88,17 @@ def test_a_new_game_takes_a_time_control(app, client):
     answer = client.post("/api/games", json={"game": "nim", "opponent": {"type": "friend"}, "side": 0,
                                              "clock": {"minutes": 0, "increment": 0}})
     assert_error(answer, 400, "bad_game")
+    engines = client.post("/api/games", json={"game": "nim", "opponent": {"type": "engines", "levels": [1, 2]},
+                                              "clock": {"minutes": 1, "increment": 0}})
+    assert_error(engines, 400, "bad_game")
+
+
+def test_the_pgn_has_each_players_time_left(app, client):
+    game_id, friend = friend_game(app, client, {"minutes": 3, "increment": 2}, game="chess")
+    for mover, move in ((client, "e4"), (friend, "e5"), (client, "Nf3")):
+        assert mover.post(f"/api/games/{game_id}/moves", json={"move": move}).status_code == 200
+    pgn = client.get(f"/api/games/{game_id}/pgn").get_data(as_text=True)
+    assert "1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:03:00] } 2. Nf3 { [%clk 0:03:0" in pgn
 
 
 def test_clocks_run_from_the_third_move_and_gain_the_increment(app, client):

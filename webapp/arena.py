@@ -30,7 +30,7 @@ from sqlalchemy import bindparam, select
 
 from engine.game import GameError, State, describe_score, play_moves
 from engine.games import game_class, new_game
-from webapp.clocks import TIMEOUT, TIMEOUT_DRAW, Clocks, TimeControl, clocks_of, result_on_time
+from webapp.clocks import TIMEOUT, TIMEOUT_DRAW, Clocks, TimeControl, clock_comment, clocks_of, result_on_time
 from webapp.config import DEFAULT_IDLE_GAMES, DEFAULT_UNTOUCHED_GAME_SECONDS, DEFAULT_UNWATCHED_PAUSE
 from webapp.downtime import Heartbeat
 from webapp.errors import ArenaError
@@ -528,14 +528,18 @@ class Arena:
 
     def pgn(self, game_id: str) -> str:
         """A chess game's PGN, each engine move followed by its evaluation from White's side and its search depth
-        (``[%eval 0.35,12]``). ``not_found`` for an unknown game or a game without PGN (all but chess)."""
+        (``[%eval 0.35,12]``), and in a game with a clock each move by its player's time left (``[%clk 0:02:53]``).
+        ``not_found`` for an unknown game or a game without PGN (all but chess)."""
         with self._locked(game_id) as live:
             state = live.state
             if not hasattr(state, "pgn"):
                 raise ArenaError("not_found", f"game {game_id} is not a chess game; only chess games have a PGN")
             evals = {move.ply: state.eval_comment(move.score if move.by == 0 else -move.score, move.depth)
                      for move in live.stored.moves if move.score is not None}
-            comments = {ply: comment for ply, comment in evals.items() if comment is not None}
+            clocks = {move.ply: clock_comment(move.clock_ms) for move in live.stored.moves if move.clock_ms is not None}
+            comments = {ply: " ".join(part for part in (evals.get(ply), clocks.get(ply)) if part)
+                        for ply in evals.keys() | clocks.keys()}
+            comments = {ply: comment for ply, comment in comments.items() if comment}
             text: str = state.pgn(comments)
             return text
 
@@ -935,14 +939,14 @@ class Arena:
         seat = live.state.to_move
         clocks = self._clocks(live)
         deadline = self._resumed_deadline(live) if resumed else None
-        if clocks is not None:  # the engine thinks on its own clock, and no pace holds its move back
+        if clocks is not None:  # the engine thinks on its own clock
             started = clocks.turn_started if clocks.turn_started is not None else time.time()
             on_clock = started + clocks.engine_seconds(seat, started)
             deadline = on_clock if deadline is None else min(deadline, on_clock)
         job = SearchJob(
             id=next(self._job_ids), game_id=live.id, ply=live.ply, seat=seat, state=live.state,
             engine=live.engine_of(seat), record_tree=TREE_GAMES.get(live.stored.game, 0),
-            not_before=time.time() + self.pace if both_engines and clocks is None else 0.0,
+            not_before=time.time() + self.pace if both_engines else 0.0,
             seed=secrets.randbits(32), client=live.client, deadline=deadline)
         live.job_id = job.id
         live.last_search = None

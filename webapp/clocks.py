@@ -146,6 +146,12 @@ def clocks_of(control: TimeControl, moves: Sequence[Any], to_move: int | None, t
     return Clocks(control, (left[0], left[1]), running, turn_started if running is not None else None)
 
 
+def clock_comment(left_ms: int) -> str:
+    """The PGN command of a player's time left after a move, as Lichess writes it: ``[%clk 0:02:53]``."""
+    seconds = left_ms // 1000
+    return f"[%clk {seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}]"
+
+
 def result_on_time(state: State, fallen: int) -> tuple[int | None, str]:
     """``(winner, reason)`` when ``fallen``'s clock reaches zero in ``state``: the other side wins, unless it has
     no way left to win (the game's optional ``can_win(seat)``; chess: not enough material to mate), then a draw."""

@@ -230,5 +230,8 @@ def check_new_game(body: object) -> NewGameRequest:
     check_personalities(game, engines)
     if takeback is None:
         takeback = opponent["type"] == "engine"
-    return NewGameRequest(game, game_options, takeback, setup, opponent, engines, side,
-                          TimeControl.parse(data.get("clock")))
+    clock = TimeControl.parse(data.get("clock"))
+    if clock is not None and opponent["type"] == "engines":
+        raise ArenaError("bad_game", "clocks are for games with a person in them; an engine-against-engine game "
+                                     "is paced instead")
+    return NewGameRequest(game, game_options, takeback, setup, opponent, engines, side, clock)

@@ -56,6 +56,7 @@ function showOpponent() {
   for (const el of document.querySelectorAll("[data-opponent]")) el.hidden = el.dataset.opponent !== kind;
   document.querySelector("[data-side-row]").hidden = kind === "engines";
   document.querySelector("[data-takeback]").hidden = !(kind === "engine" || kind === "custom");
+  document.querySelector("[data-clock-row]").hidden = kind === "engines"; // engines are paced, not timed
   showStyle();
 }
 
@@ -126,7 +127,7 @@ async function play(event) {
     payload = { game, options, opponent: against, side: side === "random" ? "random" : Number(side) };
     const setup = game === "chess" ? form.elements.setup.value.trim() : "";
     if (setup) payload.setup = setup;
-    const timeControl = clock();
+    const timeControl = against.type === "engines" ? null : clock();
     if (timeControl) payload.clock = timeControl;
   } catch (error) {
     errorBox.textContent = error.message;
