@@ -17,6 +17,7 @@ COMMANDS = {
     "bench": "benchmark every game under each technique set",
     "uci": "speak the UCI protocol (chess)",
     "tablebase": "build or query solved tables of small games",
+    "review": "a verdict on every move of a game, against the truth where it is known, else a search",
 }
 
 

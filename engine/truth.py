@@ -1,0 +1,134 @@
+"""The exact value of a position and of each of its moves, where this project can know it: the solved tables
+(tic-tac-toe, Wolves & Rabbit), Nim's theory and exhaustive search (``engine.solve.nim``), and the Connect Four
+solver when it proves the position within a time budget. Chess has none.
+
+This is for display and review only: nothing in the engine's play reads it (a level plays as its settings say).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from engine.game import WIN, State, describe_score
+
+Result = Literal["win", "draw", "loss"]
+CONNECT4_SECONDS = 1.0
+"""The default time the Connect Four solver gets to prove every move of one position (``move_values``); beyond it
+the position's truth is unknown. From 18 empty cells down it takes well under a second (engine.solve.connect4_oracle);
+early positions need far longer in CPython and stay unknown."""
+TABLE_GAMES = ("tictactoe", "wolves")
+
+
+@dataclass(frozen=True, slots=True)
+class Exact:
+    """The value of a position for the side to move under perfect play: ``result`` and ``plies`` to the end (None
+    in a draw, and where only the result is known: Nim's theory on large piles)."""
+
+    result: Result
+    plies: int | None = None
+
+    @property
+    def score(self) -> int | None:
+        """In the engine's convention (``WIN - plies`` for a win, its negation for a loss, 0 for a draw); None when
+        the distance is unknown."""
+        if self.result == "draw":
+            return 0
+        if self.plies is None:
+            return None
+        return WIN - self.plies if self.result == "win" else -(WIN - self.plies)
+
+    @property
+    def text(self) -> str:
+        """"win in 4" / "loss in 2" (moves of the side to move, as ``describe_score`` counts them), "draw", or
+        "win" / "loss" when the distance is unknown."""
+        score = self.score
+        return self.result if score is None or self.result == "draw" else describe_score(score)
+
+    def after_move(self) -> Exact:
+        """This value as seen by the opponent one ply earlier: the value of the move that led here."""
+        if self.result == "draw":
+            return self
+        flipped: Result = "loss" if self.result == "win" else "win"
+        return Exact(flipped, None if self.plies is None else self.plies + 1)
+
+    def rank(self) -> tuple[int, int]:
+        """A key ordering values from worst to best for the side to move: losses (sooner ones first), draws, wins
+        (slower ones first); an unknown distance counts as the slowest win or the longest loss."""
+        unknown = 10**9
+        if self.result == "win":
+            return 2, -(self.plies if self.plies is not None else unknown)
+        if self.result == "loss":
+            return 0, self.plies if self.plies is not None else unknown
+        return 1, 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: ``{"result", "plies", "score", "text"}``."""
+        return {"result": self.result, "plies": self.plies, "score": self.score, "text": self.text}
+
+
+def of_score(score: int) -> Exact:
+    """The ``Exact`` of a decided (or drawn, 0) score in the engine's convention."""
+    if score == 0:
+        return Exact("draw")
+    return Exact("win" if score > 0 else "loss", WIN - abs(score))
+
+
+def finished_value(state: State) -> Exact | None:
+    """The value of a finished position for the side to move (0 plies), None while the game goes on."""
+    outcome = state.outcome()
+    if outcome is None:
+        return None
+    if outcome.winner is None:
+        return Exact("draw")
+    return Exact("win" if outcome.winner == state.to_move else "loss", 0)
+
+
+def move_values(state: State, seconds: float = CONNECT4_SECONDS, tables: Path | None = None,
+                build_tables: bool = True) -> dict[str, Exact] | None:
+    """Each legal move's exact value for the side to move (``move_text -> Exact``), or None when it is not known:
+    a game without a source, a solved table not built yet (with ``build_tables`` False), a Connect Four position
+    the solver cannot prove in ``seconds``, Nim under rules its theory does not cover. Empty for a finished game.
+    ``tables`` is the folder of the solved tables (default: their cache)."""
+    if state.outcome() is not None:
+        return {}
+    values: dict[str, Exact] = {}
+    if state.name in TABLE_GAMES:
+        from engine.solve import tables as solved
+
+        if solved.table(state.name, tables, build_missing=build_tables) is None:
+            return None
+        for move in state.legal_moves():
+            entry = solved.probe(state.play(move), tables)
+            if entry is None:
+                return None
+            values[state.move_text(move)] = Exact(entry.result, entry.plies).after_move()
+        return values
+    if state.name == "nim":
+        from engine.solve.nim import value as nim_value
+
+        for move in state.legal_moves():
+            known = nim_value(state.play(move))  # type: ignore[arg-type]
+            if known is None:
+                return None
+            wins, plies = known
+            values[state.move_text(move)] = Exact("win" if wins else "loss", plies).after_move()
+        return values
+    if state.name == "connect4":
+        from engine.solve.connect4 import Solver, SolveTimeout, pons_to_engine
+        from engine.solve.connect4_oracle import move_scores
+
+        try:
+            scored = move_scores(state, Solver(), time.perf_counter() + seconds)  # type: ignore[arg-type]
+        except SolveTimeout:
+            return None
+        moves = state.moves  # type: ignore[attr-defined]
+        return {state.move_text(move): of_score(pons_to_engine(pons, moves)) for pons, move, _ in scored}
+    return None
+
+
+def position_value(values: dict[str, Exact]) -> Exact:
+    """The value of a position given its moves' values (``move_values``): the best of them."""
+    return max(values.values(), key=Exact.rank)

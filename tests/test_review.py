@@ -1,0 +1,167 @@
+"""Reviews of games: every exact verdict checked against an independent judge (a brute-force solver for
+tic-tac-toe and small Nim, Bouton's theory for large Nim, the solved table for Wolves & Rabbit, Pons' scored
+positions for Connect Four), chess graded from searches, and the command line printing what the module decides."""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import cache, reduce
+from operator import xor
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from engine.game import WIN, State
+from engine.games import new_game
+from engine.games.connect4 import Connect4
+from engine.games.nim import Nim
+from engine.review import (
+    BEST,
+    BLUNDER,
+    KEPT,
+    THREW_DRAW,
+    THREW_WIN,
+    SearchSettings,
+    average_losses,
+    review_moves,
+)
+from engine.solve import tables
+from engine.solve.connect4 import pons_to_engine
+from engine.truth import Exact, move_values, position_value
+
+SETS = Path(__file__).parent / "data" / "connect4"
+
+
+@cache
+def brute_force(state: State) -> int:
+    """The exact score of ``state`` for the side to move (``±(WIN - plies)``, 0 a draw) by plain negamax."""
+    outcome = state.outcome()
+    if outcome is not None:
+        return 0 if outcome.winner is None else (WIN if outcome.winner == state.to_move else -WIN)
+    best = -2 * WIN
+    for move in state.legal_moves():
+        child = brute_force(state.play(move))
+        mine = 0 if child == 0 else (-child - 1 if child < 0 else -child + 1)  # one ply further from the end
+        best = max(best, mine)
+    return best
+
+
+def expected_verdict(best: int, played: int) -> str:
+    """The verdict the rules give a move worth ``played`` where ``best`` was possible (engine-convention scores)."""
+    if played == best:
+        return BEST
+    if (played > 0) == (best > 0) and (played < 0) == (best < 0):
+        return KEPT
+    return THREW_WIN if best > 0 else THREW_DRAW
+
+
+def random_game(state: State, rng: random.Random, limit: int = 200) -> list[str]:
+    moves = []
+    while state.outcome() is None and len(moves) < limit:
+        move = rng.choice(state.legal_moves())
+        moves.append(state.move_text(move))
+        state = state.play(move)
+    return moves
+
+
+def check_against_scores(start: State, moves: list[str], exact_score) -> None:
+    """Every verdict of ``review_moves`` equals the one ``exact_score(state)`` (an independent judge) implies."""
+    verdicts = review_moves(start, moves)
+    state = start
+    for verdict, text in zip(verdicts, moves, strict=True):
+        scores = {state.move_text(move): exact_score(state.play(move)) for move in state.legal_moves()}
+        mine = {move: 0 if score == 0 else (-score - 1 if score < 0 else -score + 1) for move, score in scores.items()}
+        best = max(mine.values())
+        assert verdict.exact and verdict.verdict == expected_verdict(best, mine[text]), (start, moves, verdict)
+        assert verdict.before == Exact.text.fget(_exact(best)) and verdict.after == _exact(mine[text]).text
+        if verdict.verdict != BEST:
+            assert mine[verdict.best] == best
+        state = state.play(state.parse_move(text))
+
+
+def _exact(score: int) -> Exact:
+    if score == 0:
+        return Exact("draw")
+    return Exact("win" if score > 0 else "loss", WIN - abs(score))
+
+
+def test_every_tictactoe_verdict_matches_brute_force() -> None:
+    rng = random.Random(7)
+    for _ in range(60):
+        start = new_game("tictactoe")
+        check_against_scores(start, random_game(start, rng), brute_force)
+
+
+@pytest.mark.parametrize("rules", [((3, 4, 5), None, False), ((2, 3, 6), 3, False), ((1, 4, 5), None, True),
+                                   ((3, 5, 6), 2, True)])
+def test_every_small_nim_verdict_matches_brute_force(rules) -> None:
+    rng = random.Random(11)
+    for _ in range(25):
+        start = Nim(*rules)
+        check_against_scores(start, random_game(start, rng), brute_force)
+
+
+def test_large_nim_verdicts_follow_boutons_theory() -> None:
+    """Too large to search (until the piles shrink): the review knows who wins, and its verdicts follow the XOR
+    of the piles."""
+    rng = random.Random(3)
+    for _ in range(10):
+        start = Nim((40, 50, 60, 70, 80))
+        moves = random_game(start, rng, limit=12)
+        state = start
+        for verdict, text in zip(review_moves(start, moves), moves, strict=True):
+            wins_now = reduce(xor, state.piles, 0) != 0
+            state = state.play(state.parse_move(text))
+            keeps = reduce(xor, state.piles, 0) == 0  # the opponent is left lost
+            assert verdict.before.split()[0] == ("win" if wins_now else "loss")
+            if wins_now and not keeps:
+                assert verdict.verdict == THREW_WIN
+            else:
+                assert verdict.verdict in (BEST, KEPT)
+
+
+def test_every_wolves_verdict_matches_the_table() -> None:
+    rng = random.Random(5)
+    for _ in range(8):
+        start = new_game("wolves")
+        check_against_scores(start, random_game(start, rng), lambda state: tables.probe(state).score)
+
+
+def test_connect_four_truth_matches_pons_scores() -> None:
+    lines = (SETS / "end_easy.txt").read_text().split("\n")[:40] + (SETS / "middle_easy.txt").read_text().split(
+        "\n")[:10]
+    for line in filter(None, lines):
+        moves, score = line.split()
+        state = new_game("connect4", moves)
+        values = move_values(state, seconds=30)
+        assert values is not None
+        assert position_value(values).score == pons_to_engine(int(score), state.moves)  # type: ignore[attr-defined]
+
+
+def test_connect_four_verdicts_from_a_scored_position() -> None:
+    moves, score = (SETS / "end_easy.txt").read_text().split("\n")[0].split()
+    start = Connect4.from_setup(moves)
+    rng = random.Random(2)
+    played = random_game(start, rng)
+    verdicts = review_moves(start, played, truth_seconds=30)
+    assert verdicts[0].before == Exact.text.fget(_exact(pons_to_engine(int(score), start.moves)))
+    assert all(verdict.exact for verdict in verdicts)
+
+
+def test_a_chess_blunder_is_graded_with_the_better_move() -> None:
+    moves = ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"]  # 3...Nf6?? allows Qxf7 mate
+    verdicts = review_moves(new_game("chess"), moves, SearchSettings(depth=3, seconds=10))
+    blunder = verdicts[5]
+    assert blunder.verdict == BLUNDER and blunder.loss >= 300 and blunder.move_shown == "Nf6"
+    assert blunder.after == "loss in 1" and blunder.best_shown in ("g6", "Qe7", "Qf6")
+    assert average_losses(verdicts)[1] is not None and average_losses(verdicts)[1] >= blunder.loss / 3
+
+
+def test_the_command_line_prints_the_modules_verdicts(capsys) -> None:
+    moves = ["5", "1", "9", "3", "2"]
+    assert main(["review", "tictactoe", "--moves", " ".join(moves), "--json"]) == 0
+    printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert printed == [verdict.to_dict() for verdict in review_moves(new_game("tictactoe"), moves)]
+    assert main(["review", "tictactoe", "--moves", "5 5"]) == 2
