@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from engine.game import WIN, State, describe_score
+from engine.games.connect4 import CELLS
 
 Result = Literal["win", "draw", "loss"]
 CONNECT4_SECONDS = 1.0
@@ -20,6 +21,16 @@ CONNECT4_SECONDS = 1.0
 the position's truth is unknown. From 18 empty cells down it takes well under a second (engine.solve.connect4_oracle);
 early positions need far longer in CPython and stay unknown."""
 TABLE_GAMES = ("tictactoe", "wolves")
+LIVE_CONNECT4_EMPTY = 18
+"""``live_truth`` asks the Connect Four solver only from this many empty cells down (where it needs well under a
+second, engine.solve.connect4_oracle); earlier positions stay unknown rather than delay the engine's move."""
+LIVE_CONNECT4_SECONDS = 0.5
+LIVE_BUILT_TABLES = ("tictactoe",)
+"""Tables ``live_truth`` builds when missing (tic-tac-toe's takes a tenth of a second); Wolves & Rabbit's takes
+5-20 s and is left to the level that plays from it."""
+LIVE_MAX_MOVES = 64
+"""``live_truth`` says nothing of a position with more legal moves (large Nim piles): its values would crowd the
+search record (64 KiB) for a panel that lists the best few."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,3 +143,17 @@ def move_values(state: State, seconds: float = CONNECT4_SECONDS, tables: Path | 
 def position_value(values: dict[str, Exact]) -> Exact:
     """The value of a position given its moves' values (``move_values``): the best of them."""
     return max(values.values(), key=Exact.rank)
+
+
+def live_truth(state: State) -> dict[str, dict[str, Any]] | None:
+    """The exact value of each legal move of ``state`` for the engine panel (``move_text -> Exact.to_dict()``),
+    within what a live engine turn can afford: solved tables if already built (tic-tac-toe's is built at once), the
+    Connect Four solver from
+    ``LIVE_CONNECT4_EMPTY`` empty cells down within ``LIVE_CONNECT4_SECONDS``, at most ``LIVE_MAX_MOVES`` moves;
+    None where unknown. Display only."""
+    if state.name == "connect4" and CELLS - state.moves > LIVE_CONNECT4_EMPTY:  # type: ignore[attr-defined]
+        return None
+    if len(state.legal_moves()) > LIVE_MAX_MOVES:
+        return None
+    values = move_values(state, LIVE_CONNECT4_SECONDS, build_tables=state.name in LIVE_BUILT_TABLES)
+    return None if values is None else {move: value.to_dict() for move, value in values.items()}

@@ -165,3 +165,13 @@ def test_the_command_line_prints_the_modules_verdicts(capsys) -> None:
     printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert printed == [verdict.to_dict() for verdict in review_moves(new_game("tictactoe"), moves)]
     assert main(["review", "tictactoe", "--moves", "5 5"]) == 2
+
+
+def test_live_truth_stays_within_a_live_turns_means() -> None:
+    from engine.truth import live_truth
+
+    assert live_truth(new_game("tictactoe", "5"))["2"]["text"] == "loss in 3"
+    assert live_truth(new_game("connect4")) is None  # far from the end: the solver is not asked
+    assert live_truth(new_game("chess")) is None
+    assert live_truth(Nim((40, 50, 60))) is None  # 150 legal moves: too many to send
+    assert live_truth(Nim((3, 4, 5)))["1:2"] == {"result": "win", "plies": 11, "score": WIN - 11, "text": "win in 6"}

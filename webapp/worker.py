@@ -28,6 +28,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.truth import live_truth
 from webapp.fair_queue import LIVE
 from webapp.search_records import fit_info
 
@@ -124,9 +125,10 @@ def _send(results: Any, job: SearchJob, info: dict[str, Any]) -> None:
 def run_job(job: SearchJob, results: Any, stop: Any, ceiling: Ceiling = Ceiling()) -> None:
     """Run one job, sending "started", its events, and one "final" (or "failed") on ``results`` (a pipe end).
     Each event gets ``sent_at``, the wall-clock time it left the worker. The final event also carries the job's
-    ``engine`` settings and ``iterations``: one summary (``ITERATION_FIELDS``, and ``tree``, that iteration's
-    recorded tree, or None) per completed depth, in order; the recorded trees are cut
-    to fit a search record (``search_records.fit_info``). The search stops at
+    ``engine`` settings, ``truth`` (each legal move's exact value where it is known cheaply,
+    ``engine.truth.live_truth``: display only, computed after the move was chosen) and ``iterations``: one
+    summary (``ITERATION_FIELDS``, and ``tree``, that iteration's recorded tree, or None) per completed depth, in
+    order; the recorded trees are cut to fit a search record (``search_records.fit_info``). The search stops at
     ``ceiling`` at the latest, or at the job's ``deadline`` if sooner (or when ``stop`` is set), and plays its
     best move so far."""
     _send(results, job, {"kind": "started", "engine": job.engine})
@@ -145,7 +147,7 @@ def run_job(job: SearchJob, results: Any, stop: Any, ceiling: Ceiling = Ceiling(
             _send(results, job, data)
         if final is None or not final.get("best"):
             raise RuntimeError("the search ended without a move")
-        final = fit_info(final | {"iterations": iterations, "engine": job.engine})
+        final = fit_info(final | {"iterations": iterations, "engine": job.engine, "truth": live_truth(job.state)})
         remaining = job.not_before - time.time()
         if remaining > 0:
             stop.wait(remaining)

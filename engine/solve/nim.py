@@ -17,13 +17,14 @@ Misère play with a limit on several large piles has neither here: ``value`` ans
 from __future__ import annotations
 
 import math
-from functools import cache, reduce
+from functools import lru_cache, reduce
 from operator import xor
 
 from engine.games.nim import Nim
 
 EXHAUSTIVE_STATES = 20_000
-"""The most positions the exhaustive search may meet (the product of pile sizes plus one bounds it)."""
+"""The most positions the exhaustive search may meet (the product of pile sizes plus one bounds it). Its memo
+keeps at most 100,000 positions across calls (a long-running worker process stays bounded)."""
 
 
 def value(state: Nim) -> tuple[bool, int | None] | None:
@@ -48,7 +49,7 @@ def _grundy(size: int, max_take: int | None) -> int:
     return size if max_take is None else size % (max_take + 1)
 
 
-@cache
+@lru_cache(maxsize=100_000)
 def _search(piles: tuple[int, ...], max_take: int | None, misere: bool) -> int:
     """``±(1 + plies to the end)`` for the side to move (positive: it wins), piles sorted without zeros."""
     if not piles:

@@ -2,6 +2,7 @@
 // column's counters as its events arrive (lab) and, once all are final, whether their values agree.
 import { io } from "./socketio.js";
 import { formatCount, formatMillis } from "./format.js";
+import { horizonError } from "./truth.js";
 
 const form = document.getElementById("lab-form");
 const runButton = document.getElementById("lab-run");
@@ -36,6 +37,18 @@ function configs() {
   return chosen;
 }
 
+/** The exact value of the column's best move, marked ⚠ where the column's search disagrees with it. */
+function truthCell(info, final) {
+  const exact = final ? info.truth?.[info.best] : null;
+  if (!exact) return cell(final && info.truth === null ? "unknown" : "–");
+  const chosen = (info.root_moves ?? []).find((rm) => rm.move === info.best) ?? { score: info.score, bound: "exact" };
+  const error = horizonError(chosen, exact, info.depth);
+  const td = cell(`${error ? "⚠ " : ""}${exact.text}`);
+  td.title = error ?? `The exact value of this best move: ${exact.text}.`;
+  if (error) td.className = "horizon";
+  return td;
+}
+
 function renderRow(column) {
   const entry = columns[column];
   const info = entry.info ?? {};
@@ -47,7 +60,7 @@ function renderRow(column) {
     cell(entry.label), cell(entry.state), cell(info.depth ?? "–"), cell(final ? info.score_text ?? "–" : "–"),
     cell(final ? info.best ?? "–" : "–"), cell(formatCount(info.nodes ?? 0)), cell(formatCount(info.pruned ?? 0)),
     cell(info.time_ms === undefined ? "–" : formatMillis(info.time_ms)), cell(formatCount(info.nps ?? 0)),
-    cell(info.ebf == null ? "–" : info.ebf.toFixed(2)), cell(entry.agrees ?? ""),
+    cell(info.ebf == null ? "–" : info.ebf.toFixed(2)), cell(entry.agrees ?? ""), truthCell(info, final),
   );
   const old = tbody.querySelector(`tr[data-column="${column}"]`);
   if (old) old.replaceWith(row);

@@ -1,6 +1,7 @@
 // The engine panel: what the engine is doing right now, for everyone in the game's room.
 // Events may arrive faster than the screen refreshes; they are folded into one redraw per animation frame.
 import { drawEvaluation, drawNodesPerDepth } from "./charts.js";
+import { horizonError } from "./truth.js";
 import { escapeHtml, formatCount, formatMillis, formatPercent, isDecided, scoreClass, WIN } from "./format.js";
 
 const COUNT_UP_MS = 160;
@@ -48,6 +49,7 @@ const BOUND_TITLE = { lower: " (a lower bound: at least this)", upper: " (an upp
 /** Moves that come from no search: the opening book, a solved table, the exact solver. */
 const ORACLES = new Set(["book", "table", "solver"]);
 const SOLVED = new Set(["table", "solver"]);
+
 const SOURCE_TEXT = {
   book: " · a move of the opening book, not searched",
   table: " · the exact value, read from the solved table",
@@ -343,6 +345,9 @@ export class EnginePanel {
     const shown = solved ? rows : rows.slice(0, 8);
     const widths = barWidths(shown, useVisits);
     const units = unitsOf(info);
+    const truth = info.truth ?? null;
+    host.classList.toggle("with-truth", Boolean(truth));
+    this.$("p-truth-note").hidden = !truth;
     const existing = new Map([...host.querySelectorAll(".rm-row")].map((row) => [row.dataset.move, row]));
     const ordered = shown.map((rm, i) => {
       let row = existing.get(rm.move);
@@ -350,8 +355,16 @@ export class EnginePanel {
         row = document.createElement("div");
         row.className = "rm-row";
         row.dataset.move = rm.move;
-        row.innerHTML = '<span class="rm-move"></span><span class="rm-bar"><i></i></span><span class="rm-score"></span>';
+        row.innerHTML = '<span class="rm-move"></span><span class="rm-bar"><i></i></span><span class="rm-score"></span>'
+          + '<span class="rm-truth"></span>';
       }
+      const exact = truth?.[rm.move];
+      const error = solved ? null : horizonError(rm, exact, info.depth);
+      const truthCell = row.querySelector(".rm-truth");
+      truthCell.hidden = !truth;
+      truthCell.textContent = exact ? `${error ? "⚠ " : ""}${exact.text}` : "";
+      truthCell.title = error ?? (exact ? `The exact value of this move: ${exact.text}.` : "");
+      row.classList.toggle("horizon", Boolean(error));
       row.querySelector(".rm-move").textContent = rm.text ?? rm.move;
       row.querySelector(".rm-bar i").style.width = `${widths[i].toFixed(1)}%`;
       row.querySelector(".rm-score").textContent = info.source === "book"

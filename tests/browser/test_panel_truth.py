@@ -53,7 +53,7 @@ def test_the_panel_shows_what_the_command_line_finds(live_server, browser: Brows
     page.goto(live_server.url + created["url"])
     expect(page.locator("#panel-state")).to_have_text("done", timeout=60_000)
     expected = analyse(game, depth, tree)
-    stored = requests.get(f"{live_server.url}/api/games/{created['id']}/searches/1", timeout=10).json()["info"]
+    stored = requests.get(f"{live_server.url}/api/games/{created['id']}/searches/2", timeout=10).json()["info"]
 
     for name in ("nodes", "pruned", "cutoffs", "tt_hits", "best", "score", "score_text", "depth", "seldepth", "pv"):
         assert stored[name] == expected[name], name
@@ -65,3 +65,30 @@ def test_the_panel_shows_what_the_command_line_finds(live_server, browser: Brows
     assert page.inner_text("#p-root-moves .rm-row.best .rm-move") == readable(game, expected["pv"])[0]
     assert page.inner_text("#p-pv").split() == readable(game, expected["pv"])
     assert errors == []
+
+
+def test_the_truth_column_marks_horizon_errors(live_server, browser: Browser, artifacts) -> None:
+    """Against a depth-2 search, O's candidates after X takes an edge: 7, 9, 4 and 6 lose in 3 in truth (the solved
+    table) while the search proved nothing about them: each is marked; 5, 1, 3 and 8 draw, as the search left
+    them open."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.goto(live_server.url + "/")
+    created = page.evaluate("""fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({game: 'tictactoe', opponent: {type: 'engine', depth: 2}, side: 0})})
+        .then(r => r.json())""")
+    page.goto(live_server.url + created["url"])
+    page.click('[aria-label="Cell 2"]')
+    expect(page.locator("#p-truth-note")).to_be_visible()
+    for move in ("7", "9", "4", "6"):
+        row = page.locator(f'.rm-row[data-move="{move}"]')
+        expect(row).to_have_class(re.compile(r"\bhorizon\b"))
+        expect(row.locator(".rm-truth")).to_have_text("⚠ loss in 3")
+    for move in ("5", "1", "3", "8"):
+        row = page.locator(f'.rm-row[data-move="{move}"]')
+        expect(row.locator(".rm-truth")).to_have_text("draw")
+        expect(row).not_to_have_class(re.compile(r"\bhorizon\b"))
+    page.locator("#panel").screenshot(path=artifacts / "truth-column.png")
+    record = requests.get(f"{live_server.url}/api/games/{created['id']}/searches/2", timeout=10).json()
+    assert record["info"]["truth"]["7"] == {"result": "loss", "plies": 6, "score": -999994, "text": "loss in 3"}
+    context.close()
