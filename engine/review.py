@@ -86,6 +86,17 @@ class PositionView:
     score_text: str | None = None
     best: str | None = None
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (``from_dict`` reads it back): what a worker process sends for one position."""
+        exact = None if self.exact is None else {move: [v.result, v.plies] for move, v in self.exact.items()}
+        return {"exact": exact, "score": self.score, "score_text": self.score_text, "best": self.best}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PositionView:
+        exact = data["exact"]
+        return cls(None if exact is None else {move: Exact(result, plies) for move, (result, plies) in exact.items()},
+                   data["score"], data["score_text"], data["best"])
+
 
 def review_moves(start: State, moves: Sequence[str], settings: SearchSettings = SearchSettings(),
                  progress: Progress | None = None, stop: Any = None,
@@ -93,14 +104,25 @@ def review_moves(start: State, moves: Sequence[str], settings: SearchSettings = 
     """The verdict on each move of ``moves`` (move texts) played from ``start``. Each position is looked at once;
     ``progress`` hears how many of the positions are done; ``stop`` (an object with ``is_set()``) cuts the
     searches short (their best so far counts). Raises the game's ``GameError`` for an illegal move."""
+    positions = positions_of(start, moves)
+    views: list[PositionView] = []
+    for done, state in enumerate(positions):
+        views.append(look_at(state, settings, stop, truth_seconds))
+        if progress is not None:
+            progress(done + 1, len(positions))
+    return verdicts_from(positions, moves, views)
+
+
+def positions_of(start: State, moves: Sequence[str]) -> list[State]:
+    """``start`` and the position after each of ``moves``; an illegal move raises the game's ``GameError``."""
     positions = [start]
     for text in moves:
         positions.append(play_moves(positions[-1], [text]))
-    views: list[PositionView] = []
-    for done, state in enumerate(positions):
-        views.append(_look_at(state, settings, stop, truth_seconds))
-        if progress is not None:
-            progress(done + 1, len(positions))
+    return positions
+
+
+def verdicts_from(positions: Sequence[State], moves: Sequence[str], views: Sequence[PositionView]) -> list[MoveVerdict]:
+    """The verdict on each move from what was found of each position (``look_at``, one more than the moves)."""
     verdicts = []
     for ply, text in enumerate(moves, start=1):
         state = positions[ply - 1]
@@ -109,8 +131,10 @@ def review_moves(start: State, moves: Sequence[str], settings: SearchSettings = 
     return verdicts
 
 
-def _look_at(state: State, settings: SearchSettings, stop: Any, truth_seconds: float) -> PositionView:
-    """The truth of ``state``'s moves where known, else a search of it (nothing for a finished game)."""
+def look_at(state: State, settings: SearchSettings = SearchSettings(), stop: Any = None,
+            truth_seconds: float = CONNECT4_SECONDS) -> PositionView:
+    """The truth of ``state``'s moves where known, else a search of it (nothing for a finished game); ``stop``
+    (with ``is_set()``) cuts the search short."""
     exact = move_values(state, truth_seconds)
     if exact is not None or state.outcome() is not None:
         return PositionView(exact)
