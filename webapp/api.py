@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from engine.game import InvalidSetupError
 from webapp import address_limits, csrf
-from webapp.address_limits import limit_create, limit_moves, limit_seats
+from webapp.address_limits import limit_create, limit_lab, limit_moves, limit_seats
 from webapp.arena import Arena
 from webapp.chess_import import chess_setup
 from webapp.errors import STATUS_OF_CODE, ArenaError
@@ -252,3 +252,27 @@ def rematch(game_id: str) -> tuple[Response, int]:
     data = check_fields(_body(), (), ("token",))
     new_id, seat, token = _arena().rematch(game_id, _seat(game_id, data.get("token")), _client())
     return _seat_answer(new_id, seat, token, 201, id=new_id, url=f"/g/{new_id}", stop_code=None)
+
+
+@bp.get("/games/<game_id>/review")
+def get_review(game_id: str) -> Response:
+    """The game's review: ``{game_id, status}`` ("none", "running" with ``done``/``total``, "done" with the
+    verdicts, "cancelled", "failed")."""
+    return jsonify(_arena().reviews.status(_checked_id(game_id)))
+
+
+@bp.post("/games/<game_id>/review")
+@limit_lab
+def start_review(game_id: str) -> tuple[Response, int]:
+    """Start the review of a finished game (anyone holding the link; once for all); 202 with its status."""
+    _checked_id(game_id)
+    check_fields(_body(), (), ())
+    return jsonify(_arena().review(game_id, _client())), 202
+
+
+@bp.post("/games/<game_id>/review/cancel")
+def cancel_review(game_id: str) -> Response:
+    """Stop the game's review running on this server; it may be asked for again."""
+    _checked_id(game_id)
+    check_fields(_body(), (), ())
+    return jsonify(_arena().reviews.cancel(game_id))

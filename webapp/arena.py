@@ -37,6 +37,8 @@ from webapp.errors import ArenaError
 from webapp.flag_watch import FlagWatch
 from webapp.lab import PREFIX as LAB_PREFIX
 from webapp.lab import Lab
+from webapp.reviews import PREFIX as REVIEW_PREFIX
+from webapp.reviews import Reviews
 from webapp.runner import EngineRunner
 from webapp.search_leases import SearchLeases
 from webapp.search_records import encode_record
@@ -246,6 +248,7 @@ class Arena:
         self._heartbeat = Heartbeat(store)
         self._flags = FlagWatch(self._on_clock_due)
         self.lab = Lab(self.runner, emit, lambda: next(self._job_ids))
+        self.reviews = Reviews(store, self.runner, emit, lambda: next(self._job_ids))
         if leases is not None or watcher_counts is not None:
             threading.Thread(target=self._keep_shared_state, name="shared-upkeep", daemon=True).start()
         if untouched_seconds > 0:
@@ -866,6 +869,15 @@ class Arena:
                 self.emit("state", self.state_payload(live), to=game_id)
             return new_id, 1 - seat, issue_token(self.secret, new_id, 1 - seat)
 
+    def review(self, game_id: str, client: str = "") -> dict[str, Any]:
+        """Start (once) the review of a finished game for ``client``'s share of the engines (``webapp.reviews``);
+        returns its status. Errors: not_allowed (the game is still being played)."""
+        with self._locked(game_id) as live:
+            if live.active:
+                raise ArenaError("not_allowed", "a game is reviewed once it is over")
+            start, moves = live.start, [move.move for move in live.stored.moves]
+        return self.reviews.start(game_id, start, moves, client)
+
     def _broadcast_state(self, live: LiveGame, you: int | None = None) -> dict[str, Any]:
         self.emit("state", self.state_payload(live), to=live.id)
         return self.state_payload(live, you, include_you=True)
@@ -1010,6 +1022,9 @@ class Arena:
         """Runner callback: relay the event to the room; play the final event's move. Lab jobs go to the lab."""
         if job.game_id.startswith(LAB_PREFIX):
             self.lab.on_event(job, info)
+            return
+        if job.game_id.startswith(REVIEW_PREFIX):
+            self.reviews.on_event(job, info)
             return
         kind = info["kind"]
         message = {"game_id": job.game_id, "ply": job.ply, "seat": job.seat, "info": info}

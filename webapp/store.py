@@ -128,6 +128,18 @@ class SearchRecordRow(Base):
     record: Mapped[str] = mapped_column(Text)
 
 
+class ReviewRow(Base):
+    """The review of a game (``webapp.reviews``): asked once, stored for everyone holding the link."""
+
+    __tablename__ = "reviews"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    status: Mapped[str] = mapped_column(String(16))
+    """"running", "done", "cancelled" or "failed"."""
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
 class HeartbeatRow(Base):
     """The last moment some node of the service was known to run (``webapp.downtime``): one row."""
 
@@ -420,6 +432,39 @@ class Store:
                     session.execute(update(GameRow).where(GameRow.id == game_id).values(
                         turn_started_at=started + (now - last_at)))
             return down
+
+    def claim_review(self, game_id: str, stale_before: dt.datetime) -> bool:
+        """Record that this node starts the review of ``game_id``; False (nothing written) when a review of it is
+        done, or running and heard of since ``stale_before`` (aware UTC). A cancelled, failed or stale review is
+        started again. Several nodes racing: one wins."""
+        now = _now()
+        try:
+            with self._transaction() as session:
+                row = session.get(ReviewRow, game_id, with_for_update=True)
+                if row is None:
+                    session.add(ReviewRow(game_id=game_id, status="running", result=None, updated_at=now))
+                    return True
+                if row.status == "done" or (row.status == "running" and _utc(row.updated_at) >= stale_before):
+                    return False
+                row.status, row.result, row.updated_at = "running", None, now
+                return True
+        except IntegrityError as error:
+            if not _is_duplicate_key(error):
+                raise
+            return False
+
+    def save_review(self, game_id: str, status: str, result: dict[str, Any] | None = None) -> None:
+        """Record the review's new ``status`` (and its ``result`` once done); a running review's progress only
+        renews its time."""
+        with self._transaction() as session:
+            session.execute(update(ReviewRow).where(ReviewRow.game_id == game_id).values(
+                status=status, result=result, updated_at=_now()))
+
+    def review(self, game_id: str) -> tuple[str, dict[str, Any] | None] | None:
+        """``(status, result)`` of the game's review, or None when none was asked for."""
+        with self._sessions() as session:
+            row = session.get(ReviewRow, game_id)
+            return None if row is None else (row.status, row.result)
 
     def clocked_game_ids(self) -> list[str]:
         """Ids of the unfinished games whose clock has a turn start (their clocks may be running)."""

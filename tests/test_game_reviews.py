@@ -1,0 +1,81 @@
+"""Reviews of finished games through the web app: asked over HTTP, run on the engine workers, stored once, and
+equal to what ``python -m engine review`` prints for the same moves."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import subprocess
+import sys
+import time
+
+from test_api import assert_error, friend_game
+
+REVIEW_WAIT = 120.0
+
+
+def play(app, game_id: str, tokens: list[str], moves: list[str]) -> None:
+    client = app.test_client()
+    for index, move in enumerate(moves):
+        answer = client.post(f"/api/games/{game_id}/moves", json={"move": move, "token": tokens[index % 2]})
+        assert answer.status_code == 200, answer.json
+
+
+def wait_for_review(client, game_id: str, status: str = "done") -> dict:
+    deadline = time.monotonic() + REVIEW_WAIT
+    while time.monotonic() < deadline:
+        review = client.get(f"/api/games/{game_id}/review").json
+        if review["status"] == status:
+            return review
+        time.sleep(0.1)
+    raise AssertionError(f"the review of {game_id} did not reach {status!r}: {review}")
+
+
+def command_line_verdicts(game: str, moves: list[str]) -> list[dict]:
+    printed = subprocess.run([sys.executable, "-m", "engine", "review", game, "--moves", " ".join(moves), "--json"],
+                             capture_output=True, text=True, check=True).stdout
+    return [json.loads(line) for line in printed.splitlines()]
+
+
+def test_a_finished_game_is_reviewed_once_as_the_command_line_reviews_it(app, client):
+    game_id, first, second = friend_game(app)
+    moves = ["5", "2", "1", "9", "3", "7", "4", "6", "8"]  # errors on both sides, then a full board
+    assert_error(client.post(f"/api/games/{game_id}/review", json={}), 409, "not_allowed")  # still being played
+    play(app, game_id, [first, second], moves)
+    assert client.get(f"/api/games/{game_id}").json["status"] == "finished"
+    assert client.get(f"/api/games/{game_id}/review").json == {"game_id": game_id, "status": "none"}
+    started = client.post(f"/api/games/{game_id}/review", json={})
+    assert started.status_code == 202 and started.json["status"] in ("running", "done")
+    again = client.post(f"/api/games/{game_id}/review", json={})
+    assert again.status_code == 202 and again.json["status"] in ("running", "done")
+    review = wait_for_review(client, game_id)
+    assert review["verdicts"] == command_line_verdicts("tictactoe", moves)
+    assert [(verdict["verdict"], verdict["before"], verdict["after"], verdict["best"])
+            for verdict in review["verdicts"]][1:5] == [
+        ("threw away a draw", "draw", "loss in 3", "1"), ("best", "win in 3", "win in 3", None),
+        ("best", "loss in 2", "loss in 2", None), ("threw away a win", "win in 2", "draw", "7")]
+    assert app.test_client().get(f"/api/games/{game_id}/review").json == review  # the same for everyone
+    store = app.extensions["arena"].store
+    assert not store.claim_review(game_id, dt.datetime.now(dt.UTC))  # done: never started again
+
+
+def test_a_review_is_cancelled_and_asked_for_again(app, client):
+    game_id, first, second = friend_game(app)
+    play(app, game_id, [first, second], ["5", "1", "9", "3", "7", "2"])
+    client.post(f"/api/games/{game_id}/resign", json={"token": first})
+    assert_error(client.post(f"/api/games/{game_id}/review/cancel", json={}), 409, "not_allowed")
+    reviews = app.extensions["arena"].reviews
+    started = client.post(f"/api/games/{game_id}/review", json={}).json
+    if started["status"] == "running":
+        assert client.post(f"/api/games/{game_id}/review/cancel", json={}).json["status"] == "cancelled"
+        assert client.get(f"/api/games/{game_id}/review").json["status"] == "cancelled"
+        client.post(f"/api/games/{game_id}/review", json={})
+    assert len(wait_for_review(client, game_id)["verdicts"]) == 6
+    assert game_id not in reviews._runs
+
+
+def test_bad_review_requests_change_nothing(app, client):
+    assert_error(client.get("/api/games/nope/review"), 404, "not_found")
+    game_id, _, _ = friend_game(app)
+    assert_error(client.post(f"/api/games/{game_id}/review", json={"depth": 30}), 400, "bad_request")
+    assert client.get(f"/api/games/{game_id}/review").json["status"] == "none"

@@ -1,0 +1,143 @@
+"""Reviews of finished games through the engine workers, stored once for everyone holding the link.
+
+A review looks at every position of the game (``engine.review.look_at``: the exact value of each move where known,
+else a search of ``SETTINGS``), one job per position on the shared runner as background work of whoever asked:
+after every live game's engine turn and within that client's share of the engines (``webapp.fair_queue``), so it
+never starves a game being played. Its jobs' ``game_id`` is ``review-<game id>-<position>``. While it runs, the
+game's room gets ``review`` ``{game_id, status: "running", done, total}``; at the end ``review`` with the stored
+review (``status`` "done", ``verdicts``, ``averages``, ``settings``), computed by ``engine.review.verdicts_from`` as
+the command line computes it. A review is claimed in the store first (``Store.claim_review``): asking again, on any
+node, while it runs or once it is done starts nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.game import State
+from engine.review import PositionView, SearchSettings, average_losses, positions_of, verdicts_from
+from webapp.errors import ArenaError
+from webapp.fair_queue import BACKGROUND
+from webapp.runner import EngineRunner
+from webapp.store import Store
+from webapp.worker import SearchJob
+
+PREFIX = "review-"
+SETTINGS = SearchSettings()
+"""The search of each position without a known truth: depth 8, at most 0.5 s (docs/review.md)."""
+STALE_SECONDS = 120.0
+"""A review said to be running but silent this long (its node stopped) may be started again."""
+
+
+@dataclass(slots=True)
+class _Run:
+    """A review running on this node: its positions, what was found of each so far, who asked."""
+
+    positions: list[State]
+    moves: list[str]
+    client: str
+    views: dict[int, PositionView] = field(default_factory=dict)
+
+
+class Reviews:
+    """The reviews this node runs. ``emit(event, payload, to=room)`` sends Socket.IO messages."""
+
+    def __init__(self, store: Store, runner: EngineRunner, emit: Callable[..., None],
+                 job_ids: Callable[[], int]) -> None:
+        self.store = store
+        self.runner = runner
+        self.emit = emit
+        self._job_ids = job_ids
+        self._runs: dict[str, _Run] = {}
+        self._lock = threading.Lock()
+
+    def status(self, game_id: str) -> dict[str, Any]:
+        """``{game_id, status, ...}``: "none" when never asked, "running" with ``done``/``total``, "done" with the
+        review, "cancelled" or "failed"."""
+        stored = self.store.review(game_id)
+        if stored is None:
+            return {"game_id": game_id, "status": "none"}
+        status, result = stored
+        if status == "done" and result is not None:
+            return {"game_id": game_id, "status": "done", **result}
+        with self._lock:
+            run = self._runs.get(game_id)
+            progress = {} if run is None else {"done": len(run.views), "total": len(run.positions)}
+        return {"game_id": game_id, "status": status, **progress}
+
+    def start(self, game_id: str, start: State, moves: list[str], client: str) -> dict[str, Any]:
+        """Review the game ``game_id`` (played ``moves`` from ``start``) for ``client`` (an address), unless a review
+        of it is running or done; returns its status. The caller has checked that the game may be reviewed."""
+        stale = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=STALE_SECONDS)
+        if not self.store.claim_review(game_id, stale):
+            return self.status(game_id)
+        run = _Run(positions_of(start, moves), moves, client)
+        with self._lock:
+            self._runs[game_id] = run
+        engine = {"review": dataclasses.asdict(SETTINGS)}
+        for index, state in enumerate(run.positions):
+            self.runner.submit(SearchJob(id=self._job_ids(), game_id=f"{PREFIX}{game_id}-{index}", ply=index,
+                                         seat=state.to_move, state=state, engine=engine, client=client,
+                                         priority=BACKGROUND))
+        return self._progress(game_id, run)
+
+    def cancel(self, game_id: str) -> dict[str, Any]:
+        """Stop the review of ``game_id`` running on this node (``not_allowed`` when none runs here); its status
+        becomes "cancelled" and it may be asked for again."""
+        with self._lock:
+            run = self._runs.pop(game_id, None)
+        if run is None:
+            raise ArenaError("not_allowed", "no review of this game is running on this server")
+        for index in range(len(run.positions)):
+            self.runner.cancel(f"{PREFIX}{game_id}-{index}", "review cancelled")
+        self.store.save_review(game_id, "cancelled")
+        status = {"game_id": game_id, "status": "cancelled"}
+        self.emit("review", status, to=game_id)
+        return status
+
+    def on_event(self, job: SearchJob, info: dict[str, Any]) -> None:
+        """Runner callback for review jobs: keep each position's findings; when all are in, judge the moves, store
+        the review and send it to the game's room."""
+        game_id = job.game_id[len(PREFIX):].rpartition("-")[0]
+        kind = info["kind"]
+        if kind not in ("final", "failed"):
+            return
+        with self._lock:
+            run = self._runs.get(game_id)
+            if run is None:
+                return
+            if kind == "failed":
+                del self._runs[game_id]
+            else:
+                run.views[job.ply] = PositionView.from_dict(info["view"])
+                finished = len(run.views) == len(run.positions)
+                if finished:
+                    del self._runs[game_id]
+        if kind == "failed":
+            for index in range(len(run.positions)):
+                self.runner.cancel(f"{PREFIX}{game_id}-{index}", "review failed")
+            self.store.save_review(game_id, "failed")
+            self.emit("review", {"game_id": game_id, "status": "failed", "message": info.get("message")}, to=game_id)
+        elif finished:
+            result = self._judge(run)
+            self.store.save_review(game_id, "done", result)
+            self.emit("review", {"game_id": game_id, "status": "done", **result}, to=game_id)
+        else:
+            self.store.save_review(game_id, "running")
+            self.emit("review", self._progress(game_id, run), to=game_id)
+
+    @staticmethod
+    def _progress(game_id: str, run: _Run) -> dict[str, Any]:
+        return {"game_id": game_id, "status": "running", "done": len(run.views), "total": len(run.positions)}
+
+    @staticmethod
+    def _judge(run: _Run) -> dict[str, Any]:
+        views = [run.views[index] for index in range(len(run.positions))]
+        verdicts = verdicts_from(run.positions, run.moves, views)
+        return {"verdicts": [verdict.to_dict() for verdict in verdicts], "averages": average_losses(verdicts),
+                "settings": dataclasses.asdict(SETTINGS) | {"text": SETTINGS.describe()}}
