@@ -59,7 +59,9 @@ class MoveVerdict:
     above), ``before``/``after`` the mover's value before the move and after it ("win in 9", "draw", "+0.35"),
     ``best`` a better move when the move played was not the best (None otherwise), ``loss`` in the game's score
     units (searched positions only), ``exact`` whether the verdict comes from the truth, and ``move_shown`` /
-    ``best_shown`` the two moves as players read them (SAN in chess, else the move text)."""
+    ``best_shown`` the two moves as players read them (SAN in chess, else the move text), ``before_score`` /
+    ``after_score`` the two values as numbers (the engine's convention, the mover's point of view; None where the
+    distance of a result is unknown)."""
 
     ply: int
     move: str
@@ -72,6 +74,8 @@ class MoveVerdict:
     exact: bool
     move_shown: str
     best_shown: str | None
+    before_score: int | None
+    after_score: int | None
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -161,11 +165,12 @@ def _verdict(ply: int, played: str, state: State, view: PositionView, after_stat
         values = view.exact
         better = None if verdict == BEST else max(values, key=lambda move: values[move].rank())
         return MoveVerdict(ply, played, by, verdict, best_value.text, value.text, better, None, True,
-                           _shown(state, played), _shown(state, better))
+                           _shown(state, played), _shown(state, better), best_value.score, value.score)
     before = view.score
     after = _score_after(after_state, after_view)
     if before is None or after is None:
-        return MoveVerdict(ply, played, by, None, view.score_text, None, None, None, False, _shown(state, played), None)
+        return MoveVerdict(ply, played, by, None, view.score_text, None, None, None, False, _shown(state, played), None,
+                           before, None)
     if played == view.best:  # the search's own choice: what its score fell by is the horizon of two searches
         loss, verdict = 0, BEST
     else:
@@ -174,7 +179,7 @@ def _verdict(ply: int, played: str, state: State, view: PositionView, after_stat
         verdict = next((grade for limit, grade in grades if loss >= limit), GOOD)
     better = None if verdict in (BEST, GOOD) else view.best
     return MoveVerdict(ply, played, by, verdict, view.score_text, _text(after_state, after), better, loss, False,
-                       _shown(state, played), _shown(state, better))
+                       _shown(state, played), _shown(state, better), before, after)
 
 
 def _shown(state: State, text: str | None) -> str | None:

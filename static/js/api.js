@@ -55,6 +55,11 @@ export async function getPgn(id) {
   return response.text();
 }
 /** GET /api/games/<id>/searches/<ply>: the stored final `search` event of the engine move that made ply `ply`. */
+/** The game's review (docs/protocol.md): GET its status, POST to start it, POST …/cancel to stop it. */
+export const getReview = (id) => request("GET", `/api/games/${encodeURIComponent(id)}/review`);
+export const startReview = (id) => request("POST", `/api/games/${encodeURIComponent(id)}/review`, {});
+export const cancelReview = (id) => request("POST", `/api/games/${encodeURIComponent(id)}/review/cancel`, {});
+
 export const getSearch = (id, ply) => request("GET", `/api/games/${encodeURIComponent(id)}/searches/${ply}`);
 /**
  * POST /api/games/<id>/seats: restores the seat of `token`, or takes the free seat with the share link's `invite`

@@ -59,9 +59,10 @@ function squash(score, scale) {
 /**
  * The evaluation over the game: `points` are {ply, score} from seat 0's point of view (positive is good for seat 0),
  * `totalPlies` the length of the game so far. Above the middle line seat 0 is better (filled in seat 0's colour),
- * below it seat 1 (in seat 1's).
+ * below it seat 1 (in seat 1's). `marks` (optional) are {ply, kind, symbol, label, onSelect}: a mark drawn on the
+ * point of that ply (shape and symbol by `kind`, never colour alone), a button calling `onSelect()`.
  */
-export function drawEvaluation(svg, points, totalPlies, names = ["first player", "second player"]) {
+export function drawEvaluation(svg, points, totalPlies, names = ["first player", "second player"], marks = []) {
   const W = fit(svg);
   const mid = H / 2;
   const usable = points.filter((p) => Number.isFinite(p.score));
@@ -96,4 +97,23 @@ export function drawEvaluation(svg, points, totalPlies, names = ["first player",
     dot.append(el("title", {}, [document.createTextNode(`after ply ${p.ply}: ${text}`)]));
     svg.append(dot);
   });
+  for (const mark of marks) {
+    const point = usable.find((p) => p.ply === mark.ply);
+    const [x, y] = point ? xy(point) : xy({ ply: mark.ply, score: 0 });
+    const shape = mark.kind === "minor"
+      ? el("rect", { class: `eval-mark ${mark.kind}`, x: x - 6, y: y - 6, width: 12, height: 12, rx: 2 })
+      : el("circle", { class: `eval-mark ${mark.kind}`, cx: x, cy: y, r: 7 });
+    const button = el("g", { class: "eval-mark-button", role: "button", tabindex: "0", "aria-label": mark.label }, [
+      el("title", {}, [document.createTextNode(mark.label)]), shape,
+      el("text", { class: "eval-mark-text", x, y: y + 3.5, "text-anchor": "middle" }, [document.createTextNode(mark.symbol)]),
+    ]);
+    button.addEventListener("click", mark.onSelect);
+    button.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        mark.onSelect();
+      }
+    });
+    svg.append(button);
+  }
 }

@@ -6,6 +6,7 @@ import {
 import { Clocks } from "./clock.js";
 import { escapeHtml } from "./format.js";
 import { MoveList } from "./movelist.js";
+import { GameReview } from "./review.js";
 import { EnginePanel } from "./panel.js";
 import { SearchTree } from "./tree.js";
 import { showToast } from "./toast.js";
@@ -39,6 +40,7 @@ const page = {
   moves: new MoveList($("moves"), (ply) => review(ply)),
   clocks: new Clocks([...document.querySelectorAll(".player .clock")]),
 };
+page.gameReview = new GameReview($("review-card"), gameId, (ply) => review(ply));
 
 async function loadBoardModule(game) {
   try {
@@ -297,6 +299,7 @@ async function applyState(state) {
   page.state = state;
   page.pending = false;
   page.clocks.update(state.clock, state.players);
+  page.gameReview.onState(state);
   if (state.rematch_id && (page.you === null || page.you === undefined)) {
     // A spectator follows the players into their rematch even when it missed the `rematch` event itself.
     $("rematch-link").href = `/g/${state.rematch_id}`;
@@ -426,6 +429,7 @@ function connect() {
       if (page.state) page.state.watchers = count;
     },
     rematch: (payload) => onRematch(payload),
+    review: (payload) => page.gameReview.onReview(payload),
     error: ({ code, message, event }) => {
       page.pending = false;
       if (page.state) {

@@ -1,0 +1,141 @@
+// The review card of a finished game: ask for the review, follow its progress, then show each side's verdicts, the
+// value of every position on a chart with the errors marked, and, for each error, the better move.
+import { cancelReview, getReview, startReview } from "./api.js";
+import { drawEvaluation } from "./charts.js";
+import { escapeHtml } from "./format.js";
+import { showToast } from "./toast.js";
+
+/** Verdicts worth a mark: kind (shape and colour class), symbol (text mark, never colour alone), in words. */
+const ERRORS = {
+  "threw away a win": { kind: "major", symbol: "??" },
+  "threw away a draw": { kind: "major", symbol: "??" },
+  blunder: { kind: "major", symbol: "??" },
+  mistake: { kind: "middle", symbol: "?" },
+  inaccuracy: { kind: "minor", symbol: "?!" },
+};
+
+const moveNumber = (ply) => `${Math.ceil(ply / 2)}${ply % 2 ? "." : "…"}`;
+
+export class GameReview {
+  /** `root` is the review card; `onSelect(ply)` shows the position after `ply` moves. */
+  constructor(root, gameId, onSelect) {
+    this.root = root;
+    this.gameId = gameId;
+    this.onSelect = onSelect;
+    this.$ = (id) => root.querySelector(`#${id}`);
+    this.state = null;
+    this.review = null;
+    this.loaded = false;
+    this.$("review-start").addEventListener("click", () => this.start());
+    this.$("review-cancel").addEventListener("click", () => this.cancel());
+  }
+
+  /** A new game state: the card shows once the game is over (with the stored review, if there is one). */
+  onState(state) {
+    this.state = state;
+    this.root.hidden = state.status !== "finished";
+    if (this.root.hidden || this.loaded) return;
+    this.loaded = true;
+    getReview(this.gameId).then((review) => this.onReview(review)).catch((error) => showToast(error.message, true));
+  }
+
+  /** A `review` event or answer: progress, the finished review, or its end without one. */
+  onReview(review) {
+    if (review.game_id !== this.gameId) return;
+    this.review = review;
+    const running = review.status === "running";
+    this.$("review-start").hidden = running || review.status === "done";
+    this.$("review-cancel").hidden = !running || review.done === undefined;
+    this.$("review-progress").hidden = !running;
+    if (running && review.total) {
+      this.$("review-progress").max = review.total;
+      this.$("review-progress").value = review.done;
+    }
+    this.$("review-status").textContent = {
+      none: "Ask the engine for a verdict on every move of both sides.",
+      running: review.total ? `Looking at position ${review.done} of ${review.total}…` : "The review is running…",
+      cancelled: "The review was cancelled; ask again to run it.",
+      failed: `The review failed${review.message ? `: ${review.message}` : ""}; ask again to run it.`,
+      done: "",
+    }[review.status] ?? "";
+    this.$("review-result").hidden = review.status !== "done";
+    if (review.status === "done") this.draw();
+  }
+
+  async start() {
+    try {
+      this.onReview(await startReview(this.gameId));
+    } catch (error) {
+      showToast(error.message, true);
+    }
+  }
+
+  async cancel() {
+    try {
+      this.onReview(await cancelReview(this.gameId));
+    } catch (error) {
+      showToast(error.message, true);
+    }
+  }
+
+  /** Redraw the finished review (after a resize too). */
+  draw() {
+    if (this.review?.status !== "done" || !this.state) return;
+    const { verdicts, averages, settings } = this.review;
+    const names = this.state.players;
+    const points = [];
+    for (const verdict of verdicts) {
+      if (verdict.after_score === null) continue;
+      points.push({ ply: verdict.ply, score: verdict.by === 0 ? verdict.after_score : -verdict.after_score,
+        score_text: `${names[verdict.by]}: ${verdict.after}` });
+    }
+    const errors = verdicts.filter((verdict) => ERRORS[verdict.verdict]);
+    const marks = errors.map((verdict) => ({
+      ply: verdict.ply, ...ERRORS[verdict.verdict], label: this.describe(verdict), onSelect: () => this.focus(verdict),
+    }));
+    drawEvaluation(this.$("review-chart"), points, this.state.ply, names, marks);
+    this.$("review-summary").innerHTML = [0, 1].map((seat) => {
+      const mine = verdicts.filter((verdict) => verdict.by === seat);
+      const counts = Object.keys(ERRORS).map((name) => [name, mine.filter((v) => v.verdict === name).length])
+        .filter(([, count]) => count > 0).map(([name, count]) => `${count} ${name}`);
+      const best = mine.filter((verdict) => verdict.verdict === "best").length;
+      const average = averages[seat] === null ? "" : ` · average loss ${Math.round(averages[seat])}${this.state.game === "chess" ? " centipawns" : " points"}`;
+      return `<b>${escapeHtml(names[seat])}</b>: ${best} best of ${mine.length}${counts.length ? `, ${escapeHtml(counts.join(", "))}` : ""}${average}`;
+    }).join("<br>");
+    const list = this.$("review-list");
+    list.replaceChildren(...errors.map((verdict) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = `review-error ${ERRORS[verdict.verdict].kind}`;
+      const symbol = document.createElement("span");
+      symbol.className = "symbol";
+      symbol.setAttribute("aria-hidden", "true");
+      symbol.textContent = ERRORS[verdict.verdict].symbol;
+      button.append(symbol, this.describe(verdict));
+      button.addEventListener("click", () => this.focus(verdict));
+      item.append(button);
+      return item;
+    }));
+    if (errors.length === 0) list.innerHTML = '<li class="hint">No error on either side.</li>';
+    const exact = verdicts.some((verdict) => verdict.exact);
+    this.$("review-about").textContent = exact
+      ? "Verdicts from the exact value of every move (solved table, solver or theory)."
+      : `Verdicts from ${settings.text} of every position; centipawn losses graded as Lichess does: inaccuracy from 50, mistake from 100, blunder from 300.`;
+  }
+
+  /** "12… Nf6: blunder (+0.30 → loss in 1); better g6". */
+  describe(verdict) {
+    const better = verdict.best_shown ? `; better ${verdict.best_shown}` : "";
+    return `${moveNumber(verdict.ply)} ${verdict.move_shown}: ${verdict.verdict} (${verdict.before} → ${verdict.after})${better}`;
+  }
+
+  /** Go to the position where the error was made and say what was better there. */
+  focus(verdict) {
+    this.onSelect(verdict.ply - 1);
+    this.$("review-focus").hidden = false;
+    this.$("review-focus").textContent = `Position before ${moveNumber(verdict.ply)} ${verdict.move_shown}: `
+      + `${this.state.players[verdict.by]} played ${verdict.move_shown} (${verdict.verdict}, ${verdict.before} → `
+      + `${verdict.after}). Better here: ${verdict.best_shown ?? "—"}.`;
+  }
+}

@@ -1,0 +1,50 @@
+"""The review card: a spectator of a finished chess game asks for the review, follows its progress, sees the
+blunder marked on the chart and in the list, and goes to the position where a better move was there; somebody
+opening the link later sees the same stored review at once."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Browser, expect
+from test_play import open_page
+
+REVIEW_TIMEOUT_MS = 60_000
+
+
+def test_a_finished_game_is_reviewed_in_the_page(live_server, browser: Browser, artifacts: Path) -> None:
+    created = live_server.post("/api/games", {"game": "chess", "opponent": {"type": "friend", "open": True},
+                                              "side": 0}).json()
+    game_id = created["id"]
+    black = live_server.post(f"/api/games/{game_id}/seats", {}).json()["token"]
+    for index, move in enumerate(["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]):
+        token = created["token"] if index % 2 == 0 else black
+        assert live_server.post(f"/api/games/{game_id}/moves", {"move": move, "token": token}).status_code == 200
+
+    spectator, errors = open_page(browser, 1400, 900)
+    spectator.goto(f"{live_server.url}/g/{game_id}")
+    card = spectator.locator("#review-card")
+    expect(card).to_be_visible()
+    expect(spectator.locator("#review-status")).to_contain_text("verdict on every move")
+    spectator.click("#review-start")
+    expect(spectator.locator("#review-result")).to_be_visible(timeout=REVIEW_TIMEOUT_MS)
+    blunder = spectator.locator(".review-error.major", has_text="3… Nf6: blunder")
+    expect(blunder).to_have_count(1)
+    expect(blunder).to_contain_text("→ loss in 1")
+    expect(spectator.locator("#review-summary")).to_contain_text("Black")
+    mark = spectator.locator('.eval-mark-button[aria-label^="3… Nf6: blunder"]')
+    expect(mark).to_have_count(1)
+    card.screenshot(path=artifacts / "review-card.png")
+    mark.click()
+    expect(spectator.locator("#review-focus")).to_contain_text("Better here:")
+    expect(spectator.locator("#board-wrap")).to_have_class(re.compile(r"\breview\b"))  # showing a past position
+    expect(spectator.locator('#moves button[aria-current="true"]')).to_have_text("Bc4")
+
+    late, late_errors = open_page(browser, 390, 844)
+    late.goto(f"{live_server.url}/g/{game_id}")
+    expect(late.locator("#review-result")).to_be_visible()
+    expect(late.locator("#review-start")).to_be_hidden()
+    expect(late.locator(".review-error.major", has_text="3… Nf6: blunder")).to_have_count(1)
+    late.locator("#review-card").screenshot(path=artifacts / "review-card-phone.png")
+    assert errors == [] and late_errors == []
