@@ -165,12 +165,12 @@ def _verdict(ply: int, played: str, state: State, view: PositionView, after_stat
         values = view.exact
         better = None if verdict == BEST else max(values, key=lambda move: values[move].rank())
         return MoveVerdict(ply, played, by, verdict, best_value.text, value.text, better, None, True,
-                           _shown(state, played), _shown(state, better), best_value.score, value.score)
+                           shown_move(state, played), shown_move(state, better), best_value.score, value.score)
     before = view.score
     after = _score_after(after_state, after_view)
     if before is None or after is None:
-        return MoveVerdict(ply, played, by, None, view.score_text, None, None, None, False, _shown(state, played), None,
-                           before, None)
+        return MoveVerdict(ply, played, by, None, view.score_text, None, None, None, False,
+                           shown_move(state, played), None, before, None)
     if played == view.best:  # the search's own choice: what its score fell by is the horizon of two searches
         loss, verdict = 0, BEST
     else:
@@ -179,10 +179,10 @@ def _verdict(ply: int, played: str, state: State, view: PositionView, after_stat
         verdict = next((grade for limit, grade in grades if loss >= limit), GOOD)
     better = None if verdict in (BEST, GOOD) else view.best
     return MoveVerdict(ply, played, by, verdict, view.score_text, _text(after_state, after), better, loss, False,
-                       _shown(state, played), _shown(state, better), before, after)
+                       shown_move(state, played), shown_move(state, better), before, after)
 
 
-def _shown(state: State, text: str | None) -> str | None:
+def shown_move(state: State, text: str | None) -> str | None:
     """A move text as players read it: SAN in chess (the game's optional ``san``), else as it is."""
     san = getattr(state, "san", None)
     return text if text is None or san is None else san(state.parse_move(text))

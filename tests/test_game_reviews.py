@@ -10,6 +10,7 @@ import sys
 import time
 
 from test_api import assert_error, friend_game
+from test_events import connect, named
 
 REVIEW_WAIT = 120.0
 
@@ -79,3 +80,22 @@ def test_bad_review_requests_change_nothing(app, client):
     game_id, _, _ = friend_game(app)
     assert_error(client.post(f"/api/games/{game_id}/review", json={"depth": 30}), 400, "bad_request")
     assert client.get(f"/api/games/{game_id}/review").json["status"] == "none"
+
+
+def test_a_position_of_a_finished_game_is_analysed(app, client):
+    game_id, first, second = friend_game(app)
+    assert_error(client.post(f"/api/games/{game_id}/positions/0/analysis", json={}), 409, "not_allowed")
+    play(app, game_id, [first, second], ["5", "2", "1"])
+    client.post(f"/api/games/{game_id}/resign", json={"token": second})
+    assert_error(client.post(f"/api/games/{game_id}/positions/9/analysis", json={}), 404, "not_found")
+    watcher = connect(app, join=game_id)  # a spectator in the game's room hears the answer
+    answer = client.post(f"/api/games/{game_id}/positions/1/analysis", json={})
+    assert answer.status_code == 202 and answer.json == {"game_id": game_id, "ply": 1, "status": "running"}
+    heard: list[dict] = []
+    deadline = time.monotonic() + REVIEW_WAIT
+    while not heard and time.monotonic() < deadline:
+        time.sleep(0.05)
+        heard += named(watcher, "analysis")
+    [payload] = heard
+    assert payload["status"] == "done" and payload["how"] == "exact" and payload["value"] == "draw"
+    assert payload["best"] in ("1", "3", "7", "9")  # after X takes the centre only a corner holds the draw

@@ -276,3 +276,13 @@ def cancel_review(game_id: str) -> Response:
     _checked_id(game_id)
     check_fields(_body(), (), ())
     return jsonify(_arena().reviews.cancel(game_id))
+
+
+@bp.post("/games/<game_id>/positions/<int:ply>/analysis")
+@limit_lab
+def analyse_position(game_id: str, ply: int) -> tuple[Response, int]:
+    """What the engine would do in the position after ``ply`` moves of a finished game; 202, the answer reaches the
+    game's room as ``analysis``."""
+    _checked_id(game_id)
+    check_fields(_body(), (), ())
+    return jsonify(_arena().analyse_position(game_id, ply, _client())), 202

@@ -878,6 +878,20 @@ class Arena:
             start, moves = live.start, [move.move for move in live.stored.moves]
         return self.reviews.start(game_id, start, moves, client)
 
+    def analyse_position(self, game_id: str, ply: int, client: str = "") -> dict[str, Any]:
+        """"What would the engine do here?" for the position after ``ply`` moves of a finished game, for
+        ``client``'s share of the engines (``Reviews.analyse``). Errors: not_allowed (still being played),
+        not_found (no such ply)."""
+        with self._locked(game_id) as live:
+            if live.active:
+                raise ArenaError("not_allowed", "positions of a game are analysed once it is over")
+            if not 0 <= ply <= live.ply:
+                raise ArenaError("not_found", f"game {game_id} has no position after {ply} moves")
+            state = live.position_at(ply)
+        if state.outcome() is not None:
+            raise ArenaError("not_allowed", "the game is over in that position: there is nothing to play")
+        return self.reviews.analyse(game_id, ply, state, client)
+
     def _broadcast_state(self, live: LiveGame, you: int | None = None) -> dict[str, Any]:
         self.emit("state", self.state_payload(live), to=live.id)
         return self.state_payload(live, you, include_you=True)

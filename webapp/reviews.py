@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.game import State
-from engine.review import PositionView, SearchSettings, average_losses, positions_of, verdicts_from
+from engine.review import PositionView, SearchSettings, average_losses, positions_of, shown_move, verdicts_from
 from webapp.errors import ArenaError
 from webapp.fair_queue import BACKGROUND
 from webapp.runner import EngineRunner
@@ -28,6 +28,8 @@ from webapp.store import Store
 from webapp.worker import SearchJob
 
 PREFIX = "review-"
+ANALYSIS = "p"
+"""Marks the job of one analysed position (``review-<game id>-p<ply>``) among a review's jobs."""
 SETTINGS = SearchSettings()
 """The search of each position without a known truth: depth 8, at most 0.5 s (docs/review.md)."""
 STALE_SECONDS = 120.0
@@ -100,12 +102,42 @@ class Reviews:
         self.emit("review", status, to=game_id)
         return status
 
+    def analyse(self, game_id: str, ply: int, state: State, client: str) -> dict[str, Any]:
+        """Look at the position after ``ply`` moves of ``game_id`` as a review does ("what would the engine do
+        here?"), as background work of ``client``; the answer reaches the game's room as ``analysis``. Returns
+        ``{game_id, ply, status: "running"}``."""
+        engine = {"review": dataclasses.asdict(SETTINGS)}
+        self.runner.submit(SearchJob(id=self._job_ids(), game_id=f"{PREFIX}{game_id}-{ANALYSIS}{ply}", ply=ply,
+                                     seat=state.to_move, state=state, engine=engine, client=client,
+                                     priority=BACKGROUND))
+        return {"game_id": game_id, "ply": ply, "status": "running"}
+
+    def _on_analysis(self, game_id: str, job: SearchJob, info: dict[str, Any]) -> None:
+        """Send the room what the engine would do in an analysed position: its best move (as players read it) and
+        that move's value, exact or searched."""
+        message: dict[str, Any] = {"game_id": game_id, "ply": job.ply}
+        if info["kind"] == "failed":
+            self.emit("analysis", message | {"status": "failed", "message": info.get("message")}, to=game_id)
+            return
+        view = PositionView.from_dict(info["view"])
+        if view.exact:
+            best = max(view.exact, key=lambda move: view.exact[move].rank())  # type: ignore[index]
+            value, how = view.exact[best].text, "exact"
+        else:
+            best, value, how = view.best, view.score_text, SETTINGS.describe()
+        shown = None if best is None else shown_move(job.state, best)
+        self.emit("analysis", message | {"status": "done", "best": best, "best_shown": shown, "value": value,
+                                         "how": how}, to=game_id)
+
     def on_event(self, job: SearchJob, info: dict[str, Any]) -> None:
         """Runner callback for review jobs: keep each position's findings; when all are in, judge the moves, store
-        the review and send it to the game's room."""
-        game_id = job.game_id[len(PREFIX):].rpartition("-")[0]
+        the review and send it to the game's room. An analysed position's answer goes to the room at once."""
+        game_id, _, position = job.game_id[len(PREFIX):].rpartition("-")
         kind = info["kind"]
         if kind not in ("final", "failed"):
+            return
+        if position.startswith(ANALYSIS):
+            self._on_analysis(game_id, job, info)
             return
         with self._lock:
             run = self._runs.get(game_id)

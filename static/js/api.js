@@ -59,6 +59,8 @@ export async function getPgn(id) {
 export const getReview = (id) => request("GET", `/api/games/${encodeURIComponent(id)}/review`);
 export const startReview = (id) => request("POST", `/api/games/${encodeURIComponent(id)}/review`, {});
 export const cancelReview = (id) => request("POST", `/api/games/${encodeURIComponent(id)}/review/cancel`, {});
+export const analysePosition = (id, ply) =>
+  request("POST", `/api/games/${encodeURIComponent(id)}/positions/${ply}/analysis`, {});
 
 export const getSearch = (id, ply) => request("GET", `/api/games/${encodeURIComponent(id)}/searches/${ply}`);
 /**

@@ -40,7 +40,8 @@ const page = {
   moves: new MoveList($("moves"), (ply) => review(ply)),
   clocks: new Clocks([...document.querySelectorAll(".player .clock")]),
 };
-page.gameReview = new GameReview($("review-card"), gameId, (ply) => review(ply));
+page.gameReview = new GameReview($("review-card"), gameId, (ply) => review(ply),
+  () => page.reviewPly ?? page.state?.ply ?? 0);
 
 async function loadBoardModule(game) {
   try {
@@ -430,6 +431,7 @@ function connect() {
     },
     rematch: (payload) => onRematch(payload),
     review: (payload) => page.gameReview.onReview(payload),
+    analysis: (payload) => page.gameReview.onAnalysis(payload),
     error: ({ code, message, event }) => {
       page.pending = false;
       if (page.state) {

@@ -1,6 +1,6 @@
 // The review card of a finished game: ask for the review, follow its progress, then show each side's verdicts, the
 // value of every position on a chart with the errors marked, and, for each error, the better move.
-import { cancelReview, getReview, startReview } from "./api.js";
+import { analysePosition, cancelReview, getReview, startReview } from "./api.js";
 import { drawEvaluation } from "./charts.js";
 import { escapeHtml } from "./format.js";
 import { showToast } from "./toast.js";
@@ -17,17 +17,48 @@ const ERRORS = {
 const moveNumber = (ply) => `${Math.ceil(ply / 2)}${ply % 2 ? "." : "…"}`;
 
 export class GameReview {
-  /** `root` is the review card; `onSelect(ply)` shows the position after `ply` moves. */
-  constructor(root, gameId, onSelect) {
+  /** `root` is the review card; `onSelect(ply)` shows the position after `ply` moves; `viewedPly()` is the ply of
+   * the position the board shows. */
+  constructor(root, gameId, onSelect, viewedPly) {
     this.root = root;
     this.gameId = gameId;
     this.onSelect = onSelect;
+    this.viewedPly = viewedPly;
     this.$ = (id) => root.querySelector(`#${id}`);
     this.state = null;
     this.review = null;
     this.loaded = false;
     this.$("review-start").addEventListener("click", () => this.start());
     this.$("review-cancel").addEventListener("click", () => this.cancel());
+    this.$("analyse-position").addEventListener("click", () => this.analyse());
+  }
+
+  /** "What would the engine do here?" for the position on the board. */
+  async analyse() {
+    const ply = this.viewedPly();
+    this.say(`Looking at the position after ${ply} ${ply === 1 ? "move" : "moves"}…`);
+    try {
+      await analysePosition(this.gameId, ply);
+    } catch (error) {
+      this.say(error.message);
+    }
+  }
+
+  /** An `analysis` event: what the engine would play in an analysed position. */
+  onAnalysis(answer) {
+    if (answer.game_id !== this.gameId) return;
+    if (answer.status !== "done") {
+      this.say(`The analysis failed${answer.message ? `: ${answer.message}` : ""}.`);
+      return;
+    }
+    const where = answer.ply === 0 ? "the start position" : `the position after ${answer.ply} ${answer.ply === 1 ? "move" : "moves"}`;
+    const how = answer.how === "exact" ? "exact value" : answer.how;
+    this.say(`In ${where} the engine would play ${answer.best_shown ?? "—"}: ${answer.value ?? "?"} (${how}).`);
+  }
+
+  say(text) {
+    this.$("review-focus").hidden = false;
+    this.$("review-focus").textContent = text;
   }
 
   /** A new game state: the card shows once the game is over (with the stored review, if there is one). */
@@ -133,9 +164,8 @@ export class GameReview {
   /** Go to the position where the error was made and say what was better there. */
   focus(verdict) {
     this.onSelect(verdict.ply - 1);
-    this.$("review-focus").hidden = false;
-    this.$("review-focus").textContent = `Position before ${moveNumber(verdict.ply)} ${verdict.move_shown}: `
+    this.say(`Position before ${moveNumber(verdict.ply)} ${verdict.move_shown}: `
       + `${this.state.players[verdict.by]} played ${verdict.move_shown} (${verdict.verdict}, ${verdict.before} → `
-      + `${verdict.after}). Better here: ${verdict.best_shown ?? "—"}.`;
+      + `${verdict.after}). Better here: ${verdict.best_shown ?? "—"}.`);
   }
 }

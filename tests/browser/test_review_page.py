@@ -40,6 +40,9 @@ def test_a_finished_game_is_reviewed_in_the_page(live_server, browser: Browser, 
     expect(spectator.locator("#review-focus")).to_contain_text("Better here:")
     expect(spectator.locator("#board-wrap")).to_have_class(re.compile(r"\breview\b"))  # showing a past position
     expect(spectator.locator('#moves button[aria-current="true"]')).to_have_text("Bc4")
+    spectator.click("#analyse-position")  # what would the engine do here, before 3... Nf6?
+    expect(spectator.locator("#review-focus")).to_contain_text("the position after 5 moves the engine would play")
+    expect(spectator.locator("#review-focus")).not_to_contain_text("Nf6")
 
     late, late_errors = open_page(browser, 390, 844)
     late.goto(f"{live_server.url}/g/{game_id}")
