@@ -35,6 +35,8 @@ from webapp.config import DEFAULT_IDLE_GAMES, DEFAULT_UNTOUCHED_GAME_SECONDS, DE
 from webapp.downtime import Heartbeat
 from webapp.errors import ArenaError
 from webapp.flag_watch import FlagWatch
+from webapp.hints import PREFIX as HINTS_PREFIX
+from webapp.hints import Hints
 from webapp.lab import PREFIX as LAB_PREFIX
 from webapp.lab import Lab
 from webapp.reviews import PREFIX as REVIEW_PREFIX
@@ -249,6 +251,7 @@ class Arena:
         self._flags = FlagWatch(self._on_clock_due)
         self.lab = Lab(self.runner, emit, lambda: next(self._job_ids))
         self.reviews = Reviews(store, self.runner, emit, lambda: next(self._job_ids))
+        self.hints = Hints(self.runner, emit, lambda: next(self._job_ids))
         if leases is not None or watcher_counts is not None:
             threading.Thread(target=self._keep_shared_state, name="shared-upkeep", daemon=True).start()
         if untouched_seconds > 0:
@@ -406,6 +409,7 @@ class Arena:
                         self._touches.forget(game_id)
                     self._idle.pop(game_id, None)
                 live.evicted = True
+                self.hints.forget(game_id)
                 dropped += 1
             finally:
                 live.lock.release()
@@ -600,7 +604,7 @@ class Arena:
         if side == "random":
             side = secrets.randbelow(2)
         engines = request.engines if side != 1 else (request.engines[1], request.engines[0])
-        options: dict[str, Any] = {"takeback": request.takeback}
+        options: dict[str, Any] = {"takeback": request.takeback, "hints": request.hints}
         if request.clock is not None:
             options["clock"] = request.clock.to_option()
         return self._insert(cls.name, state, request.game_options, options, request.opponent, engines, side, client)
@@ -621,6 +625,7 @@ class Arena:
             self._touches.touch(game_id)
         with live.lock:
             self._start_engine_if_its_turn(live)
+            self._ask_hints(live)
         if creator is None:
             return game_id, None, None
         return game_id, creator, issue_token(self.secret, game_id, creator)
@@ -718,7 +723,18 @@ class Arena:
                   to=live.id)
         self._watch_clock(live)
         self._start_engine_if_its_turn(live)
+        self._ask_hints(live)
         self._evict_if_idle(live)
+
+    def _ask_hints(self, live: LiveGame) -> None:
+        """In a game with hints on, have the hints of its current position worked out (``webapp.hints``); a game
+        that ended drops them. Lock held."""
+        if not live.stored.options.get("hints"):
+            return
+        if live.active:
+            self.hints.request(live.id, live.ply, live.state, live.client)
+        else:
+            self.hints.forget(live.id)
 
     # --- clocks -----------------------------------------------------------------------------------------------
 
@@ -824,6 +840,7 @@ class Arena:
             live.record_known = False
             live.stored.status, live.stored.winner, live.stored.reason = "active", None, None
             self._watch_clock(live)
+            self._ask_hints(live)
             return self._broadcast_state(live, seat)
 
     def rematch(self, game_id: str, seat: int | None, client: str = "") -> tuple[str, int, str]:
@@ -893,6 +910,8 @@ class Arena:
         return self.reviews.analyse(game_id, ply, state, client)
 
     def _broadcast_state(self, live: LiveGame, you: int | None = None) -> dict[str, Any]:
+        if not live.active:
+            self.hints.forget(live.id)
         self.emit("state", self.state_payload(live), to=live.id)
         return self.state_payload(live, you, include_you=True)
 
@@ -914,6 +933,12 @@ class Arena:
                           to=sid)
             elif job is None and (record := self._last_record(live)) is not None:
                 self.emit("search", json.loads(record), to=sid)
+            if live.stored.options.get("hints") and live.active:
+                hints = self.hints.latest(game_id, live.ply)
+                if hints is not None:
+                    self.emit("hints", hints, to=sid)
+                elif self.runner.state_of(f"{HINTS_PREFIX}{game_id}") == "idle":
+                    self._ask_hints(live)
         self._announce_watchers(game_id, count)
 
     def watcher_count(self, game_id: str) -> int:
@@ -1039,6 +1064,9 @@ class Arena:
             return
         if job.game_id.startswith(REVIEW_PREFIX):
             self.reviews.on_event(job, info)
+            return
+        if job.game_id.startswith(HINTS_PREFIX):
+            self.hints.on_event(job, info)
             return
         kind = info["kind"]
         message = {"game_id": job.game_id, "ply": job.ply, "seat": job.seat, "info": info}

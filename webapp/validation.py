@@ -24,7 +24,7 @@ LEVELS = range(1, 9)
 MAX_DEPTH = 64
 MIN_TIME, MAX_TIME = 0.05, 60.0
 ALGORITHMS = ("alphabeta", "minimax", "mcts")
-ARENA_OPTIONS = ("takeback",)
+ARENA_OPTIONS = ("takeback", "hints")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +39,7 @@ class NewGameRequest:
     engines: tuple[dict[str, Any] | None, dict[str, Any] | None]
     side: int | str | None
     clock: TimeControl | None = None
+    hints: bool = False
 
 
 def _is_int(value: object) -> bool:
@@ -104,7 +105,8 @@ def _check_option_value(name: str, value: object) -> None:
 
 
 def check_game_options(options: object) -> tuple[dict[str, Any], bool | None]:
-    """Game options (simple JSON values only) and the arena's ``takeback`` option (None when not given)."""
+    """Game options (simple JSON values only) and the arena's ``takeback`` option (None when not given); the
+    arena's ``hints`` option is read by ``check_hints``."""
     if options is None:
         return {}, None
     if not isinstance(options, dict) or len(options) > MAX_OPTION_ITEMS:
@@ -231,7 +233,16 @@ def check_new_game(body: object) -> NewGameRequest:
     if takeback is None:
         takeback = opponent["type"] == "engine"
     clock = TimeControl.parse(data.get("clock"))
+    hints = check_hints(data.get("options"))
     if clock is not None and opponent["type"] == "engines":
         raise ArenaError("bad_game", "clocks are for games with a person in them; an engine-against-engine game "
                                      "is paced instead")
-    return NewGameRequest(game, game_options, takeback, setup, opponent, engines, side, clock)
+    return NewGameRequest(game, game_options, takeback, setup, opponent, engines, side, clock, hints)
+
+
+def check_hints(options: object) -> bool:
+    """The arena's ``hints`` option of a new game's ``options``: true or false, false when not given."""
+    hints = options.get("hints", False) if isinstance(options, dict) else False
+    if not isinstance(hints, bool):
+        raise ArenaError("bad_game", "option 'hints' must be true or false")
+    return hints

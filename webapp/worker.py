@@ -130,10 +130,10 @@ def run_job(job: SearchJob, results: Any, stop: Any, ceiling: Ceiling = Ceiling(
     summary (``ITERATION_FIELDS``, and ``tree``, that iteration's recorded tree, or None) per completed depth, in
     order; the recorded trees are cut to fit a search record (``search_records.fit_info``). The search stops at
     ``ceiling`` at the latest, or at the job's ``deadline`` if sooner (or when ``stop`` is set), and plays its
-    best move so far. A review job (``engine`` ``{"review": {"depth", "seconds"}}``) runs ``run_review_job``
-    instead."""
-    if "review" in job.engine:
-        run_review_job(job, results, stop, ceiling)
+    best move so far. A review job (``engine`` ``{"review": {"depth", "seconds"}}``) or a hints job (``{"hints":
+    {"depth", "seconds"}}``) runs ``run_analysis_job`` instead."""
+    if "review" in job.engine or "hints" in job.engine:
+        run_analysis_job(job, results, stop, ceiling)
         return
     _send(results, job, {"kind": "started", "engine": job.engine})
     try:
@@ -160,15 +160,21 @@ def run_job(job: SearchJob, results: Any, stop: Any, ceiling: Ceiling = Ceiling(
         _send(results, job, {"kind": "failed", "message": f"{type(error).__name__}: {error}"})
 
 
-def run_review_job(job: SearchJob, results: Any, stop: Any, ceiling: Ceiling = Ceiling()) -> None:
-    """Look at one position of a game's review (``engine.review.look_at`` with the job's search settings): send
-    "started", then one "final" whose ``view`` is what was found (``PositionView.to_dict``), or "failed"."""
+def run_analysis_job(job: SearchJob, results: Any, stop: Any, ceiling: Ceiling = Ceiling()) -> None:
+    """Look at one position for a review (``engine.review.look_at``: the final's ``view``) or for hints
+    (``engine.hints.move_hints``: the final's ``hints``) with the job's search settings: send "started", then one
+    "final", or "failed"."""
+    from engine.hints import move_hints
     from engine.review import SearchSettings, look_at
 
     _send(results, job, {"kind": "started", "engine": job.engine})
+    bounded = _CeilingStop(stop, ceiling, job.deadline)
     try:
-        view = look_at(job.state, SearchSettings(**job.engine["review"]), _CeilingStop(stop, ceiling, job.deadline))
-        _send(results, job, {"kind": "final", "view": view.to_dict()})
+        if "review" in job.engine:
+            final = {"view": look_at(job.state, SearchSettings(**job.engine["review"]), bounded).to_dict()}
+        else:
+            final = {"hints": move_hints(job.state, SearchSettings(**job.engine["hints"]), bounded)}
+        _send(results, job, {"kind": "final", **final})
     except Exception as error:  # any engine failure is reported; the worker lives on
         _send(results, job, {"kind": "failed", "message": f"{type(error).__name__}: {error}"})
 

@@ -5,6 +5,7 @@ import {
 } from "./api.js";
 import { Clocks } from "./clock.js";
 import { escapeHtml } from "./format.js";
+import { hintLegend, hintMark } from "./hintmarks.js";
 import { MoveList } from "./movelist.js";
 import { GameReview } from "./review.js";
 import { EnginePanel } from "./panel.js";
@@ -16,6 +17,8 @@ const gameId = root.dataset.gameId;
 const $ = (id) => document.getElementById(id);
 const TREE_GAMES = new Set(["tictactoe", "nim"]);
 const FLIP_BY_DEFAULT = new Set(["chess", "wolves"]);
+/** Games whose board draws hints itself; the others list them under the board. */
+const BOARD_HINTS = new Set(["connect4", "tictactoe"]);
 const PANEL_KEY = "arena.panel.hidden";
 
 const page = {
@@ -171,9 +174,43 @@ function drawBoard() {
   const focused = $("board").contains(document.activeElement);
   page.board.render(view, {
     interactive: canMove(state), flipped: Boolean(page.flipped), lastMove, hint: thinking ? page.hint : null,
+    hints: currentHints(),
   });
+  drawHints();
   // A move redraws the board: keyboard focus stays on it rather than falling back to the page.
   if (focused && !$("board").contains(document.activeElement)) $("board").focus();
+}
+
+/** The hints of the live position, when the game has hints on and they have arrived. */
+function currentHints() {
+  const state = page.state;
+  const hints = page.moveHints;
+  return isLive() && state?.status === "active" && hints?.ply === state.ply ? hints : null;
+}
+
+/** The line under the board: where the hints come from, their legend, and every move's value (a list the page
+ * shows for boards that do not draw hints, and that screen readers read for all). */
+function drawHints() {
+  const hints = currentHints();
+  const on = Boolean(page.state?.options?.hints) && page.state.status === "active";
+  $("hints-bar").hidden = !on;
+  if (!on) return;
+  $("hints-source").textContent = hints
+    ? `for ${page.state.players[hints.seat]}: ${hints.source}`
+    : isLive() ? "are being worked out…" : "show on the live position";
+  $("hints-legend").textContent = hints ? hintLegend(hints.how) : "";
+  const list = $("hints-list");
+  list.classList.toggle("visually-hidden", BOARD_HINTS.has(page.state.game));
+  const entries = hints ? Object.entries(hints.moves) : [];
+  entries.sort(([, a], [, b]) => (b.score ?? 0) - (a.score ?? 0));
+  list.replaceChildren(...entries.map(([, hint]) => {
+    const mark = hintMark(hint, hints.how);
+    const item = document.createElement("li");
+    item.className = mark.kind;
+    item.textContent = `${hint.shown} ${mark.label}`;
+    item.title = `${hint.shown}: ${mark.title}`;
+    return item;
+  }));
 }
 
 /** Shows the engine's current favourite on the board, redrawn at most once per animation frame. */
@@ -432,6 +469,10 @@ function connect() {
     rematch: (payload) => onRematch(payload),
     review: (payload) => page.gameReview.onReview(payload),
     analysis: (payload) => page.gameReview.onAnalysis(payload),
+    hints: (payload) => {
+      page.moveHints = payload;
+      drawBoard();
+    },
     error: ({ code, message, event }) => {
       page.pending = false;
       if (page.state) {

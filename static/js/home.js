@@ -124,6 +124,7 @@ async function play(event) {
     const options = gameOptions(game);
     const against = opponent();
     if (against.type === "engine") options.takeback = form.elements.takeback.checked;
+    if (form.elements.hints.checked) options.hints = true;
     payload = { game, options, opponent: against, side: side === "random" ? "random" : Number(side) };
     const setup = game === "chess" ? form.elements.setup.value.trim() : "";
     if (setup) payload.setup = setup;

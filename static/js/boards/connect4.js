@@ -1,5 +1,6 @@
 // Connect Four board: 7 columns by 6 rows, discs fall to the lowest free cell; click a column to drop a disc.
 // The move text is the column number, "1" (left) to "7". Interface: see README.md in this folder.
+import { hintMark } from "../hintmarks.js";
 import { el, makeButton, rootSvg } from "./svg.js";
 
 const CELL = 60;
@@ -22,7 +23,7 @@ export function createBoard(container, { onMove }) {
   let svg = null;
   let previous = null;
 
-  function render(view, { interactive = false, flipped = false, hint = null } = {}) {
+  function render(view, { interactive = false, flipped = false, hint = null, hints = null } = {}) {
     const cells = view.cells;
     const rows = cells.length;
     const cols = cells[0].length;
@@ -75,6 +76,13 @@ export function createBoard(container, { onMove }) {
       const ghost = el("circle", { class: `c4-ghost c4-disc p${toMove}`, cx: x(c), cy: HEAD / 2, r: CELL * 0.36 });
       if (hint === text) ghost.classList.add("favourite");
       svg.append(ghost);
+      const given = hints?.moves[text];
+      if (given) { // over its column, as gamesolver.org shows the value of each column
+        const mark = hintMark(given, hints.how);
+        svg.append(el("rect", { class: `hint-chip ${mark.kind}`, x: x(c) - 28, y: 2, width: 56, height: 29, rx: 6 }, [
+          el("title", {}, [document.createTextNode(`Column ${text}: ${mark.title}`)])]));
+        svg.append(el("text", { class: "hint-label", x: x(c), y: 23, "text-anchor": "middle" }, [document.createTextNode(mark.label)]));
+      }
       if (!legal.has(text)) continue;
       svg.append(el("path", {
         class: "c4-arrow", d: `M${x(c) - 6} ${HEAD - 14}h12l-6 8z`, "pointer-events": "none",

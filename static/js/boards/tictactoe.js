@@ -1,5 +1,6 @@
 // Tic-tac-toe board: 3x3 cells numbered 1-9 from the top left; the move text is the cell number.
 // Interface: see README.md in this folder.
+import { hintMark } from "../hintmarks.js";
 import { el, makeButton, rootSvg } from "./svg.js";
 
 const SIZE = 300;
@@ -23,7 +24,7 @@ export function createBoard(container, { onMove }) {
   container.append(svg);
   let previous = null;
 
-  function render(view, { interactive = false, flipped = false, hint = null } = {}) {
+  function render(view, { interactive = false, flipped = false, hint = null, hints = null } = {}) {
     svg.replaceChildren();
     const legal = new Set(interactive ? view.legal : []);
     const last = view.last ?? null;
@@ -43,10 +44,16 @@ export function createBoard(container, { onMove }) {
       if (hint === text) svg.append(el("g", { class: "ttt-hint-move" }, [drawMark(view.to_move === 0 ? "X" : "O", x, y, false)]));
       const target = el("rect", { class: `ttt-cell${legal.has(text) ? " legal" : ""}`, x: x + 4, y: y + 4, width: 92, height: 92, rx: 10 });
       svg.append(target);
-      if (legal.has(text)) {
+      const given = hints?.moves[text];
+      if (given) { // in the cell itself
+        const mark = hintMark(given, hints.how);
+        svg.append(el("rect", { class: `hint-chip ${mark.kind}`, x: x + 22, y: y + 36, width: 56, height: 30, rx: 7 }, [
+          el("title", {}, [document.createTextNode(`Cell ${text}: ${mark.title}`)])]));
+        svg.append(el("text", { class: "hint-label", x: x + 50, y: y + 58, "text-anchor": "middle" }, [document.createTextNode(mark.label)]));
+      } else if (legal.has(text)) {
         svg.append(el("circle", { class: "ttt-hint", cx: x + 50, cy: y + 50, r: 6, "pointer-events": "none" }));
-        makeButton(target, `Cell ${text}`, () => onMove(text));
       }
+      if (legal.has(text)) makeButton(target, `Cell ${text}`, () => onMove(text));
     });
     if (view.winning_line) {
       const [a, , c] = view.winning_line.map((cell) => cellOrigin(cell - 1, flipped));

@@ -1,0 +1,43 @@
+"""Hints: the value of every legal move for the side to move, exact where it is known (``engine.truth``), else the
+score of a search that scores every move exactly (no move is cut off by a bound) at ``HINT_SETTINGS``.
+
+For display only, and only in games created with hints on: both players and every spectator see the same values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.game import WIN, State, describe_score
+from engine.review import SearchSettings, shown_move
+from engine.search import make_searcher
+from engine.search.info import Limits, SearchOptions
+from engine.truth import move_values
+
+HINT_SETTINGS = SearchSettings(depth=6, seconds=1.0)
+"""The search of a position whose moves' exact values are unknown: depth 6, at most 1 s."""
+HINT_TRUTH_SECONDS = 0.5
+"""What the Connect Four solver gets to prove a position's moves before the search is used instead."""
+_EVERY_MOVE_EXACT = SearchOptions(root_margin=2 * WIN, aspiration=False)
+
+
+def move_hints(state: State, settings: SearchSettings = HINT_SETTINGS, stop: Any = None) -> dict[str, Any]:
+    """``{"how": "exact" | "search", "depth": int | None, "moves": {move: {"value", "score", "shown"}}}`` for every
+    legal move of ``state`` (empty for a finished game): ``value`` in words ("win in 3", "draw", "+0.35") for the
+    side to move, ``score`` in the engine's convention (None where only the result is known), ``shown`` the move as
+    players read it (SAN in chess). ``stop`` (with ``is_set()``) cuts the search short."""
+    exact = move_values(state, HINT_TRUTH_SECONDS, build_tables=state.name == "tictactoe")
+    if exact is not None:
+        return {"how": "exact", "depth": None, "moves": {
+            move: {"value": value.text, "score": value.score, "shown": shown_move(state, move)}
+            for move, value in exact.items()}}
+    final = None
+    for info in make_searcher(state, Limits(depth=settings.depth, time=settings.seconds), _EVERY_MOVE_EXACT,
+                              stop).search():
+        final = info
+    scale = getattr(type(state), "score_scale", 1)
+    moves = {} if final is None else {
+        root.move: {"value": describe_score(root.score, scale), "score": root.score,
+                    "shown": shown_move(state, root.move)}
+        for root in final.root_moves if root.score is not None}
+    return {"how": "search", "depth": None if final is None else final.depth, "moves": moves}

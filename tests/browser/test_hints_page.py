@@ -1,0 +1,44 @@
+"""Hints on the board: Connect Four shows a value over every column (gamesolver's way) and tic-tac-toe in every
+free cell, both with a letter or sign beside the colour; they stay on between moves, for players and spectators."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Browser, expect
+from test_play import open_page
+
+CREATE = """body => fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
+    body: JSON.stringify(body)}).then(r => r.json())"""
+
+
+def test_connect_four_hints_over_the_columns(live_server, browser: Browser, artifacts: Path) -> None:
+    for width, height, name in ((1400, 900, "hints-connect4-desktop.png"), (390, 844, "hints-connect4-phone.png")):
+        page, errors = open_page(browser, width, height)
+        page.goto(live_server.url + "/")
+        created = page.evaluate(CREATE, {"game": "connect4", "options": {"hints": True}, "side": 0,
+                                         "opponent": {"type": "engine", "level": 2}})
+        page.goto(live_server.url + created["url"])
+        expect(page.locator(".hint-label")).to_have_count(7)
+        expect(page.locator("#hints-source")).to_contain_text("for Red: a search of depth")
+        page.screenshot(path=artifacts / name)
+        page.click('[aria-label="Drop a disc in column 4"]')
+        expect(page.locator("#moves button[data-ply]")).to_have_count(2)  # the engine answered
+        expect(page.locator(".hint-label")).to_have_count(7)  # hints of the new position: they stay on
+        assert errors == []
+
+
+def test_tictactoe_hints_in_the_cells_for_a_spectator_too(live_server, browser: Browser) -> None:
+    player, errors = open_page(browser)
+    player.goto(live_server.url + "/")
+    created = player.evaluate(CREATE, {"game": "tictactoe", "options": {"hints": True}, "side": 0,
+                                       "opponent": {"type": "friend", "open": True}})
+    player.goto(live_server.url + created["url"])
+    player.click('[aria-label="Cell 5"]')
+    spectator, spectator_errors = open_page(browser)
+    spectator.goto(live_server.url + created["url"])
+    for page in (player, spectator):
+        # O's answers to X in the centre, cells 1-4 and 6-9: a corner draws, an edge loses in 3
+        expect(page.locator(".hint-label")).to_have_text(["D", "L3", "D", "L3", "L3", "D", "L3", "D"])
+        expect(page.locator("#hints-list li")).to_have_count(8)
+    assert errors == [] and spectator_errors == []
