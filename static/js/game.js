@@ -18,7 +18,7 @@ const $ = (id) => document.getElementById(id);
 const TREE_GAMES = new Set(["tictactoe", "nim"]);
 const FLIP_BY_DEFAULT = new Set(["chess", "wolves"]);
 /** Games whose board draws hints itself; the others list them under the board. */
-const BOARD_HINTS = new Set(["connect4", "tictactoe"]);
+const BOARD_HINTS = new Set(["connect4", "tictactoe", "nim", "wolves"]);
 const PANEL_KEY = "arena.panel.hidden";
 
 const page = {

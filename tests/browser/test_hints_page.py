@@ -42,3 +42,15 @@ def test_tictactoe_hints_in_the_cells_for_a_spectator_too(live_server, browser: 
         expect(page.locator(".hint-label")).to_have_text(["D", "L3", "D", "L3", "L3", "D", "L3", "D"])
         expect(page.locator("#hints-list li")).to_have_count(8)
     assert errors == [] and spectator_errors == []
+
+
+def test_chess_hints_as_arrows_for_the_best_three(live_server, browser: Browser) -> None:
+    page, errors = open_page(browser)
+    page.goto(live_server.url + "/")
+    created = page.evaluate(CREATE, {"game": "chess", "options": {"hints": True}, "side": 0,
+                                     "opponent": {"type": "friend", "open": True}})
+    page.goto(live_server.url + created["url"])
+    expect(page.locator(".hint-arrow")).to_have_count(3)
+    expect(page.locator("#hints-list li")).to_have_count(20)  # every move listed under the board
+    expect(page.locator("#hints-list")).to_be_visible()
+    assert errors == []

@@ -1,7 +1,8 @@
 // Chess board: an 8x8 SVG with piece images from the server (/chess/pieces/wK.svg, drawn by python-chess).
 // Move by clicking (or Enter/Space on a focused square) a piece and then a destination, or by dragging.
 // Legal moves come only from view.legal (UCI); a promotion opens a chooser. Interface: see README.md.
-import { drawGrid, FILES, SIZE, SQ, squareXY } from "./grid8.js";
+import { hintMark } from "../hintmarks.js";
+import { drawGrid, drawHintArrows, FILES, SIZE, SQ, squareXY } from "./grid8.js";
 import { el, makeButton, rootSvg } from "./svg.js";
 
 const PROMOTIONS = ["q", "r", "b", "n"];
@@ -119,6 +120,9 @@ export function createBoard(container, { onMove }) {
     }
     const arrow = opts.arrow ?? opts.hint ?? null;
     if (arrow) drawArrow(arrow, flipped);
+    if (opts.hints) { // the best three moves as arrows with their scores
+      drawHintArrows(svg, opts.hints, flipped, (move) => [move.slice(0, 2), move.slice(2, 4)], hintMark, 3);
+    }
     if (interactive) drawTargets(flipped);
     if (drag) {
       drag.image = el("image", { href: pieceUrl(view.pieces[drag.from]), x: drag.x - SQ / 2, y: drag.y - SQ / 2, width: SQ, height: SQ, "pointer-events": "none" });

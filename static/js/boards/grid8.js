@@ -29,3 +29,31 @@ export function drawGrid(svg, flipped, lightFill, darkFill) {
     svg.append(el("text", { x: 2, y: i * SQ + 10, style }, [document.createTextNode(String(rankLabel))]));
   }
 }
+
+/**
+ * Draws hints as arrows from square to square with the value's label at the target (`../hintmarks.js`), the best
+ * `limit` moves by score (all when null). `squares(move)` gives a move's [from, to]. Labels of moves to the same
+ * square stack upwards.
+ */
+export function drawHintArrows(svg, hints, flipped, squares, hintMark, limit = null) {
+  const entries = Object.entries(hints.moves).sort(([, a], [, b]) => (b.score ?? 0) - (a.score ?? 0));
+  const shown = limit === null ? entries : entries.slice(0, limit);
+  const stacked = new Map();
+  for (const [move, hint] of shown) {
+    const [from, to] = squares(move);
+    const mark = hintMark(hint, hints.how);
+    const [x1, y1] = squareXY(from, flipped);
+    const [x2, y2] = squareXY(to, flipped);
+    svg.append(el("line", {
+      class: `hint-arrow ${mark.kind}`, x1: x1 + SQ / 2, y1: y1 + SQ / 2, x2: x2 + SQ / 2, y2: y2 + SQ / 2,
+    }));
+    const level = stacked.get(to) ?? 0;
+    stacked.set(to, level + 1);
+    const width = Math.max(30, mark.label.length * 9 + 8);
+    const top = y2 + SQ - 21 - level * 20;
+    svg.append(el("rect", { class: `hint-chip ${mark.kind}`, x: x2 + SQ / 2 - width / 2, y: top, width, height: 19, rx: 4 },
+      [el("title", {}, [document.createTextNode(`${hint.shown}: ${mark.title}`)])]));
+    svg.append(el("text", { class: "hint-label small", x: x2 + SQ / 2, y: top + 14, "text-anchor": "middle" },
+      [document.createTextNode(mark.label)]));
+  }
+}

@@ -1,5 +1,6 @@
 // Nim board: piles of counters side by side; click a counter to take it and every counter above it.
 // The move text is "PILE:COUNT" with a 1-based pile. Interface: see README.md in this folder.
+import { hintMark } from "../hintmarks.js";
 import { el, makeButton, rootSvg } from "./svg.js";
 
 const PILE_WIDTH = 76;
@@ -21,7 +22,7 @@ export function createBoard(container, { onMove }) {
     return { rows, perRow, radius };
   }
 
-  function render(view, { interactive = false, flipped = false, hint = null } = {}) {
+  function render(view, { interactive = false, flipped = false, hint = null, hints = null } = {}) {
     const piles = view.piles;
     const { rows, perRow, radius } = layout(piles);
     const contentWidth = piles.length * PILE_WIDTH + (piles.length + 1) * GAP;
@@ -65,6 +66,13 @@ export function createBoard(container, { onMove }) {
         if (interactive && !legal.has(move)) counter.classList.add("out-of-reach");
         const [hintPile, hintCount] = hint ? hint.split(":").map(Number) : [0, 0];
         if (hintPile === pileIndex + 1 && take <= hintCount) counter.classList.add("hinted");
+        const given = hints?.moves[move];
+        if (given) { // on the counter whose click makes this take
+          const mark = hintMark(given, hints.how);
+          counter.classList.add("hint-counter", mark.kind);
+          svg.append(el("text", { class: "hint-label nim-hint", x: cx, y: cy + 4, "text-anchor": "middle" },
+            [document.createTextNode(mark.label.slice(0, 3))]));
+        }
         if (legal.has(move)) {
           counter.classList.add("legal");
           const mark = (on) => counters.slice(k).forEach((c) => c.classList.toggle("take", on));

@@ -2,7 +2,8 @@
 // Move by clicking (or Enter/Space on) a piece that can move, then one of its highlighted target squares; the
 // rabbit, the only piece of its side, is selected at once. Moves are "FROM-TO" ("c1-d2"), taken only from
 // view.legal. Interface: see README.md in this folder.
-import { drawGrid, SIZE, SQ, squareXY } from "./grid8.js";
+import { hintMark } from "../hintmarks.js";
+import { drawGrid, drawHintArrows, SIZE, SQ, squareXY } from "./grid8.js";
 import { el, makeButton, rootSvg } from "./svg.js";
 
 function movesByPiece(legal) {
@@ -116,6 +117,7 @@ export function createBoard(container, { onMove, players = ["Rabbit", "Wolves"] 
     if (!selected && moves.size === 1) [selected] = moves.keys();
     if (selected) highlight(selected, "fill: rgba(20, 160, 90, 0.45)", flipped);
     drawHint(flipped);
+    if (opts.hints) drawHintArrows(svg, opts.hints, flipped, (move) => move.split("-"), hintMark);
     for (const [square, piece] of Object.entries(view.pieces ?? {})) {
       const [x, y] = squareXY(square, flipped);
       const isNew = fresh.has(square);
