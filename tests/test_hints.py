@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from test_api import assert_error, create
+from test_api import assert_error, create, friend_game
 from test_events import connect, named
 
 from engine.games import new_game
@@ -58,3 +58,27 @@ def test_hints_are_off_unless_asked_and_checked(app, client):
     assert app.extensions["arena"].runner.state_of(f"hints-{game_id}") == "idle"  # nothing was asked of the workers
     answer = client.post("/api/games", json={"game": "nim", "opponent": {"type": "friend"}, "options": {"hints": 1}})
     assert_error(answer, 400, "bad_game")
+
+
+def test_hints_come_on_later_when_both_people_ask(app, client):
+    game_id, first, second = friend_game(app)
+    asked = client.post(f"/api/games/{game_id}/hints", json={"on": True, "token": first}).json
+    assert asked["options"]["hints"] is False and asked["options"]["hints_asked_by"] == 0
+    again = client.post(f"/api/games/{game_id}/hints", json={"on": True, "token": first}).json
+    assert again["version"] == asked["version"]  # asking twice changes nothing
+    agreed = client.post(f"/api/games/{game_id}/hints", json={"on": True, "token": second}).json
+    assert agreed["options"]["hints"] is True and agreed["options"]["hints_asked_by"] is None
+    off = client.post(f"/api/games/{game_id}/hints", json={"on": False, "token": second}).json
+    assert off["options"]["hints"] is False
+    assert_error(app.test_client().post(f"/api/games/{game_id}/hints", json={"on": True}), 403, "bad_token")
+    assert_error(client.post(f"/api/games/{game_id}/hints", json={"on": "yes", "token": first}), 400, "bad_request")
+
+
+def test_against_the_engine_the_player_turns_hints_on_alone(app, client):
+    created = create(client, {"game": "nim", "options": {"piles": [3, 4, 5]}, "side": 0,
+                              "opponent": {"type": "engine", "level": 1}})
+    watcher = connect(app)
+    watcher.emit("join", {"game_id": created["id"]})
+    state = client.post(f"/api/games/{created['id']}/hints", json={"on": True}).json
+    assert state["options"]["hints"] is True
+    assert hints_heard(watcher, 0)["how"] == "exact"

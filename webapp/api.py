@@ -286,3 +286,13 @@ def analyse_position(game_id: str, ply: int) -> tuple[Response, int]:
     _checked_id(game_id)
     check_fields(_body(), (), ())
     return jsonify(_arena().analyse_position(game_id, ply, _client())), 202
+
+
+@bp.post("/games/<game_id>/hints")
+def set_hints(game_id: str) -> Response:
+    """Turn hints on or off with ``{on, token}`` (between two people, on once both asked); answers the state."""
+    _checked_id(game_id)
+    data = check_fields(_body(), ("on",), ("token",))
+    if not isinstance(data["on"], bool):
+        raise ArenaError("bad_request", "on must be true or false")
+    return jsonify(_arena().set_hints(game_id, _seat(game_id, data.get("token")), data["on"], _client()))

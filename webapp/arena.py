@@ -728,8 +728,9 @@ class Arena:
 
     def _ask_hints(self, live: LiveGame) -> None:
         """In a game with hints on, have the hints of its current position worked out (``webapp.hints``); a game
-        that ended drops them. Lock held."""
+        that ended, or whose hints were turned off, drops them. Lock held."""
         if not live.stored.options.get("hints"):
+            self.hints.forget(live.id)
             return
         if live.active:
             self.hints.request(live.id, live.ply, live.state, live.client)
@@ -885,6 +886,34 @@ class Arena:
                 # The state says it too (with its new version): a client that missed the link still learns it.
                 self.emit("state", self.state_payload(live), to=game_id)
             return new_id, 1 - seat, issue_token(self.secret, new_id, 1 - seat)
+
+    def set_hints(self, game_id: str, seat: int | None, on: bool, client: str = "") -> dict[str, Any]:
+        """Turn the game's hints on or off for ``seat``'s player; returns the new state. Against the engine the
+        player decides alone; between two people, hints come on once both have asked (the first ask is kept in
+        ``options.hints_asked_by`` and shown to both), and either may turn them off. Errors: forbidden
+        (spectators), game_over."""
+        with self._locked(game_id) as live:
+            seat = self._check_player(live, seat)
+            if not live.active:
+                raise ArenaError("game_over", "the game is over")
+            old = {**live.stored.options, "hints_asked_by": live.stored.options.get("hints_asked_by")}
+            options = dict(old)
+            humans = sum(1 for other in live.stored.seats if other.engine is None)
+            asked = options["hints_asked_by"]
+            if not on:
+                options["hints"], options["hints_asked_by"] = False, None
+            elif humans == 1 or (asked is not None and asked != seat) or options.get("hints"):
+                options["hints"], options["hints_asked_by"] = True, None
+            else:
+                options["hints_asked_by"] = seat
+            if options == old:
+                return self.state_payload(live, seat, include_you=True)
+            self.store.set_options(game_id, options)
+            live.stored.options = options
+            live.stored.version += 1
+            live.client = client
+            self._ask_hints(live)
+            return self._broadcast_state(live, seat)
 
     def review(self, game_id: str, client: str = "") -> dict[str, Any]:
         """Start (once) the review of a finished game for ``client``'s share of the engines (``webapp.reviews``);

@@ -500,6 +500,12 @@ class Store:
             row = session.get(PlayerSeatRow, (player_id, game_id))
             return None if row is None else row.seat
 
+    def set_options(self, game_id: str, options: dict[str, Any]) -> None:
+        """Replace the arena's options of the game (``games.options``), one version more."""
+        with self._transaction() as session:
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(
+                options=options, version=GameRow.version + 1))
+
     def set_rematch(self, game_id: str, rematch_id: str) -> None:
         """Remember the rematch of a game."""
         with self._transaction() as session:

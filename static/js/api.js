@@ -62,6 +62,10 @@ export const cancelReview = (id) => request("POST", `/api/games/${encodeURICompo
 export const analysePosition = (id, ply) =>
   request("POST", `/api/games/${encodeURIComponent(id)}/positions/${ply}/analysis`, {});
 
+/** POST …/hints: turn the game's hints on or off (between two people: on once both asked); the new state. */
+export const setHints = (id, on, token) =>
+  request("POST", `/api/games/${encodeURIComponent(id)}/hints`, token ? { on, token } : { on });
+
 export const getSearch = (id, ply) => request("GET", `/api/games/${encodeURIComponent(id)}/searches/${ply}`);
 /**
  * POST /api/games/<id>/seats: restores the seat of `token`, or takes the free seat with the share link's `invite`

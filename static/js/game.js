@@ -1,7 +1,7 @@
 // The game page: draws the game's state, sends the person's moves, and shows the engine thinking.
 // Everything comes from the server (docs/protocol.md); the browser holds no rules.
 import {
-  ApiError, STOP_KEY_PREFIX, connectGame, getGame, getPgn, getPosition, getSearch, stopGame, takeSeat,
+  ApiError, STOP_KEY_PREFIX, connectGame, getGame, getPgn, getPosition, getSearch, setHints, stopGame, takeSeat,
 } from "./api.js";
 import { Clocks } from "./clock.js";
 import { escapeHtml } from "./format.js";
@@ -159,9 +159,26 @@ function drawControls(state) {
   $("rematch").hidden = !(player && state.status === "finished");
   $("takeback").hidden = !(player && state.options?.takeback && hasEngine(state) && state.ply > 0 && !resigned
     && !state.rematch_id);
+  drawHintsToggle(state, player);
   $("back-live").hidden = isLive();
   $("back-live").classList.toggle("primary", !isLive());
   $("board-wrap").classList.toggle("review", !isLive());
+}
+
+/** The players' hints button: on or off alone against the engine; between two people on once both asked. */
+function drawHintsToggle(state, player) {
+  const button = $("hints-toggle");
+  button.hidden = !(player && state.status === "active");
+  if (button.hidden) return;
+  const on = Boolean(state.options?.hints);
+  const asked = state.options?.hints_asked_by;
+  const alone = state.seats.filter((seat) => seat.kind === "human").length === 1;
+  button.dataset.on = String(!on);
+  button.textContent = on ? "Hints off" : alone ? "Hints on"
+    : asked === page.you ? "Hints asked…" : asked !== null && asked !== undefined ? "Accept hints" : "Ask for hints";
+  button.disabled = !on && asked === page.you;
+  button.title = alone || on ? "Show every move's value on the board (for spectators too)"
+    : "Hints come on once both players ask for them";
 }
 
 function drawBoard() {
@@ -192,8 +209,17 @@ function currentHints() {
  * shows for boards that do not draw hints, and that screen readers read for all). */
 function drawHints() {
   const hints = currentHints();
-  const on = Boolean(page.state?.options?.hints) && page.state.status === "active";
-  $("hints-bar").hidden = !on;
+  const active = page.state?.status === "active";
+  const on = Boolean(page.state?.options?.hints) && active;
+  const asked = page.state?.options?.hints_asked_by;
+  const asking = !on && active && asked !== null && asked !== undefined;
+  $("hints-bar").hidden = !on && !asking;
+  if (asking) {
+    $("hints-source").textContent = `: ${page.state.players[asked]} asks to turn them on; they come on once both players agree`;
+    $("hints-legend").textContent = "";
+    $("hints-list").replaceChildren();
+    return;
+  }
   if (!on) return;
   $("hints-source").textContent = hints
     ? `for ${page.state.players[hints.seat]}: ${hints.source}`
@@ -596,6 +622,13 @@ function wireControls() {
   $("resign").addEventListener("click", resign);
   $("stop-game").addEventListener("click", stopThisGame);
   $("takeback").addEventListener("click", () => page.connection.emit("takeback"));
+  $("hints-toggle").addEventListener("click", async () => {
+    try {
+      await onState(await setHints(gameId, $("hints-toggle").dataset.on === "true", page.token));
+    } catch (error) {
+      showToast(error.message, true);
+    }
+  });
   $("rematch").addEventListener("click", () => page.connection.emit("rematch"));
   $("back-live").addEventListener("click", backToLive);
   $("download-pgn").addEventListener("click", downloadPgn);

@@ -54,3 +54,23 @@ def test_chess_hints_as_arrows_for_the_best_three(live_server, browser: Browser)
     expect(page.locator("#hints-list li")).to_have_count(20)  # every move listed under the board
     expect(page.locator("#hints-list")).to_be_visible()
     assert errors == []
+
+
+def test_two_players_agree_to_turn_hints_on(live_server, browser: Browser) -> None:
+    host, errors = open_page(browser)
+    host.goto(live_server.url + "/")
+    created = host.evaluate(CREATE, {"game": "connect4", "side": 0, "opponent": {"type": "friend"}})
+    host.goto(live_server.url + created["url"])
+    friend, friend_errors = open_page(browser)
+    friend.goto(f"{live_server.url}{created['invite_url']}")
+    friend.click("#take-seat")
+    expect(host.locator("#hints-toggle")).to_have_text("Ask for hints")
+    host.click("#hints-toggle")
+    expect(host.locator("#hints-toggle")).to_have_text("Hints asked…")
+    expect(friend.locator("#hints-bar")).to_contain_text("Red asks to turn them on")
+    expect(friend.locator(".hint-label")).to_have_count(0)
+    friend.click("#hints-toggle")  # "Accept hints"
+    for page in (host, friend):
+        expect(page.locator(".hint-label")).to_have_count(7)
+        expect(page.locator("#hints-toggle")).to_have_text("Hints off")
+    assert errors == [] and friend_errors == []
