@@ -53,7 +53,7 @@ def test_the_panel_shows_what_the_command_line_finds(live_server, browser: Brows
     page.goto(live_server.url + created["url"])
     expect(page.locator("#panel-state")).to_have_text("done", timeout=60_000)
     expected = analyse(game, depth, tree)
-    stored = requests.get(f"{live_server.url}/api/games/{created['id']}/searches/2", timeout=10).json()["info"]
+    stored = requests.get(f"{live_server.url}/api/games/{created['id']}/searches/1", timeout=10).json()["info"]
 
     for name in ("nodes", "pruned", "cutoffs", "tt_hits", "best", "score", "score_text", "depth", "seldepth", "pv"):
         assert stored[name] == expected[name], name
