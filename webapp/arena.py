@@ -56,6 +56,8 @@ TREE_GAMES = {"tictactoe": 3000, "nim": 3000}
 SEARCH_RETRIES = 1
 """How many times a failed search (engine error, worker process died) is started again for the same move."""
 LIVE_LIST_SIZE = 50
+LIVE_RECENT_SECONDS = 300
+"""The live list shows a game changed this recently (or watched now): "being played"."""
 RECHECK_INTERVAL = 1.0
 """Seconds between two checks, while this server's engine searches a game, that no other server changed the game
 (which cancels the search)."""
@@ -568,10 +570,15 @@ class Arena:
             return {"id": game_id, "game": live.stored.game, "ply": ply, "setup": state.setup(), "view": state.view(),
                     "move": move.move if move else None, "by": move.by if move else None}
 
-    def live_games(self) -> list[dict[str, Any]]:
-        """Summaries of the unfinished games, most recently active first."""
+    def live_games(self, now: dt.datetime | None = None) -> list[dict[str, Any]]:
+        """Summaries of the games being played at ``now`` (default: now), most recently active first: unfinished
+        games changed (a move, a seat taken...) in the last ``LIVE_RECENT_SECONDS``, or watched right now on any
+        node. An abandoned game leaves the list; its link still works."""
+        since = (now or dt.datetime.now(dt.UTC)) - dt.timedelta(seconds=LIVE_RECENT_SECONDS)
+        watched = set(self.rooms.counts()) | {game_id for game_id, count in self._watching_elsewhere.copy().items()
+                                              if count}
         summaries = []
-        for game_id in self.store.live_game_ids(LIVE_LIST_SIZE):
+        for game_id in self.store.live_game_ids(LIVE_LIST_SIZE, since, sorted(watched)):
             with self._locked(game_id) as live:
                 stored = live.stored
                 seats = [self._seat_payload(live, seat) for seat in stored.seats]

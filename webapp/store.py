@@ -21,7 +21,7 @@ A web node's memory is bounded separately (``ARENA_IDLE_GAMES``, ``ARENA_UNTOUCH
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -525,11 +525,15 @@ class Store:
             return connection.execute(select(SearchRecordRow.record).where(SearchRecordRow.game_id == game_id)
                                       .order_by(SearchRecordRow.ply.desc()).limit(1)).scalar_one_or_none()
 
-    def live_game_ids(self, limit: int = 50) -> list[str]:
-        """Ids of unfinished games, most recently updated first."""
+    def live_game_ids(self, limit: int = 50, changed_since: dt.datetime | None = None,
+                      also: Sequence[str] = ()) -> list[str]:
+        """Ids of unfinished games, most recently updated first: those changed since ``changed_since`` (aware UTC;
+        all when None) and those of ``also`` (say, games being watched), at most ``limit``."""
+        query = select(GameRow.id).where(GameRow.status == "active")
+        if changed_since is not None:
+            query = query.where((GameRow.updated_at >= changed_since) | GameRow.id.in_(list(also)))
         with self._sessions() as session:
-            query = select(GameRow.id).where(GameRow.status == "active").order_by(GameRow.updated_at.desc())
-            return list(session.scalars(query.limit(limit)))
+            return list(session.scalars(query.order_by(GameRow.updated_at.desc()).limit(limit)))
 
     def delete_games_without_moves(self, before: dt.datetime) -> int:
         """Delete every unfinished game without a move (``ply`` 0) last changed before ``before`` (aware UTC) that
