@@ -7,10 +7,15 @@ import pytest
 FRIEND = {"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0}
 
 
-def create(client, body=FRIEND) -> dict:
+def create(client, body=FRIEND, alone: bool = True) -> dict:
+    """Create a game; the creator of a friend game plays on ``alone`` (without waiting for the friend) unless told
+    not to."""
     response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.json
-    return response.json
+    created = response.json
+    if alone and body["opponent"]["type"] == "friend":
+        assert client.post(f"/api/games/{created['id']}/alone", json={"token": created["token"]}).status_code == 200
+    return created
 
 
 def friend_game(app) -> tuple[str, str, str]:
@@ -172,10 +177,12 @@ def test_takeback_is_refused_between_friends(app, client):
 def test_rematch_swaps_seats_and_is_made_once(app, client):
     game_id, first, second = friend_game(app)
     client.post(f"/api/games/{game_id}/resign", json={"token": second})
-    made = client.post(f"/api/games/{game_id}/rematch", json={"token": first})
-    assert made.status_code == 201 and made.json["seat"] == 1
-    again = client.post(f"/api/games/{game_id}/rematch", json={"token": second}).json
-    assert again["id"] == made.json["id"] and again["seat"] == 0
+    offered = client.post(f"/api/games/{game_id}/rematch", json={"token": first})
+    assert offered.status_code == 202 and offered.json["offers"]["rematch"] == 0 and offered.json["rematch_id"] is None
+    made = client.post(f"/api/games/{game_id}/rematch", json={"token": second})
+    assert made.status_code == 201 and made.json["seat"] == 0
+    again = client.post(f"/api/games/{game_id}/rematch", json={"token": first}).json
+    assert again["id"] == made.json["id"] and again["seat"] == 1
     new_state = client.get(f"/api/games/{made.json['id']}").json
     assert all(seat["taken"] for seat in new_state["seats"])
     assert client.get(f"/api/games/{game_id}").json["rematch_id"] == made.json["id"]

@@ -165,7 +165,11 @@ def test_rematch_gives_each_player_the_swapped_seat_and_watchers_the_link(app, f
     assert named(opponent, "error")[0]["code"] == "not_allowed"  # not before the game is over
     assert named(player, "rematch") == [] and named(watcher, "rematch") == []
     opponent.emit("resign", {"game_id": game_id})
-    opponent.emit("rematch", {"game_id": game_id})
+    opponent.emit("rematch", {"game_id": game_id})  # offered: nobody moves yet
+    heard = player.get_received()
+    assert [m["name"] for m in heard].count("rematch") == 0
+    assert [m["args"][0] for m in heard if m["name"] == "state"][-1]["offers"]["rematch"] == 1
+    player.emit("rematch", {"game_id": game_id})  # accepted: both move to the rematch
     [to_player], [to_opponent], [to_watcher] = (named(c, "rematch") for c in (player, opponent, watcher))
     assert to_player["seat"] == 1 and to_opponent["seat"] == 0
     assert set(to_watcher) == {"game_id", "new_id", "url"} and to_watcher["new_id"] == to_player["new_id"]

@@ -53,6 +53,7 @@ def test_one_cookie_holds_every_seat_of_a_browser(app, client):
     for game in games:
         assert client.get(f"/api/games/{game['id']}").json["you"] == 0
         assert f'data-token="{game["token"]}"' in client.get(f"/g/{game['id']}").get_data(as_text=True)
+    assert client.post(f"/api/games/{games[0]['id']}/alone", json={}).status_code == 200  # the cookie is enough
     assert client.post(f"/api/games/{games[0]['id']}/moves", json={"move": "5"}).status_code == 200
     stranger = app.test_client()
     assert stranger.get(f"/api/games/{games[0]['id']}").json["you"] is None

@@ -147,14 +147,16 @@ def test_a_friend_game_with_its_players_on_different_nodes_is_played_to_the_end(
             assert state["moves"] == moves and state["status"] == "finished"
             assert state["version"] == 1 + len(moves)  # the seat taken, then each move, whichever node stored it
 
-        players[0].emit("rematch", {"game_id": game_id})
-        mine = players[0].wait_for("rematch")
-        theirs = players[1].wait_for("rematch")  # from the other node: the link, no token
-        assert "token" not in theirs and theirs["new_id"] == mine["new_id"] and mine["seat"] == 1
-        players[1].emit("rematch", {"game_id": game_id})  # as the page does: its own node answers with the token
-        theirs = players[1].wait_for("rematch", lambda r: "token" in r)
-        assert theirs["seat"] == 0 and theirs["new_id"] == mine["new_id"]
-        assert [len(player.received("rematch")) for player in players] == [1, 2]
+        players[0].emit("rematch", {"game_id": game_id})  # offered, on the first node
+        players[1].wait_for("state", lambda state: state["offers"]["rematch"] == 0)  # the other node shows it
+        players[1].emit("rematch", {"game_id": game_id})  # accepted: made on the second node
+        theirs = players[1].wait_for("rematch")
+        mine = players[0].wait_for("rematch")  # from the other node: the link, no token
+        assert "token" not in mine and theirs["new_id"] == mine["new_id"] and theirs["seat"] == 0
+        players[0].emit("rematch", {"game_id": game_id})  # as the page does: its own node answers with the token
+        mine = players[0].wait_for("rematch", lambda r: "token" in r)
+        assert mine["seat"] == 1 and theirs["new_id"] == mine["new_id"]
+        assert [len(player.received("rematch")) for player in players] == [2, 1]
     finally:
         for player in players:
             player.close()
@@ -289,6 +291,7 @@ def test_the_nodes_count_an_address_together_in_redis(tmp_path):
         assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
         assert int(refused.headers["Retry-After"]) > 0
         game_id, token = created[0]["id"], created[0]["token"]
+        assert nodes[1].post(f"/api/games/{game_id}/alone", {"token": token}).status_code == 200
         assert nodes[1].post(f"/api/games/{game_id}/moves", {"move": "5", "token": token}).status_code == 200
         player = EventClient(nodes[0].url, token)
         player.emit("move", {"game_id": game_id, "move": "1"})  # not this seat's turn, but counted all the same

@@ -177,6 +177,7 @@ def test_a_database_from_before_the_seats_of_browsers_gains_their_table(url):
 def test_concurrent_moves_through_the_arena_accept_exactly_one(app):
     arena = app.extensions["arena"]
     created = app.test_client().post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}}).json
+    arena.play_alone(created["id"], 0)
     barrier = threading.Barrier(8)
     accepted: list[str] = []
     refused: list[str] = []
@@ -214,8 +215,8 @@ def test_finished_games_leave_memory_when_nobody_watches_and_come_back_from_the_
     assert state["moves"] == list("14253") and state["result"]["winner"] == 0
     assert client.get(f"/api/games/{created['id']}/positions/3").json["setup"] == "142"
     assert arena.cached_games() == 0  # reading a finished game nobody watches does not keep it in memory
-    arena.rematch(created["id"], 1)  # acting on a game that left memory loads it again
-    assert client.get(f"/api/games/{created['id']}").json["rematch_id"]
+    arena.rematch(created["id"], 1)  # acting on a game that left memory loads it again: the rematch is offered
+    assert client.get(f"/api/games/{created['id']}").json["offers"]["rematch"] == 1
 
 
 def finished_game(client) -> str:

@@ -28,9 +28,12 @@ def test_each_change_of_a_friend_game_raises_its_version_by_one(app, client):
     client.post(f"/api/games/{game_id}/resign", json={"token": second["token"]})
     [resigned] = named(watcher, "state")
     assert resigned["version"] == 3
-    made = client.post(f"/api/games/{game_id}/rematch", json={"token": created["token"]}).json
+    offered = client.post(f"/api/games/{game_id}/rematch", json={"token": created["token"]})
+    assert offered.status_code == 202 and offered.json["offers"]["rematch"] == 0
+    assert named(watcher, "state")[-1]["version"] == 4  # the offer is a change too
+    made = client.post(f"/api/games/{game_id}/rematch", json={"token": second["token"]}).json
     states = named(watcher, "state")
-    assert states[-1]["version"] == 4 and states[-1]["rematch_id"] == made["id"]  # spectators learn it from state
+    assert states[-1]["version"] == 5 and states[-1]["rematch_id"] == made["id"]  # spectators learn it from state
     assert version_of(client, made["id"]) == 2  # created, then each of the two players' seats
 
 

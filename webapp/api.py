@@ -247,10 +247,14 @@ def takeback(game_id: str) -> Response:
 @bp.post("/games/<game_id>/rematch")
 def rematch(game_id: str) -> tuple[Response, int]:
     """Create (once) the rematch; 201 ``{id, url, seat, token, invite, invite_url}`` for the caller, whose browser
-    holds the seat."""
+    holds the seat. Between two players the first ask offers it: 202 with the state."""
     _checked_id(game_id)
     data = check_fields(_body(), (), ("token",))
-    new_id, seat, token = _arena().rematch(game_id, _seat(game_id, data.get("token")), _client())
+    seat = _seat(game_id, data.get("token"))
+    made = _arena().rematch(game_id, seat, _client())
+    if made is None:  # between two players: offered, made once the other player asks too
+        return jsonify(_arena().game_state(game_id, seat)), 202
+    new_id, seat, token = made
     return _seat_answer(new_id, seat, token, 201, id=new_id, url=f"/g/{new_id}", stop_code=None)
 
 
@@ -296,3 +300,36 @@ def set_hints(game_id: str) -> Response:
     if not isinstance(data["on"], bool):
         raise ArenaError("bad_request", "on must be true or false")
     return jsonify(_arena().set_hints(game_id, _seat(game_id, data.get("token")), data["on"], _client()))
+
+
+@bp.post("/games/<game_id>/abort")
+def abort(game_id: str) -> Response:
+    """Abort with the caller's seat while neither side has moved twice; answers the final state."""
+    _checked_id(game_id)
+    data = check_fields(_body(), (), ("token",))
+    return jsonify(_arena().abort(game_id, _seat(game_id, data.get("token"))))
+
+
+@bp.post("/games/<game_id>/alone")
+def play_alone(game_id: str) -> Response:
+    """The player of a friend game waiting for the friend plays on alone; answers the state."""
+    _checked_id(game_id)
+    data = check_fields(_body(), (), ("token",))
+    return jsonify(_arena().play_alone(game_id, _seat(game_id, data.get("token"))))
+
+
+@bp.post("/games/<game_id>/offers")
+def offer(game_id: str) -> Response:
+    """Offer ``{kind}`` ("draw", "takeback", "rematch") to the other player, or accept the other player's; answers
+    the state."""
+    _checked_id(game_id)
+    data = check_fields(_body(), ("kind",), ("token",))
+    return jsonify(_arena().offer(game_id, _seat(game_id, data.get("token")), data["kind"], _client()))
+
+
+@bp.post("/games/<game_id>/offers/decline")
+def decline_offer(game_id: str) -> Response:
+    """Decline the other player's pending ``{kind}`` offer, or withdraw one's own; answers the state."""
+    _checked_id(game_id)
+    data = check_fields(_body(), ("kind",), ("token",))
+    return jsonify(_arena().decline(game_id, _seat(game_id, data.get("token")), data["kind"]))

@@ -39,6 +39,7 @@ from webapp.hints import PREFIX as HINTS_PREFIX
 from webapp.hints import Hints
 from webapp.lab import PREFIX as LAB_PREFIX
 from webapp.lab import Lab
+from webapp.offers import ABORTED, AGREED_DRAW, after_move, check_kind, check_offer, may_abort, pending
 from webapp.reviews import PREFIX as REVIEW_PREFIX
 from webapp.reviews import Reviews
 from webapp.runner import EngineRunner
@@ -492,6 +493,8 @@ class Arena:
             "search_state": "paused" if live.paused else self.runner.state_of(stored.id),
             "clock": None if (clocks := self._clocks(live)) is None else clocks.to_payload(time.time()),
             "rematch_id": stored.rematch_id,
+            "offers": pending(stored.offers),
+            "waiting_for_opponent": self._waiting_for_opponent(live),
             "version": stored.version,
             "created_at": _iso(stored.created_at),
             "updated_at": _iso(stored.updated_at),
@@ -677,6 +680,9 @@ class Arena:
                 raise ArenaError("not_your_turn", "it is not your turn")
             if self._end_if_clock_fell(live):
                 raise ArenaError("game_over", "your time ran out before this move arrived")
+            if self._waiting_for_opponent(live):
+                raise ArenaError("waiting_for_opponent", "your friend has not taken the other seat yet: send them the "
+                                                         "invitation link, or choose to play on alone")
             live.client = client
             try:
                 self._commit_move(live, move_text, seat)
@@ -706,14 +712,17 @@ class Arena:
                                  None if clocks is None else clocks.after_move(by, live.ply + 1, now))
         turn_started = dt.datetime.fromtimestamp(now, dt.UTC) if clocks is not None and outcome is None else None
         record = encode_record(search) if search is not None else None
+        offers = None if outcome else after_move(live.stored.offers, by)
         try:
             live.stored.updated_at = self.store.add_move(
                 live.id, stored_move, None if outcome else after.to_move, "finished" if outcome else "active",
-                outcome.winner if outcome else None, outcome.reason if outcome else None, record, turn_started)
+                outcome.winner if outcome else None, outcome.reason if outcome else None, record, turn_started,
+                offers)
         except PlyTakenError:
             self._reload(live)
             raise
         live.stored.turn_started_at = turn_started
+        live.stored.offers = offers
         live.state = after
         live.stored.version += 1
         live.stored.moves.append(stored_move)
@@ -783,25 +792,120 @@ class Arena:
             self._reload(live)
             return not live.active
         self._cancel_search(live, reason)
-        live.stored.version += 1
-        live.stored.status, live.stored.winner, live.stored.reason = "finished", winner, reason
+        self._finished(live, winner, reason)
         self._broadcast_state(live)
         self._evict_if_idle(live)
         return True
 
-    def resign(self, game_id: str, seat: int | None) -> dict[str, Any]:
-        """``seat`` resigns; returns the final state. Errors: forbidden, game_over."""
+    @staticmethod
+    def _finished(live: LiveGame, winner: int | None, reason: str) -> None:
+        """This copy of a game the store has just finished (``Store.finish_game``). Lock held."""
+        live.stored.version += 1
+        live.stored.status, live.stored.winner, live.stored.reason = "finished", winner, reason
+        live.stored.offers = None
+
+    def _end(self, game_id: str, seat: int | None, winner: int | None, reason: str,
+             allowed: Callable[[LiveGame], None] = lambda live: None) -> dict[str, Any]:
+        """End the game by ``seat``'s act (``winner``, ``reason``), once ``allowed(live)`` has not refused it;
+        returns the final state. Errors: forbidden, game_over, and those of ``allowed``."""
         with self._locked(game_id) as live:
             seat = self._check_player(live, seat)
             if not live.active:
                 raise ArenaError("game_over", "the game is over")
-            self._cancel_search(live, "resigned")
-            live.stored.updated_at = self.store.finish_game(game_id, 1 - seat, "resigned")
-            live.stored.version += 1
-            live.stored.status, live.stored.winner, live.stored.reason = "finished", 1 - seat, "resigned"
+            allowed(live)
+            self._cancel_search(live, reason)
+            live.stored.updated_at = self.store.finish_game(game_id, winner, reason)
+            self._finished(live, winner, reason)
             answer = self._broadcast_state(live, seat)
             self._evict_if_idle(live)
             return answer
+
+    def resign(self, game_id: str, seat: int | None) -> dict[str, Any]:
+        """``seat`` resigns; returns the final state. Errors: forbidden, game_over."""
+        return self._end(game_id, seat, None if seat is None else 1 - seat, "resigned")
+
+    def abort(self, game_id: str, seat: int | None) -> dict[str, Any]:
+        """``seat`` aborts the game while neither side has moved twice (``offers.may_abort``): no winner, reason
+        "aborted"; returns the final state. Errors: forbidden, game_over, not_allowed."""
+        def allowed(live: LiveGame) -> None:
+            if not may_abort(live.ply):
+                raise ArenaError("not_allowed", "a game is aborted only before either side has moved twice; resign "
+                                                "instead")
+        return self._end(game_id, seat, None, ABORTED, allowed)
+
+    def play_alone(self, game_id: str, seat: int | None) -> dict[str, Any]:
+        """The player of a friend game still waiting for the friend chooses to play on alone (the free seat stays
+        open to the invited friend); returns the new state. Errors: forbidden, game_over, not_allowed."""
+        with self._locked(game_id) as live:
+            seat = self._check_player(live, seat)
+            if not live.active:
+                raise ArenaError("game_over", "the game is over")
+            if not self._waiting_for_opponent(live):
+                raise ArenaError("not_allowed", "this game is not waiting for a second player")
+            options = {**live.stored.options, "alone": True}
+            self.store.set_options(game_id, options)
+            live.stored.options = options
+            live.stored.version += 1
+            return self._broadcast_state(live, seat)
+
+    @staticmethod
+    def _waiting_for_opponent(live: LiveGame) -> bool:
+        """Whether a game between two people waits for its second player before any move (until the player
+        present chooses to play on alone)."""
+        seats = live.stored.seats
+        return (live.active and live.ply == 0 and live.stored.opponent.get("type") == "friend"
+                and not all(seat.taken for seat in seats) and not live.stored.options.get("alone"))
+
+    def offer(self, game_id: str, seat: int | None, kind: object, client: str = "") -> dict[str, Any]:
+        """``seat`` offers ``kind`` ("draw", "takeback", "rematch"; ``webapp.offers``) to the other player of a game
+        between two people, or accepts it when the other player offered it already; returns the new state (the
+        rematch's creation also sends ``rematch``). Errors: bad_request, forbidden, not_allowed, game_over."""
+        kind = check_kind(kind)
+        with self._locked(game_id) as live:
+            seat = self._check_player(live, seat)
+            if any(other.engine is not None or not other.taken for other in live.stored.seats):
+                raise ArenaError("not_allowed", "offers are made between two players; against the engine, take back "
+                                                "or resign")
+            offers = pending(live.stored.offers)
+            if offers[kind] == 1 - seat:
+                return self._accept(live, seat, kind, client)
+            check_offer(kind, live.active, live.stored.reason == "resigned",
+                        any(move.by == seat for move in live.stored.moves))
+            if kind == "rematch" and live.stored.rematch_id is not None:
+                raise ArenaError("not_allowed", "the rematch exists already")
+            return self._set_offers(live, seat, offers | {kind: seat})
+
+    def decline(self, game_id: str, seat: int | None, kind: object) -> dict[str, Any]:
+        """``seat`` declines the other player's pending offer of ``kind`` (or withdraws its own); returns the new
+        state. Errors: bad_request, forbidden, not_allowed (nothing pending)."""
+        kind = check_kind(kind)
+        with self._locked(game_id) as live:
+            seat = self._check_player(live, seat)
+            offers = pending(live.stored.offers)
+            if offers[kind] is None:
+                raise ArenaError("not_allowed", f"there is no {kind} offer to decline")
+            return self._set_offers(live, seat, offers | {kind: None})
+
+    def _set_offers(self, live: LiveGame, seat: int, offers: dict[str, int | None]) -> dict[str, Any]:
+        self.store.set_offers(live.id, offers)
+        live.stored.offers = offers
+        live.stored.version += 1
+        return self._broadcast_state(live, seat)
+
+    def _accept(self, live: LiveGame, seat: int, kind: str, client: str) -> dict[str, Any]:
+        """``seat`` accepts the other player's ``kind`` offer: the draw ends the game, the takeback undoes the
+        moves back to the asker's turn, the rematch is made. Lock held."""
+        if kind == "draw":
+            if not live.active:
+                raise ArenaError("game_over", "the game is over")
+            self._cancel_search(live, AGREED_DRAW)
+            live.stored.updated_at = self.store.finish_game(live.id, None, AGREED_DRAW)
+            self._finished(live, None, AGREED_DRAW)
+            return self._broadcast_state(live, seat)
+        if kind == "takeback":
+            return self._take_back(live, 1 - seat, seat)
+        self._make_rematch(live, client)
+        return self.state_payload(live, seat, include_you=True)
 
     def stop(self, game_id: str, code: object) -> dict[str, Any]:
         """End an engine-against-engine game with the stop code its creator got (``seats.stop_code``): its search is
@@ -824,75 +928,99 @@ class Arena:
             return answer
 
     def takeback(self, game_id: str, seat: int | None) -> dict[str, Any]:
-        """Undo back to ``seat``'s last turn (its move and the engine's reply). Errors: forbidden, not_allowed."""
+        """Against the engine with ``options.takeback``: undo back to ``seat``'s last turn (its move and the engine's
+        reply). Between two people a takeback is asked with ``offer``. Errors: forbidden, not_allowed."""
         with self._locked(game_id) as live:
             seat = self._check_player(live, seat)
             if live.stored.opponent.get("type") != "engine" or not live.stored.options.get("takeback"):
                 raise ArenaError("not_allowed", "takeback is not enabled in this game")
-            if live.stored.reason == "resigned":
-                raise ArenaError("not_allowed", "a resigned game cannot be taken back")
-            if live.stored.rematch_id is not None:
-                raise ArenaError("not_allowed", "the players moved on to a rematch; this game cannot be taken back")
-            mine = [m.ply for m in live.stored.moves if m.by == seat]
-            if not mine:
-                raise ArenaError("not_allowed", "you have no move to take back")
-            keep = mine[-1] - 1
-            state = live.position_at(keep)
-            self._cancel_search(live, "takeback")
-            turn_started = dt.datetime.now(dt.UTC) if "clock" in live.stored.options else None
-            live.stored.updated_at = self.store.truncate_moves(game_id, keep, state.to_move, turn_started)
-            live.stored.turn_started_at = turn_started
-            live.stored.version += 1
-            live.state = state
-            del live.stored.moves[keep:]
-            live.record_known = False
-            live.stored.status, live.stored.winner, live.stored.reason = "active", None, None
-            self._watch_clock(live)
-            self._ask_hints(live)
-            return self._broadcast_state(live, seat)
+            return self._take_back(live, seat, seat)
 
-    def rematch(self, game_id: str, seat: int | None, client: str = "") -> tuple[str, int, str]:
+    def _take_back(self, live: LiveGame, asker: int, you: int) -> dict[str, Any]:
+        """Undo the moves back to ``asker``'s last turn; returns the new state for ``you``. Errors: not_allowed.
+        Lock held."""
+        if live.stored.reason == "resigned":
+            raise ArenaError("not_allowed", "a resigned game cannot be taken back")
+        if live.stored.rematch_id is not None:
+            raise ArenaError("not_allowed", "the players moved on to a rematch; this game cannot be taken back")
+        mine = [m.ply for m in live.stored.moves if m.by == asker]
+        if not mine:
+            raise ArenaError("not_allowed", "you have no move to take back")
+        keep = mine[-1] - 1
+        state = live.position_at(keep)
+        self._cancel_search(live, "takeback")
+        turn_started = dt.datetime.now(dt.UTC) if "clock" in live.stored.options else None
+        live.stored.updated_at = self.store.truncate_moves(live.id, keep, state.to_move, turn_started)
+        live.stored.turn_started_at = turn_started
+        live.stored.version += 1
+        live.state = state
+        del live.stored.moves[keep:]
+        live.record_known = False
+        live.stored.status, live.stored.winner, live.stored.reason = "active", None, None
+        live.stored.offers = None
+        self._watch_clock(live)
+        self._ask_hints(live)
+        return self._broadcast_state(live, you)
+
+    def rematch(self, game_id: str, seat: int | None, client: str = "") -> tuple[str, int, str] | None:
         """A new game with the same settings and the seats swapped (made once per game, once it is over); returns
-        the caller's ``(new id, seat, token)`` and sends ``rematch`` to the room: to this node's members with each
-        player's token for players, and when the rematch is new, to members on other nodes (message queue) without
-        tokens. A human seat of the rematch is taken only if its player held the old seat; a seat nobody took stays
-        free. The rematch's engine turns count against ``client``'s share. Errors: forbidden, not_allowed (the game
-        is still being played)."""
+        the caller's ``(new id, seat, token)``. Between two players who both held their seats it is made only when
+        both want it: the first call offers it (``offer`` "rematch"; returns None, the room gets ``state``), the
+        other player's call makes it. See ``_make_rematch`` for what the room gets. Errors: forbidden,
+        not_allowed (the game is still being played)."""
         with self._locked(game_id) as live:
             seat = self._check_player(live, seat)
             stored = live.stored
             if live.active:
                 raise ArenaError("not_allowed", "a rematch can only start once this game is over")
-            created = stored.rematch_id is None
-            if created:
-                start = game_class(stored.game).from_setup(stored.start_setup)
-                engines = (stored.seats[1].engine, stored.seats[0].engine)
-                new_id, _, _ = self._insert(stored.game, start, stored.game_options, stored.options, stored.opponent,
-                                            engines, None, client)
-                self.store.set_rematch(game_id, new_id)
-                stored.rematch_id = new_id
-                stored.version += 1
-                with self._locked(new_id) as new_live:
-                    for old_seat in (0, 1):
-                        held = stored.seats[old_seat].engine is None and stored.seats[old_seat].taken
-                        if held and self.store.take_seat(new_id, 1 - old_seat):
-                            new_live.stored.seats[1 - old_seat].taken = True
-                            new_live.stored.version += 1
-            new_id = stored.rematch_id
-            link: dict[str, Any] = {"game_id": game_id, "new_id": new_id, "url": f"/g/{new_id}"}
-            members = self.rooms.members(game_id)
-            for sid, member_seat in members.items():
-                payload = dict(link)
-                if member_seat is not None and stored.seats[member_seat].engine is None:
-                    payload |= {"seat": 1 - member_seat, "token": issue_token(self.secret, new_id, 1 - member_seat)}
-                self.emit("rematch", payload, to=sid)
-            if created:
-                # Watchers connected to other nodes get the link; a player among them asks its own node for the
-                # rematch, which answers it with its seat's token as above.
-                self.emit("rematch", link, to=game_id, skip_sid=list(members))
-                # The state says it too (with its new version): a client that missed the link still learns it.
-                self.emit("state", self.state_payload(live), to=game_id)
+            two_players = all(other.engine is None and other.taken for other in stored.seats)
+            if two_players and stored.rematch_id is None and pending(stored.offers)["rematch"] != 1 - seat:
+                if pending(stored.offers)["rematch"] != seat:
+                    self._set_offers(live, seat, pending(stored.offers) | {"rematch": seat})
+                return None
+            new_id = self._make_rematch(live, client)
             return new_id, 1 - seat, issue_token(self.secret, new_id, 1 - seat)
+
+    def _make_rematch(self, live: LiveGame, client: str) -> str:
+        """Make the rematch (once) and send ``rematch`` to the room: to this node's members with each player's
+        token for players, and when the rematch is new, to members on other nodes (message queue) without tokens,
+        with the old game's ``state``. A human seat of the rematch is taken only if its player held the old seat;
+        a seat nobody took stays free. Its engine turns count against ``client``'s share. Returns its id. Lock
+        held."""
+        stored, game_id = live.stored, live.id
+        created = stored.rematch_id is None
+        if created:
+            start = game_class(stored.game).from_setup(stored.start_setup)
+            engines = (stored.seats[1].engine, stored.seats[0].engine)
+            new_id, _, _ = self._insert(stored.game, start, stored.game_options,
+                                        {key: value for key, value in stored.options.items() if key != "alone"},
+                                        stored.opponent, engines, None, client)
+            self.store.set_rematch(game_id, new_id)
+            stored.rematch_id = new_id
+            stored.version += 1
+            stored.offers = None
+            with self._locked(new_id) as new_live:
+                for old_seat in (0, 1):
+                    held = stored.seats[old_seat].engine is None and stored.seats[old_seat].taken
+                    if held and self.store.take_seat(new_id, 1 - old_seat):
+                        new_live.stored.seats[1 - old_seat].taken = True
+                        new_live.stored.version += 1
+        new_id = stored.rematch_id
+        assert new_id is not None
+        link: dict[str, Any] = {"game_id": game_id, "new_id": new_id, "url": f"/g/{new_id}"}
+        members = self.rooms.members(game_id)
+        for sid, member_seat in members.items():
+            payload = dict(link)
+            if member_seat is not None and stored.seats[member_seat].engine is None:
+                payload |= {"seat": 1 - member_seat, "token": issue_token(self.secret, new_id, 1 - member_seat)}
+            self.emit("rematch", payload, to=sid)
+        if created:
+            # Watchers connected to other nodes get the link; a player among them asks its own node for the
+            # rematch, which answers it with its seat's token as above.
+            self.emit("rematch", link, to=game_id, skip_sid=list(members))
+            # The state says it too (with its new version): a client that missed the link still learns it.
+            self.emit("state", self.state_payload(live), to=game_id)
+        return new_id
 
     def set_hints(self, game_id: str, seat: int | None, on: bool, client: str = "") -> dict[str, Any]:
         """Turn the game's hints on or off for ``seat``'s player; returns the new state. Against the engine the

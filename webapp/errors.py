@@ -19,6 +19,7 @@ STATUS_OF_CODE = {
     "game_over": 409,
     "no_free_seat": 409,
     "not_allowed": 409,
+    "waiting_for_opponent": 409,
     "too_large": 413,
     "unsupported_media_type": 415,
     "rate_limited": 429,

@@ -175,8 +175,32 @@ def on_takeback(arena: Arena, connection: Connection, data: dict[str, Any]) -> N
 
 @game_event("rematch", ("game_id",))
 def on_rematch(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
-    """Create (once) the rematch; the room gets ``rematch``."""
+    """Create (once) the rematch, or between two players offer it; the room gets ``rematch`` or ``state``."""
     arena.rematch(data["game_id"], connection.seat_in(data["game_id"]), _client())
+
+
+@game_event("abort", ("game_id",))
+def on_abort(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
+    """Abort with the connection's seat while neither side has moved twice; the room gets ``state``."""
+    arena.abort(data["game_id"], connection.seat_in(data["game_id"]))
+
+
+@game_event("play_alone", ("game_id",))
+def on_play_alone(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
+    """Play on without the invited friend; the room gets ``state``."""
+    arena.play_alone(data["game_id"], connection.seat_in(data["game_id"]))
+
+
+@game_event("offer", ("game_id", "kind"))
+def on_offer(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
+    """Offer ``kind`` to the other player, or accept theirs; the room gets ``state`` (and ``rematch``)."""
+    arena.offer(data["game_id"], connection.seat_in(data["game_id"]), data["kind"], _client())
+
+
+@game_event("decline", ("game_id", "kind"))
+def on_decline(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
+    """Decline the other player's ``kind`` offer (or withdraw one's own); the room gets ``state``."""
+    arena.decline(data["game_id"], connection.seat_in(data["game_id"]), data["kind"])
 
 
 @game_event(MALFORMED_EVENT, ("event", "reason"))

@@ -88,6 +88,8 @@ class GameRow(Base):
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now, index=True)
     turn_started_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     """When the clock of the current turn began (``webapp.clocks``); moved on by the service's down time."""
+    offers: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    """The pending offers between the players (``webapp.offers``): kind -> the seat that made it."""
 
 
 class SeatRow(Base):
@@ -212,6 +214,8 @@ class StoredGame:
     """The stored ``games.version``: one more with every change of the game."""
     turn_started_at: dt.datetime | None = None
     """When the current turn's clock began (``webapp.clocks``)."""
+    offers: dict[str, Any] | None = None
+    """The pending offers between the players (``webapp.offers``)."""
     seats: list[StoredSeat] = field(default_factory=list)
     moves: list[StoredMove] = field(default_factory=list)
 
@@ -274,7 +278,8 @@ def _create_tables(engine: Engine) -> None:
 
 
 ADDED_COLUMNS = (("games", "version", "INTEGER NOT NULL DEFAULT 0"), ("moves", "depth", "INTEGER"),
-                 ("moves", "clock_ms", "INTEGER"), ("games", "turn_started_at", "TIMESTAMP WITH TIME ZONE"))
+                 ("moves", "clock_ms", "INTEGER"), ("games", "turn_started_at", "TIMESTAMP WITH TIME ZONE"),
+                 ("games", "offers", "JSON"))
 """Columns added to tables after their first release: ``(table, column, SQL type and default)``. ``create_all``
 creates missing tables but never alters an existing one, so each of these is added where it is missing."""
 
@@ -338,13 +343,15 @@ class Store:
                 version=row.version, seats=[StoredSeat(s.seat, s.engine, s.taken) for s in seats],
                 moves=[StoredMove(m.ply, m.move, m.by, m.score, m.score_text, m.depth, m.clock_ms) for m in moves],
                 turn_started_at=None if row.turn_started_at is None else _utc(row.turn_started_at),
+                offers=row.offers,
             )
 
     def add_move(self, game_id: str, move: StoredMove, to_move: int | None, status: str = "active",
                  winner: int | None = None, reason: str | None = None, record: str | None = None,
-                 turn_started_at: dt.datetime | None = None) -> dt.datetime:
+                 turn_started_at: dt.datetime | None = None, offers: dict[str, Any] | None = None) -> dt.datetime:
         """Store ``move``, its search ``record`` (JSON text, for an engine move) and the game's new turn/status (with
-        ``turn_started_at``, when the next turn's clock began) in one transaction; returns the update time.
+        ``turn_started_at``, when the next turn's clock began, and the ``offers`` still pending) in one transaction;
+        returns the update time.
 
         Raises ``PlyTakenError`` (and writes nothing) when ply ``move.ply`` already has a move, or when the stored
         game is no longer active at ply ``move.ply - 1`` (another server took moves back or ended it meanwhile).
@@ -361,7 +368,7 @@ class Store:
                 turn = connection.execute(_UPDATE_GAME_TURN, {
                     "b_game_id": game_id, "b_previous_ply": move.ply - 1, "ply": move.ply, "to_move": to_move,
                     "status": status, "winner": winner, "reason": reason, "updated_at": now,
-                    "turn_started_at": turn_started_at})
+                    "turn_started_at": turn_started_at, "offers": offers})
                 if turn.rowcount != 1:
                     raise _StaleTurnError
         except _StaleTurnError:
@@ -374,18 +381,19 @@ class Store:
 
     def truncate_moves(self, game_id: str, ply: int, to_move: int | None,
                        turn_started_at: dt.datetime | None = None) -> dt.datetime:
-        """Delete every move after ``ply`` and reopen the game (takeback), its turn's clock beginning at
-        ``turn_started_at``; returns the update time."""
+        """Delete every move after ``ply`` and reopen the game (takeback) without pending offers, its turn's clock
+        beginning at ``turn_started_at``; returns the update time."""
         now = _now()
         with self._transaction() as session:
             session.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply > ply))
             session.execute(update(GameRow).where(GameRow.id == game_id).values(
                 ply=ply, to_move=to_move, status="active", winner=None, reason=None, updated_at=now,
-                turn_started_at=turn_started_at, version=GameRow.version + 1))
+                turn_started_at=turn_started_at, offers=None, version=GameRow.version + 1))
         return now
 
     def finish_game(self, game_id: str, winner: int | None, reason: str, at_ply: int | None = None) -> dt.datetime:
-        """Mark the game finished with its result (resignation, a clock fallen); returns the update time. With
+        """Mark the game finished with its result (resignation, a clock fallen), dropping pending offers; returns
+        the update time. With
         ``at_ply``, only a game still active at that ply is finished: otherwise nothing is written and
         ``PlyTakenError`` is raised (a move or another server got there first)."""
         now = _now()
@@ -394,7 +402,7 @@ class Store:
             condition += [GameRow.ply == at_ply, GameRow.status == "active"]
         with self._transaction() as session:
             result = session.execute(update(GameRow).where(*condition).values(
-                status="finished", to_move=None, winner=winner, reason=reason, updated_at=now,
+                status="finished", to_move=None, winner=winner, reason=reason, updated_at=now, offers=None,
                 version=GameRow.version + 1))
             if at_ply is not None and result.rowcount != 1:
                 raise PlyTakenError(f"game {game_id} is no longer active at ply {at_ply}")
@@ -500,6 +508,12 @@ class Store:
             row = session.get(PlayerSeatRow, (player_id, game_id))
             return None if row is None else row.seat
 
+    def set_offers(self, game_id: str, offers: dict[str, Any]) -> None:
+        """Replace the game's pending offers (``games.offers``), one version more."""
+        with self._transaction() as session:
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(
+                offers=offers, version=GameRow.version + 1))
+
     def set_options(self, game_id: str, options: dict[str, Any]) -> None:
         """Replace the arena's options of the game (``games.options``), one version more."""
         with self._transaction() as session:
@@ -507,10 +521,10 @@ class Store:
                 options=options, version=GameRow.version + 1))
 
     def set_rematch(self, game_id: str, rematch_id: str) -> None:
-        """Remember the rematch of a game."""
+        """Remember the rematch of a game (its rematch offer is answered)."""
         with self._transaction() as session:
             session.execute(update(GameRow).where(GameRow.id == game_id).values(
-                rematch_id=rematch_id, version=GameRow.version + 1))
+                rematch_id=rematch_id, offers=None, version=GameRow.version + 1))
 
     def search_record(self, game_id: str, ply: int) -> str | None:
         """The search record (JSON text) of the move at ``ply`` of ``game_id``, or None (a person's move, a move
