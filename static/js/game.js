@@ -7,6 +7,7 @@ import { Clocks } from "./clock.js";
 import { escapeHtml } from "./format.js";
 import { hintLegend, hintMark } from "./hintmarks.js";
 import { MoveList } from "./movelist.js";
+import { Offers } from "./offers.js";
 import { GameReview } from "./review.js";
 import { EnginePanel } from "./panel.js";
 import { SearchTree } from "./tree.js";
@@ -43,6 +44,13 @@ const page = {
   moves: new MoveList($("moves"), (ply) => review(ply)),
   clocks: new Clocks([...document.querySelectorAll(".player .clock")]),
 };
+page.offers = new Offers(
+  { waiting: $("waiting-panel"), inviteField: $("invite-field"), copy: $("invite-copy"), share: $("invite-share"),
+    alone: $("play-alone"), banner: $("offer-banner") },
+  (event, extra) => page.connection.emit(event, extra),
+  () => (page.invite ? `${window.location.origin}/g/${gameId}?invite=${encodeURIComponent(page.invite)}` : null),
+  (text, isError) => showToast(text, isError),
+);
 page.gameReview = new GameReview($("review-card"), gameId, (ply) => review(ply),
   () => page.reviewPly ?? page.state?.ply ?? 0);
 
@@ -69,7 +77,7 @@ const isLive = () => page.reviewPly === null;
 
 function canMove(state) {
   return isLive() && !page.pending && state.status === "active" && page.you !== null && page.you !== undefined
-    && state.to_move === page.you && state.seats[page.you]?.kind === "human";
+    && state.to_move === page.you && state.seats[page.you]?.kind === "human" && !state.waiting_for_opponent;
 }
 
 function sendMove(move) {
@@ -100,6 +108,7 @@ function drawStatus(state) {
     const result = state.result ?? { winner: null, reason: "" };
     dot.className = `turn-dot${result.winner === null ? "" : ` p${result.winner}`}`;
     if (result.reason === "stopped") main.textContent = "Stopped by its creator";
+    else if (result.reason === "aborted") main.textContent = "Game aborted";
     else if (result.winner === null) main.textContent = "Draw";
     else if (page.you === result.winner) main.textContent = `You win! (${playerNames[result.winner]})`;
     else if (isPlayer) main.textContent = `${wins(playerNames[result.winner])} — you lose`;
@@ -111,7 +120,9 @@ function drawStatus(state) {
     const mover = state.to_move;
     const seat = state.seats[mover];
     dot.className = `turn-dot p${mover}`;
-    if (page.you === mover && seat.kind === "human") main.textContent = `Your move (${playerNames[mover]})`;
+    if (state.waiting_for_opponent) {
+      main.textContent = isPlayer ? "Waiting for your friend to take the other seat" : "Waiting for a second player";
+    } else if (page.you === mover && seat.kind === "human") main.textContent = `Your move (${playerNames[mover]})`;
     else if (seat.kind === "engine") {
       main.textContent = {
         queued: `${playerNames[mover]}: the engine waits for a free worker`,
@@ -159,6 +170,19 @@ function drawControls(state) {
   $("rematch").hidden = !(player && state.status === "finished");
   $("takeback").hidden = !(player && state.options?.takeback && hasEngine(state) && state.ply > 0 && !resigned
     && !state.rematch_id);
+  const twoPlayers = state.seats.every((seat) => seat.kind === "human" && seat.taken);
+  const pendingOffers = state.offers ?? {};
+  $("offer-draw").hidden = !(player && twoPlayers && state.status === "active" && pendingOffers.draw === null);
+  $("ask-takeback").hidden = !(player && twoPlayers && !resigned && !state.rematch_id && pendingOffers.takeback === null
+    && (state.history ?? []).some((move) => move.by === page.you));
+  $("abort").hidden = !(player && state.status === "active" && state.ply < 3);
+  $("resign").hidden = !(player && state.status === "active" && state.ply >= 3);
+  $("rematch").textContent = twoPlayers && !state.rematch_id
+    ? (pendingOffers.rematch === page.you ? "Rematch offered…" : pendingOffers.rematch !== null ? "Accept rematch"
+      : "Offer rematch")
+    : "Rematch";
+  $("rematch").disabled = twoPlayers && !state.rematch_id && pendingOffers.rematch === page.you;
+  page.offers.draw(state, page.you);
   drawHintsToggle(state, player);
   $("back-live").hidden = isLive();
   $("back-live").classList.toggle("primary", !isLive());
@@ -320,7 +344,8 @@ function submitTypedMove(event) {
   const text = $("move-text").value.trim();
   if (!text || !page.state) return;
   if (!canMove(page.state)) {
-    $("move-error").textContent = isLive() ? "Wait for your turn." : "Go back to the live position to move.";
+    $("move-error").textContent = page.state.waiting_for_opponent ? "Your friend has not joined yet."
+      : isLive() ? "Wait for your turn." : "Go back to the live position to move.";
     return;
   }
   $("move-error").textContent = "";
@@ -622,6 +647,9 @@ function wireControls() {
   $("resign").addEventListener("click", resign);
   $("stop-game").addEventListener("click", stopThisGame);
   $("takeback").addEventListener("click", () => page.connection.emit("takeback"));
+  $("offer-draw").addEventListener("click", () => page.connection.emit("offer", { kind: "draw" }));
+  $("ask-takeback").addEventListener("click", () => page.connection.emit("offer", { kind: "takeback" }));
+  $("abort").addEventListener("click", () => page.connection.emit("abort"));
   $("hints-toggle").addEventListener("click", async () => {
     try {
       await onState(await setHints(gameId, $("hints-toggle").dataset.on === "true", page.token));
