@@ -333,3 +333,12 @@ def decline_offer(game_id: str) -> Response:
     _checked_id(game_id)
     data = check_fields(_body(), ("kind",), ("token",))
     return jsonify(_arena().decline(game_id, _seat(game_id, data.get("token")), data["kind"]))
+
+
+@bp.post("/games/<game_id>/engines")
+def direct_engines(game_id: str) -> Response:
+    """Pause, resume (``paused``) or pace (``pace`` seconds) an engine-against-engine game with ``{stop_code}``
+    (its creator's); answers the state."""
+    _checked_id(game_id)
+    data = check_fields(_body(), ("stop_code",), ("paused", "pace"))
+    return jsonify(_arena().direct_engines(game_id, data["stop_code"], data.get("paused"), data.get("pace")))

@@ -57,6 +57,9 @@ TREE_GAMES = {"tictactoe": 3000, "nim": 3000}
 SEARCH_RETRIES = 1
 """How many times a failed search (engine error, worker process died) is started again for the same move."""
 LIVE_LIST_SIZE = 50
+PACES = (0.0, 0.5, 2.0, 5.0)
+"""The seconds between two moves of an engine-against-engine game its creator may choose (the default is the
+server's ``pace``)."""
 LIVE_RECENT_SECONDS = 300
 """The live list shows a game changed this recently (or watched now): "being played"."""
 RECHECK_INTERVAL = 1.0
@@ -490,7 +493,8 @@ class Arena:
             "legal_moves": [state.move_text(m) for m in state.legal_moves()] if live.active else [],
             "view": state.view(),
             "watchers": self.watcher_count(stored.id),
-            "search_state": "paused" if live.paused else self.runner.state_of(stored.id),
+            "search_state": "paused" if live.paused or stored.options.get("paused_by_creator")
+            else self.runner.state_of(stored.id),
             "clock": None if (clocks := self._clocks(live)) is None else clocks.to_payload(time.time()),
             "rematch_id": stored.rematch_id,
             "offers": pending(stored.offers),
@@ -927,6 +931,37 @@ class Arena:
             self._evict_if_idle(live)
             return answer
 
+    def direct_engines(self, game_id: str, code: object, paused: object = None, pace: object = None) -> dict[str, Any]:
+        """The creator of an engine-against-engine game (with the stop code it got) pauses or resumes it
+        (``paused``) or sets the seconds between its moves (``pace``, one of ``PACES``); kept in its options, so
+        every node and a restart keep them. A pause cancels the running search; resuming starts it again. Returns
+        the new state. Errors: bad_request, forbidden, game_over."""
+        if paused is not None and not isinstance(paused, bool):
+            raise ArenaError("bad_request", "paused must be true or false")
+        if pace is not None and (isinstance(pace, bool) or pace not in PACES):
+            raise ArenaError("bad_request", f"pace must be one of {', '.join(f'{p:g}' for p in PACES)} seconds")
+        with self._locked(game_id) as live:
+            if not all(seat.engine is not None for seat in live.stored.seats):
+                raise ArenaError("forbidden", "only a game between two engines is paused or paced by its creator")
+            if not is_stop_code(self.secret, game_id, code):
+                raise ArenaError("forbidden", "only the game's creator can direct it (with the stop code it got)")
+            if not live.active:
+                raise ArenaError("game_over", "the game is over")
+            options = dict(live.stored.options)
+            if paused is not None:
+                options["paused_by_creator"] = paused
+            if pace is not None:
+                options["pace"] = float(pace)
+            if options != live.stored.options:
+                self.store.set_options(game_id, options)
+                live.stored.options = options
+                live.stored.version += 1
+                if paused:
+                    self._cancel_search(live, "paused by its creator")
+                elif live.job_id is None:
+                    self._start_engine_if_its_turn(live)
+            return self._broadcast_state(live)
+
     def takeback(self, game_id: str, seat: int | None) -> dict[str, Any]:
         """Against the engine with ``options.takeback``: undo back to ``seat``'s last turn (its move and the engine's
         reply). Between two people a takeback is asked with ``offer``. Errors: forbidden, not_allowed."""
@@ -1140,7 +1175,7 @@ class Arena:
         ``CEILING_SECONDS`` after the game's last change, or within ``RESUMED_MINIMUM_SECONDS`` if that is past.
         Lock held."""
         live.paused = False
-        if not live.engine_to_move():
+        if not live.engine_to_move() or live.stored.options.get("paused_by_creator"):
             return
         both_engines = all(s.engine is not None for s in live.stored.seats)
         now = time.monotonic()
@@ -1161,7 +1196,7 @@ class Arena:
         job = SearchJob(
             id=next(self._job_ids), game_id=live.id, ply=live.ply, seat=seat, state=live.state,
             engine=live.engine_of(seat), record_tree=TREE_GAMES.get(live.stored.game, 0),
-            not_before=time.time() + self.pace if both_engines else 0.0,
+            not_before=time.time() + live.stored.options.get("pace", self.pace) if both_engines else 0.0,
             seed=secrets.randbits(32), client=live.client, deadline=deadline)
         live.job_id = job.id
         live.last_search = None

@@ -66,6 +66,10 @@ export const analysePosition = (id, ply) =>
 export const setHints = (id, on, token) =>
   request("POST", `/api/games/${encodeURIComponent(id)}/hints`, token ? { on, token } : { on });
 
+/** POST …/engines: the creator pauses, resumes or paces an engine-against-engine game; the new state. */
+export const directEngines = (id, stopCode, change) =>
+  request("POST", `/api/games/${encodeURIComponent(id)}/engines`, { stop_code: stopCode, ...change });
+
 export const getSearch = (id, ply) => request("GET", `/api/games/${encodeURIComponent(id)}/searches/${ply}`);
 /**
  * POST /api/games/<id>/seats: restores the seat of `token`, or takes the free seat with the share link's `invite`

@@ -1,7 +1,8 @@
 // The game page: draws the game's state, sends the person's moves, and shows the engine thinking.
 // Everything comes from the server (docs/protocol.md); the browser holds no rules.
 import {
-  ApiError, STOP_KEY_PREFIX, connectGame, getGame, getPgn, getPosition, getSearch, setHints, stopGame, takeSeat,
+  ApiError, STOP_KEY_PREFIX, connectGame, directEngines, getGame, getPgn, getPosition, getSearch, setHints, stopGame,
+  takeSeat,
 } from "./api.js";
 import { Clocks } from "./clock.js";
 import { escapeHtml } from "./format.js";
@@ -124,7 +125,7 @@ function drawStatus(state) {
       main.textContent = isPlayer ? "Waiting for your friend to take the other seat" : "Waiting for a second player";
     } else if (page.you === mover && seat.kind === "human") main.textContent = `Your move (${playerNames[mover]})`;
     else if (seat.kind === "engine") {
-      main.textContent = {
+      main.textContent = state.options?.paused_by_creator ? "Paused by its creator" : {
         queued: `${playerNames[mover]}: the engine waits for a free worker`,
         paused: `${playerNames[mover]}: paused while nobody watches`,
       }[state.search_state] ?? `${playerNames[mover]}: the engine is thinking…`;
@@ -167,6 +168,11 @@ function drawControls(state) {
   const resigned = state.result?.reason === "resigned";
   $("resign").hidden = !(player && state.status === "active");
   $("stop-game").hidden = !(state.status === "active" && stopCode(state.id));
+  const directing = state.status === "active" && Boolean(stopCode(state.id));
+  $("pause-game").hidden = !directing;
+  $("pause-game").textContent = state.options?.paused_by_creator ? "Resume" : "Pause";
+  $("pace-row").hidden = !directing;
+  if (directing) $("pace").value = String(state.options?.pace ?? 0.5);
   $("rematch").hidden = !(player && state.status === "finished");
   $("takeback").hidden = !(player && state.options?.takeback && hasEngine(state) && state.ply > 0 && !resigned
     && !state.rematch_id);
@@ -641,11 +647,22 @@ function togglePanel(hidden) {
   } catch { /* storage refused: the choice lasts for this page only */ }
 }
 
+/** The creator pauses, resumes or paces an engine-against-engine game. */
+async function direct(change) {
+  try {
+    await onState(await directEngines(gameId, stopCode(gameId), change));
+  } catch (error) {
+    showToast(error.message, true);
+  }
+}
+
 function wireControls() {
   $("copy-link").addEventListener("click", copyLink);
   $("take-seat").addEventListener("click", claimSeat);
   $("resign").addEventListener("click", resign);
   $("stop-game").addEventListener("click", stopThisGame);
+  $("pause-game").addEventListener("click", () => direct({ paused: !page.state.options?.paused_by_creator }));
+  $("pace").addEventListener("change", () => direct({ pace: Number($("pace").value) }));
   $("takeback").addEventListener("click", () => page.connection.emit("takeback"));
   $("offer-draw").addEventListener("click", () => page.connection.emit("offer", { kind: "draw" }));
   $("ask-takeback").addEventListener("click", () => page.connection.emit("offer", { kind: "takeback" }));

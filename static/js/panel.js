@@ -10,6 +10,7 @@ const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 const STATE_TEXT = {
   idle: "idle",
   starting: "starting",
+  paused: "paused",
   queued: "queued",
   thinking: "thinking",
   book: "opening book",
@@ -158,7 +159,9 @@ export class EnginePanel {
     this.scoreUnit = state.score_unit ?? "";
     const engineTurn = state.status === "active" && state.seats[state.to_move]?.kind === "engine";
     const busy = (s) => s === "thinking" || s === "queued" || s === "starting";
-    if (state.search_state === "queued" || state.search_state === "thinking") {
+    if (state.search_state === "paused") {
+      this.state = "paused"; // nobody watched, or its creator paused it: no search runs
+    } else if (state.search_state === "queued" || state.search_state === "thinking") {
       if (!busy(this.state) || this.state === "starting") this.state = state.search_state;
     } else if (engineTurn) {
       if (!busy(this.state)) this.state = "starting";

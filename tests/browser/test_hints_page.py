@@ -34,6 +34,7 @@ def test_tictactoe_hints_in_the_cells_for_a_spectator_too(live_server, browser: 
     created = player.evaluate(CREATE, {"game": "tictactoe", "options": {"hints": True}, "side": 0,
                                        "opponent": {"type": "friend", "open": True}})
     player.goto(live_server.url + created["url"])
+    player.click("#play-alone")  # nobody has taken the other seat yet
     player.click('[aria-label="Cell 5"]')
     spectator, spectator_errors = open_page(browser)
     spectator.goto(live_server.url + created["url"])

@@ -13,6 +13,7 @@ def test_lab_compares_two_searches_from_a_game_position(live_server, browser: Br
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     created = live_server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}}).json()
+    live_server.post(f"/api/games/{created['id']}/alone", {"token": created["token"]})
     moved = live_server.post(f"/api/games/{created['id']}/moves", {"move": "5", "token": created["token"]})
     assert moved.status_code == 200, moved.text
     page.goto(live_server.url + created["url"])

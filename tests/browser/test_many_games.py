@@ -29,6 +29,7 @@ PLAY_MANY = """async (count) => {
         const created = await post("/api/games", {game: "tictactoe", opponent: {type: "friend"}, side: 0});
         if (created.status !== 201) return {failed: i, status: created.status};
         const game = await created.json();
+        await post(`/api/games/${game.id}/alone`, {});
         const moved = await post(`/api/games/${game.id}/moves`, {move: "5"});
         if (moved.status !== 200) return {failed: i, status: moved.status};
         ids.push(game.id);

@@ -104,7 +104,9 @@ def test_a_spectator_that_misses_the_rematch_event_still_follows_the_players(liv
     page.goto(f"{live_server.url}/g/{game_id}")
     wait_until(page, lambda: interceptor.seen.get("watchers", 0) >= 1)
     requests.post(f"{live_server.url}/api/games/{game_id}/resign", json={"token": tokens[1]}, timeout=10)
-    made = requests.post(f"{live_server.url}/api/games/{game_id}/rematch", json={"token": tokens[0]},
+    offered = requests.post(f"{live_server.url}/api/games/{game_id}/rematch", json={"token": tokens[0]}, timeout=10)
+    assert offered.status_code == 202  # offered; the other player's ask makes it
+    made = requests.post(f"{live_server.url}/api/games/{game_id}/rematch", json={"token": tokens[1]},
                          timeout=10).json()
     wait_until(page, lambda: interceptor.seen.get("rematch", 0) >= 1)
     expect(page.locator("#rematch-banner")).to_be_visible()

@@ -149,7 +149,7 @@ def test_a_friend_takes_the_free_seat_through_the_link(live_server, browser: Bro
     host.check('input[name="opponent"][value="friend"]', force=True)
     host.click("#play")
     host.wait_for_url("**/g/*")
-    expect(host.locator("#status-main")).to_have_text("Your move (X)")
+    expect(host.locator("#status-main")).to_have_text("Waiting for your friend to take the other seat")
     host.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
     host.click("#copy-link")
     invitation = host.evaluate("navigator.clipboard.readText()")
@@ -194,7 +194,7 @@ def test_a_game_open_to_anyone_is_listed_and_a_passer_by_takes_its_seat(live_ser
     host.check('input[name="open"]')
     host.click("#play")
     host.wait_for_url("**/g/*")
-    expect(host.locator("#status-main")).to_have_text("Your move (X)")
+    expect(host.locator("#status-main")).to_have_text("Waiting for your friend to take the other seat")
 
     passer_by, passer_by_errors = open_page(browser)
     passer_by.goto(live_server.url + "/")
