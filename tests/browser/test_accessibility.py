@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 GAMES = {
@@ -52,6 +52,7 @@ def test_keyboard_play_keeps_focus_on_the_board_and_moves_are_announced(live_ser
     page.context.request.post(f"{live_server.url}/api/games/{created['id']}/seats", data={"token": created["token"]})
     page.context.request.post(f"{live_server.url}/api/games/{created['id']}/alone", data={})
     page.goto(live_server.url + created["url"])
+    expect(page.locator("#watchers-count")).to_have_text("1")  # joined: the room's state has been drawn
     page.focus('[aria-label="Cell 5"]')
     page.keyboard.press("Enter")
     page.wait_for_selector('#moves button[data-ply="1"]')
@@ -66,6 +67,7 @@ def test_the_promotion_chooser_opens_on_the_queen(live_server, browser: Browser)
     page.context.request.post(f"{live_server.url}/api/games/{created['id']}/seats", data={"token": created["token"]})
     page.context.request.post(f"{live_server.url}/api/games/{created['id']}/alone", data={})
     page.goto(live_server.url + created["url"])
+    expect(page.locator("#watchers-count")).to_have_text("1")  # joined: the room's state has been drawn
     page.click('[data-square="e7"]')
     page.click('[data-square="e8"]')
     assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Promote to queen"
