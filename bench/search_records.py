@@ -24,9 +24,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.games import new_game
+from webapp.search.jobs import SearchJob, run_job
 from webapp.search_records import encode_record
 from webapp.store import Store, StoredGame, StoredMove, StoredSeat
-from webapp.worker import SearchJob, run_job
 
 KINDS = {
     "tictactoe": ({}, {"depth": 9, "time": None, "algorithm": "alphabeta"}, 3000),

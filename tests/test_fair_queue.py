@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from webapp.fair_queue import BACKGROUND, LIVE, FairQueue, client_share
+from webapp.search.fair_queue import BACKGROUND, LIVE, FairQueue, client_share
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from test_events import connect, named
 
 from engine.games import new_game
 from engine.hints import move_hints
+from webapp.hints import job_key as hints_job_key
 
 WAIT = 30.0
 
@@ -55,7 +56,7 @@ def test_hints_are_off_unless_asked_and_checked(app, client):
     game_id = create(client)["id"]
     assert client.get(f"/api/games/{game_id}").json["options"]["hints"] is False
     client.post(f"/api/games/{game_id}/moves", json={"move": "5"})
-    assert app.extensions["arena"].runner.state_of(f"hints-{game_id}") == "idle"  # nothing was asked of the workers
+    assert app.extensions["arena"].runner.state_of(hints_job_key(game_id)) == "idle"  # nothing was asked of the workers
     answer = client.post("/api/games", json={"game": "nim", "opponent": {"type": "friend"}, "options": {"hints": 1}})
     assert_error(answer, 400, "bad_game")
 

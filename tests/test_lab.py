@@ -12,6 +12,7 @@ from engine.cli import main
 from engine.commands.analyse import TOGGLES
 from webapp import socketio
 from webapp.lab import PRESETS
+from webapp.lab import job_key as lab_job_key
 
 
 def lab_client(app):
@@ -97,7 +98,7 @@ def test_lab_stop_cancels_the_run(app) -> None:
     assert len(started) == 1
     client.emit("lab_stop", {"run": started[0]["run"]})
     assert wait_for_cancelled(client, 2) == {0, 1}
-    assert app.extensions["arena"].runner.state_of(f"lab-{started[0]['run']}-0") == "idle"
+    assert app.extensions["arena"].runner.state_of(lab_job_key(started[0]["run"], 0)) == "idle"
 
 
 def wait_for_cancelled(client, columns: int, timeout: float = 10) -> set[int]:
@@ -121,7 +122,7 @@ def test_only_the_connection_that_started_a_run_can_stop_it(app) -> None:
     [error] = [m["args"][0] for m in other.get_received() if m["name"] == "error"]
     assert error["code"] == "forbidden" and error["event"] == "lab_stop"
     assert wait_for_cancelled(owner, 1, timeout=1) == set()
-    assert app.extensions["arena"].runner.state_of(f"lab-{run}-0") != "idle"
+    assert app.extensions["arena"].runner.state_of(lab_job_key(run, 0)) != "idle"
     owner.emit("lab_stop", {"run": run})
     assert wait_for_cancelled(owner, 1) == {0}
 
@@ -134,6 +135,6 @@ def test_a_run_stops_when_its_connection_ends(app) -> None:
     owner.disconnect()
     runner = app.extensions["arena"].runner
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and {runner.state_of(f"lab-{run}-{c}") for c in (0, 1)} != {"idle"}:
+    while time.monotonic() < deadline and {runner.state_of(lab_job_key(run, c)) for c in (0, 1)} != {"idle"}:
         time.sleep(0.05)
-    assert {runner.state_of(f"lab-{run}-{c}") for c in (0, 1)} == {"idle"}
+    assert {runner.state_of(lab_job_key(run, c)) for c in (0, 1)} == {"idle"}

@@ -14,6 +14,7 @@ from servers import GENEROUS_LIMITS, EventClient, LiveServer
 from services import NGINX_PORT, NODE_PORTS, Nginx, RedisServer, wait_until_free
 
 from webapp.arena import CHANGED_ELSEWHERE, Arena, stored_version
+from webapp.search.pool import EngineRunner
 from webapp.store import Store
 from webapp.validation import check_new_game
 
@@ -217,7 +218,7 @@ def two_arenas(request, tmp_path):
         url = request.getfixturevalue("postgres_server").create_database()
     emitted: dict[str, list[tuple[str, dict]]] = {"a": [], "b": []}
     arenas = {name: Arena(Store(url), "key", lambda event, payload, to, name=name: emitted[name].append(
-        (event, payload)), workers=1, pace=0) for name in "ab"}
+        (event, payload)), EngineRunner(1), pace=0) for name in "ab"}
     yield arenas, emitted
     for arena in arenas.values():
         arena.close()

@@ -12,9 +12,9 @@ import time
 import pytest
 
 from engine.games import new_game
-from webapp.fair_queue import BACKGROUND
-from webapp.runner import EngineRunner, Throttle
-from webapp.worker import Ceiling, SearchJob, run_job
+from webapp.search.fair_queue import BACKGROUND
+from webapp.search.jobs import Ceiling, SearchJob, Throttle, run_job
+from webapp.search.pool import EngineRunner
 
 LONG = {"depth": None, "time": 30.0, "algorithm": "minimax"}
 """A search that runs until stopped (Nim with big piles, no pruning, 30 s)."""
@@ -51,7 +51,7 @@ def recorder():
 
 @pytest.fixture
 def runner(recorder):
-    pool = EngineRunner(1, recorder)
+    pool = EngineRunner(1)
     yield pool
     pool.close()
 
@@ -63,7 +63,7 @@ def job(job_id: int, game_id: str, engine: dict, game: str = "tictactoe", **opti
 
 def test_a_search_sends_started_then_depths_then_one_final_move(runner, recorder):
     full_search = {"depth": 9, "time": None, "algorithm": "alphabeta"}
-    runner.submit(SearchJob(1, "g", 0, 0, new_game("tictactoe"), full_search, record_tree=3000))
+    runner.submit(SearchJob(1, "g", 0, 0, new_game("tictactoe"), full_search, record_tree=3000), recorder)
     final = recorder.wait_kind(1, "final")
     kinds = recorder.kinds(1)
     assert kinds[0] == "started" and kinds[-1] == "final" and "depth" in kinds
@@ -73,9 +73,9 @@ def test_a_search_sends_started_then_depths_then_one_final_move(runner, recorder
 
 
 def test_a_busy_pool_queues_and_cancelling_frees_the_worker(runner, recorder):
-    runner.submit(job(1, "long", LONG, "nim", piles=[9, 9, 9, 9]))
+    runner.submit(job(1, "long", LONG, "nim", piles=[9, 9, 9, 9]), recorder)
     recorder.wait_kind(1, "started")
-    runner.submit(job(2, "next", {"level": 1}))
+    runner.submit(job(2, "next", {"level": 1}), recorder)
     assert recorder.wait_kind(2, "queued")["position"] == 1
     assert runner.state_of("long") == "thinking" and runner.state_of("next") == "queued"
     assert runner.cancel("long", "resigned").id == 1
@@ -85,21 +85,21 @@ def test_a_busy_pool_queues_and_cancelling_frees_the_worker(runner, recorder):
 
 
 def test_a_new_search_of_the_same_game_replaces_the_old_one(runner, recorder):
-    runner.submit(job(1, "g", LONG, "nim", piles=[9, 9, 9, 9]))
+    runner.submit(job(1, "g", LONG, "nim", piles=[9, 9, 9, 9]), recorder)
     recorder.wait_kind(1, "started")
-    runner.submit(job(2, "g", {"level": 1}))
+    runner.submit(job(2, "g", {"level": 1}), recorder)
     assert recorder.wait_kind(1, "cancelled")["reason"] == "position changed"
     recorder.wait_kind(2, "final", timeout=10)
     assert "final" not in recorder.kinds(1)
 
 
 def test_a_dead_worker_fails_its_job_and_is_replaced(runner, recorder):
-    runner.submit(job(1, "g", LONG, "nim", piles=[9, 9, 9, 9]))
+    runner.submit(job(1, "g", LONG, "nim", piles=[9, 9, 9, 9]), recorder)
     recorder.wait_kind(1, "started")
     [worker] = runner._workers
     os.kill(worker.process.pid, signal.SIGKILL)
     assert "stopped" in recorder.wait_kind(1, "failed")["message"]
-    runner.submit(job(2, "g", {"level": 1}))
+    runner.submit(job(2, "g", {"level": 1}), recorder)
     recorder.wait_kind(2, "final")
 
 
@@ -147,7 +147,7 @@ class _Collected:
 def test_a_search_without_a_time_limit_stops_at_the_ceiling_with_a_move(ceiling):
     """Minimax to depth 64 from the chess start would run for ages: the ceiling ends it with a legal move."""
     state = new_game("chess")
-    job = SearchJob(id=1, game_id="g", ply=0, seat=0, state=state, engine={"depth": 64, "time": None,
+    job = SearchJob(id=1, key="g", ply=0, seat=0, state=state, engine={"depth": 64, "time": None,
                                                                           "algorithm": "minimax"})
     results = _Collected()
     run_job(job, results, threading.Event(), ceiling)
@@ -161,20 +161,20 @@ def test_a_search_without_a_time_limit_stops_at_the_ceiling_with_a_move(ceiling)
 def test_one_client_holds_at_most_its_share_and_another_client_goes_first(recorder):
     """Two workers: a client with three endless searches runs one of them; another client's move starts at once
     and its next one goes before the first client's waiting searches."""
-    pool = EngineRunner(2, recorder)
+    pool = EngineRunner(2)
     try:
         hog = [SearchJob(i, f"hog-{i}", 0, 0, new_game("nim", piles=[9, 9, 9, 9]), LONG, client="10.0.0.1")
                for i in (1, 2, 3)]
         for search in hog:
-            pool.submit(search)
+            pool.submit(search, recorder)
         recorder.wait_kind(1, "started")
         assert recorder.wait_kind(2, "queued")["position"] == 1
         assert [pool.state_of(f"hog-{i}") for i in (1, 2, 3)] == ["thinking", "queued", "queued"]
         victim = SearchJob(4, "victim", 0, 0, new_game("tictactoe"), {"level": 3}, client="10.0.0.2")
-        pool.submit(victim)
+        pool.submit(victim, recorder)
         recorder.wait_kind(4, "final")
         assert "queued" not in recorder.kinds(4)
-        pool.submit(SearchJob(5, "victim", 1, 1, new_game("tictactoe"), {"level": 3}, client="10.0.0.2"))
+        pool.submit(SearchJob(5, "victim", 1, 1, new_game("tictactoe"), {"level": 3}, client="10.0.0.2"), recorder)
         recorder.wait_kind(5, "final")
         assert pool.state_of("hog-2") == "queued"
         pool.cancel("hog-1", "resigned")
@@ -185,14 +185,14 @@ def test_one_client_holds_at_most_its_share_and_another_client_goes_first(record
 
 
 def test_a_live_turn_goes_before_waiting_lab_searches(recorder):
-    pool = EngineRunner(1, recorder)
+    pool = EngineRunner(1)
     try:
         pool.submit(SearchJob(1, "lab-1-0", 0, 0, new_game("nim", piles=[9, 9, 9, 9]), LONG, client="a",
-                              priority=BACKGROUND))
+                              priority=BACKGROUND), recorder)
         recorder.wait_kind(1, "started")
         pool.submit(SearchJob(2, "lab-1-1", 0, 0, new_game("tictactoe"), {"level": 3}, client="a",
-                              priority=BACKGROUND))
-        pool.submit(SearchJob(3, "game", 0, 0, new_game("tictactoe"), {"level": 3}, client="b"))
+                              priority=BACKGROUND), recorder)
+        pool.submit(SearchJob(3, "game", 0, 0, new_game("tictactoe"), {"level": 3}, client="b"), recorder)
         assert recorder.wait_kind(3, "queued")["position"] == 1
         pool.cancel("lab-1-0", "stopped")
         recorder.wait_kind(3, "final")
@@ -206,7 +206,7 @@ def test_a_live_turn_goes_before_waiting_lab_searches(recorder):
 def test_a_search_past_its_deadline_still_plays_a_move_at_once():
     """A turn resumed after its ceiling has passed gets what the deadline leaves: a move from the first depths."""
     state = new_game("chess")
-    job = SearchJob(id=1, game_id="g", ply=0, seat=0, state=state, deadline=time.time() - 5,
+    job = SearchJob(id=1, key="g", ply=0, seat=0, state=state, deadline=time.time() - 5,
                     engine={"depth": 64, "time": None, "algorithm": "alphabeta"})
     results = _Collected()
     run_job(job, results, threading.Event())

@@ -1,5 +1,5 @@
 """Searches on workers outside the web node (``ARENA_SEARCH_QUEUE``): a real redis-server, real
-``python -m webapp.worker`` processes, and the app under a real gunicorn or as the Flask test app."""
+``python -m webapp.search.worker`` processes, and the app under a real gunicorn or as the Flask test app."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def children(pid: int) -> list[int]:
 
 
 class SearchWorker:
-    """``python -m webapp.worker --url URL --name NAME`` as a subprocess, its output in ``log``."""
+    """``python -m webapp.search.worker --url URL --name NAME`` as a subprocess, its output in ``log``."""
 
     def __init__(self, url: str, folder: Path, name: str) -> None:
         self.url = url
@@ -45,7 +45,7 @@ class SearchWorker:
     def start(self) -> SearchWorker:
         """Start it and wait (at most 30 s) until it listens on the queue."""
         with self.log.open("ab") as log:
-            self.process = subprocess.Popen([sys.executable, "-m", "webapp.worker", "--url", self.url, "--name",
+            self.process = subprocess.Popen([sys.executable, "-m", "webapp.search.worker", "--url", self.url, "--name",
                                              self.name], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while "Listening on" not in self.log.read_text():
@@ -169,8 +169,8 @@ def test_a_game_over_gunicorn_gets_its_engine_moves_from_the_external_worker(que
         assert player.received("error") == []
         [gunicorn_worker] = children(server.process.pid)
         assert children(gunicorn_worker) == [], "the web node started engine processes of its own"
-        assert f"search of game {game_id} ply 1" in worker.text()
-        assert f"search of game {game_id} ply 3" in worker.text()
+        assert f"search of {game_id} ply 1" in worker.text()
+        assert f"search of {game_id} ply 3" in worker.text()
         # The node dies in the middle of a search: the worker drops it, and the restarted node asks again.
         player.emit("move", {"game_id": game_id, "move": take_one(state)})
         player.wait_for("search", lambda s: s["ply"] == 5 and s["info"]["kind"] == "started")
@@ -218,7 +218,7 @@ def test_resigning_stops_the_search_on_the_worker_and_frees_it(queued_app, worke
     other = new_game(queued_app, {"type": "engine", "level": 1})
     other.emit("move", move="5")
     assert other.next("moved", lambda m: m["ply"] == 2, timeout=20)["by"] == 1
-    assert f"Successfully completed search of game {player.game_id}" in worker.text()
+    assert f"Successfully completed search of {player.game_id}" in worker.text()
     assert player.names().count("moved") == 1
 
 
@@ -242,7 +242,7 @@ def test_searches_whose_worker_is_killed_are_run_again(queued_app, workers):
     player.next("search", search_kind("started"))
     assert player.next("moved", lambda m: m["ply"] == 4)["by"] == 1
     assert "error" not in player.names()
-    assert f"search of game {player.game_id} ply 3" in second.text()
+    assert f"search of {player.game_id} ply 3" in second.text()
 
 
 def test_a_search_submitted_while_redis_is_down_runs_once_it_is_back(tmp_path, monkeypatch):

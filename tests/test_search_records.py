@@ -12,8 +12,8 @@ from inbox import Inbox
 
 from engine.games import new_game
 from webapp import socketio
+from webapp.search.jobs import SearchJob, run_job
 from webapp.search_records import RECORD_MAX_BYTES, encode_record, fit_info
-from webapp.worker import SearchJob, run_job
 
 NIM = {"game": "nim", "options": {"piles": [3, 4, 5]},
        "opponent": {"type": "engine", "depth": 6, "algorithm": "alphabeta"}, "side": 1}

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from webapp.arena import Arena
+from webapp.search.pool import EngineRunner
 from webapp.seats import invite_code
 from webapp.store import Store
 from webapp.touches import Touches
@@ -38,7 +39,7 @@ def clock() -> Clock:
 def arena(tmp_path: Path, clock: Clock):
     emitted: list[tuple[str, Any]] = []
     arena = Arena(Store(f"sqlite:///{tmp_path / 'arena.sqlite3'}"), "key",
-                  lambda event, payload, to=None, **_: emitted.append((event, payload)), workers=1, shared=False,
+                  lambda event, payload, to=None, **_: emitted.append((event, payload)), EngineRunner(1), shared=False,
                   untouched_seconds=UNTOUCHED, clock=clock, pace=3600)
     yield arena
     arena.close()

@@ -37,8 +37,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp.headers import add_security_headers
     from webapp.message_queue import ResilientRedisManager
     from webapp.players import Players
-    from webapp.search_leases import SearchLeases
-    from webapp.search_leases import connect as connect_bookkeeping
+    from webapp.redis_clients import connect as connect_redis
+    from webapp.search.jobs import Runner
+    from webapp.search.leases import SearchLeases
+    from webapp.search.pool import EngineRunner
+    from webapp.search.queue_runner import QueuedRunner
     from webapp.shutdown import stop_on_gunicorn_sigterm
     from webapp.socket_packets import ReadablePacket
     from webapp.store import Store
@@ -63,7 +66,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     queue_url = app.config["SOCKETIO_MESSAGE_QUEUE"]
     queue = ResilientRedisManager(queue_url) if queue_url else None
-    bookkeeping = connect_bookkeeping(queue_url) if queue_url else None
+    bookkeeping = connect_redis(queue_url) if queue_url else None
     node = secrets.token_hex(8)
     socketio.init_app(
         app,
@@ -80,13 +83,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     players = Players(store, app.config["SECRET_KEY"])
     players.install(app)
     app.extensions["players"] = players
+    search_queue = app.config["ARENA_SEARCH_QUEUE"]
+    runner: Runner = QueuedRunner(search_queue) if search_queue else EngineRunner(app.config["ARENA_WORKERS"])
     arena = Arena(
         store,
         app.config["SECRET_KEY"],
         socketio.emit,
-        workers=app.config["ARENA_WORKERS"],
+        runner,
         pace=app.config["ARENA_PACE"],
-        search_queue=app.config["ARENA_SEARCH_QUEUE"],
         shared=queue is not None,
         leases=SearchLeases(bookkeeping, node) if bookkeeping is not None else None,
         watcher_counts=WatcherCounts(bookkeeping, node) if bookkeeping is not None else None,

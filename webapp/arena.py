@@ -35,22 +35,18 @@ from webapp.config import DEFAULT_IDLE_GAMES, DEFAULT_UNTOUCHED_GAME_SECONDS, DE
 from webapp.downtime import Heartbeat
 from webapp.errors import ArenaError
 from webapp.flag_watch import FlagWatch
-from webapp.hints import PREFIX as HINTS_PREFIX
 from webapp.hints import Hints
-from webapp.lab import PREFIX as LAB_PREFIX
 from webapp.lab import Lab
 from webapp.offers import ABORTED, AGREED_DRAW, after_move, check_kind, check_offer, may_abort, pending
-from webapp.reviews import PREFIX as REVIEW_PREFIX
 from webapp.reviews import Reviews
-from webapp.runner import EngineRunner
-from webapp.search_leases import SearchLeases
+from webapp.search.jobs import CEILING_SECONDS, Runner, SearchJob
+from webapp.search.leases import SearchLeases
 from webapp.search_records import encode_record
 from webapp.seats import is_invite, is_stop_code, issue_token
 from webapp.store import GameRow, PlyTakenError, Store, StoredGame, StoredMove, StoredSeat
 from webapp.touches import Touches
 from webapp.validation import NewGameRequest
 from webapp.watcher_counts import WatcherCounts
-from webapp.worker import CEILING_SECONDS, SearchJob
 
 TREE_GAMES = {"tictactoe": 3000, "nim": 3000}
 """Games whose searches record their tree for the browser, with the node cap."""
@@ -115,9 +111,9 @@ class LiveGame:
     record_known: bool = False
     """Whether ``last_record`` is up to date with the store (else it is read from the store when needed)."""
     client: str = ""
-    """Who pays for the engine's next turn in the engine capacity's fair share (``webapp.fair_queue``): the address
-    of the last person to move, or of the game's creator; empty for a game loaded from the store (a restart), whose
-    turns then share one client's part."""
+    """Who pays for the engine's next turn in the engine capacity's fair share (``webapp.search.fair_queue``): the
+    address of the last person to move, or of the game's creator; empty for a game loaded from the store (a
+    restart), whose turns then share one client's part."""
 
     @property
     def id(self) -> str:
@@ -208,14 +204,12 @@ def _iso(value: dt.datetime) -> str:
 class Arena:
     """All games of this server. ``emit(event, payload, to=room_or_sid)`` sends Socket.IO messages."""
 
-    def __init__(self, store: Store, secret: str, emit: Emit, workers: int = 2, pace: float = 0.5,
-                 search_queue: str | None = None, shared: bool = True,
+    def __init__(self, store: Store, secret: str, emit: Emit, runner: Runner, pace: float = 0.5, shared: bool = True,
                  leases: SearchLeases | None = None, watcher_counts: WatcherCounts | None = None,
                  idle_games: int = DEFAULT_IDLE_GAMES, unwatched_pause: float = DEFAULT_UNWATCHED_PAUSE,
                  untouched_seconds: float = DEFAULT_UNTOUCHED_GAME_SECONDS,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        """``workers`` engine processes of this server run the searches, or, with ``search_queue`` (a
-        ``redis://`` URL), the workers started by ``python -m webapp.worker`` do. ``shared`` says other nodes
+        """``runner`` runs the engine searches. ``shared`` says other nodes
         may change the store's games too: each action then first checks the stored version of its game; a node
         alone with its store (False) trusts its own copies and saves that read. With ``leases``, an engine turn
         is searched by one node at a time, and a turn no node holds (its node died) is taken over by this one.
@@ -235,12 +229,7 @@ class Arena:
         self.pace = pace
         self.unwatched_pause = unwatched_pause
         self.rooms = Rooms()
-        if search_queue:
-            from webapp.search_queue import QueuedRunner
-
-            self.runner: EngineRunner | QueuedRunner = QueuedRunner(search_queue, self._on_search_event)
-        else:
-            self.runner = EngineRunner(workers, self._on_search_event)
+        self.runner = runner
         self._games: dict[str, LiveGame] = {}
         self._games_lock = threading.Lock()
         self._loading: dict[str, threading.Lock] = {}
@@ -1136,7 +1125,7 @@ class Arena:
                 hints = self.hints.latest(game_id, live.ply)
                 if hints is not None:
                     self.emit("hints", hints, to=sid)
-                elif self.runner.state_of(f"{HINTS_PREFIX}{game_id}") == "idle":
+                elif not self.hints.is_worked_out(game_id):
                     self._ask_hints(live)
         self._announce_watchers(game_id, count)
 
@@ -1194,13 +1183,13 @@ class Arena:
             on_clock = started + clocks.engine_seconds(seat, started)
             deadline = on_clock if deadline is None else min(deadline, on_clock)
         job = SearchJob(
-            id=next(self._job_ids), game_id=live.id, ply=live.ply, seat=seat, state=live.state,
+            id=next(self._job_ids), key=live.id, ply=live.ply, seat=seat, state=live.state,
             engine=live.engine_of(seat), record_tree=TREE_GAMES.get(live.stored.game, 0),
             not_before=time.time() + live.stored.options.get("pace", self.pace) if both_engines else 0.0,
             seed=secrets.randbits(32), client=live.client, deadline=deadline)
         live.job_id = job.id
         live.last_search = None
-        self.runner.submit(job)
+        self.runner.submit(job, self._on_search_event)
 
     @staticmethod
     def _resumed_deadline(live: LiveGame) -> float:
@@ -1237,7 +1226,10 @@ class Arena:
         (the node searching them died or lost Redis), except those of games this node paused (nobody watches)."""
         with self._games_lock:
             searching = [live.id for live in self._games.values() if live.job_id is not None]
-        leases.renew(searching)
+        for game_id in leases.renew(searching):
+            with self._locked(game_id) as live:
+                log.warning("game %s: another server took its engine turn over; this one stops searching it", game_id)
+                self._cancel_search(live, "another server searches this turn")
         waiting = [game_id for game_id in self.store.engine_turn_game_ids() if game_id not in searching]
         for game_id in leases.unclaimed(waiting):
             with self._locked(game_id) as live:
@@ -1257,22 +1249,14 @@ class Arena:
                 self.emit("watchers", {"game_id": game_id, "count": self.watcher_count(game_id)}, to=game_id)
 
     def _on_search_event(self, job: SearchJob, info: dict[str, Any]) -> None:
-        """Runner callback: relay the event to the room; play the final event's move. Lab jobs go to the lab."""
-        if job.game_id.startswith(LAB_PREFIX):
-            self.lab.on_event(job, info)
-            return
-        if job.game_id.startswith(REVIEW_PREFIX):
-            self.reviews.on_event(job, info)
-            return
-        if job.game_id.startswith(HINTS_PREFIX):
-            self.hints.on_event(job, info)
-            return
+        """The runner's handler of an engine turn's search: relay the event to the room; play the final event's
+        move."""
         kind = info["kind"]
-        message = {"game_id": job.game_id, "ply": job.ply, "seat": job.seat, "info": info}
+        message = {"game_id": job.key, "ply": job.ply, "seat": job.seat, "info": info}
         if kind in ("cancelled", "queued"):
-            self.emit("search", message, to=job.game_id)
+            self.emit("search", message, to=job.key)
             return
-        with self._locked(job.game_id, fresh=False) as live:
+        with self._locked(job.key, fresh=False) as live:
             if live.job_id != job.id:
                 return
             if kind == "final" or time.monotonic() - live.checked_at >= RECHECK_INTERVAL:
@@ -1280,35 +1264,35 @@ class Arena:
                 if live.job_id != job.id:
                     if kind == "final":  # the runner had already let go of the job, so it sent no "cancelled"
                         self.emit("search", message | {"info": {"kind": "cancelled", "reason": CHANGED_ELSEWHERE}},
-                                  to=job.game_id)
+                                  to=job.key)
                     return
             if kind == "final":
                 live.job_id = None
-                self._release_lease(job.game_id)
+                self._release_lease(job.key)
                 if self._end_if_clock_fell(live):
-                    self.emit("search", message | {"info": {"kind": "cancelled", "reason": TIMEOUT}}, to=job.game_id)
+                    self.emit("search", message | {"info": {"kind": "cancelled", "reason": TIMEOUT}}, to=job.key)
                     return
                 try:
                     self._commit_move(live, info["best"], job.seat, search=message)
                 except PlyTakenError:
                     log.info("game %s: another server stored ply %d first; this server's engine move is dropped",
-                             job.game_id, job.ply + 1)
+                             job.key, job.ply + 1)
                     self.emit("search", message | {"info": {"kind": "cancelled", "reason": CHANGED_ELSEWHERE}},
-                              to=job.game_id)
+                              to=job.key)
                 except ArenaError as error:
-                    self.emit("search", message, to=job.game_id)
+                    self.emit("search", message, to=job.key)
                     self.emit("error", {"code": error.code, "message": f"engine move refused: {error.message}",
-                                        "event": "search"}, to=job.game_id)
+                                        "event": "search"}, to=job.key)
                 return
-            self.emit("search", message, to=job.game_id)
+            self.emit("search", message, to=job.key)
             if kind == "failed":
                 live.job_id = None
-                self._release_lease(job.game_id)
+                self._release_lease(job.key)
                 if live.failed_searches < SEARCH_RETRIES:
                     live.failed_searches += 1
                     self._start_engine_if_its_turn(live)
                 else:
                     self.emit("error", {"code": "engine_failed", "message": f"the engine failed: {info['message']}",
-                                        "event": "search"}, to=job.game_id)
+                                        "event": "search"}, to=job.key)
             else:
                 live.last_search = info

@@ -22,8 +22,8 @@ from flask_socketio import ConnectionRefusedError, disconnect, emit, join_room, 
 from webapp import address_limits, socketio
 from webapp.arena import Arena
 from webapp.errors import ArenaError
-from webapp.lab import PREFIX as LAB_PREFIX
 from webapp.lab import parse_run
+from webapp.lab import room_of as lab_room
 from webapp.rate_limit import TokenBucket
 from webapp.seats import BadTokenError, SeatClaim, read_token
 from webapp.socket_packets import MALFORMED_EVENT
@@ -219,7 +219,7 @@ def on_lab_start(arena: Arena, connection: Connection, data: dict[str, Any]) -> 
     state, configs = parse_run(data)
     run = arena.lab.new_run()
     connection.runs.add(run)
-    join_room(f"{LAB_PREFIX}{run}")
+    join_room(lab_room(run))
     emit("lab_started", {"run": run, "setup": state.setup(), "configs": [
         {"preset": c.preset, "depth": c.limits.depth, "time": c.limits.time, "playouts": c.limits.nodes}
         for c in configs]})

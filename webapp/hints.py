@@ -3,30 +3,33 @@ move for the side to move (``engine.hints.move_hints``: exact where known, else 
 worked out on the engine workers and sent to the game's room as ``hints`` ``{game_id, ply, how, depth, moves}``.
 
 A hints job is background work of whoever made the position (the mover's address): a live engine turn goes first.
-Its ``game_id`` is ``hints-<game id>``, so a new position's job replaces the last one's. The latest answer of each
+Its key is ``hints:<game id>``, so a new position's job replaces the last one's. The latest answer of each
 game is kept here and sent to whoever joins while it is still the game's position.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from engine.game import State
 from engine.hints import HINT_SETTINGS
-from webapp.fair_queue import BACKGROUND
-from webapp.runner import EngineRunner
-from webapp.worker import SearchJob
+from webapp.search.fair_queue import BACKGROUND
+from webapp.search.jobs import Runner, SearchJob
 
-PREFIX = "hints-"
+
+def job_key(game_id: str) -> str:
+    """The runner's key of the hints search of ``game_id``."""
+    return f"hints:{game_id}"
 
 
 class Hints:
     """The hints of the games this node serves. ``emit(event, payload, to=room)`` sends Socket.IO messages."""
 
-    def __init__(self, runner: EngineRunner, emit: Callable[..., None], job_ids: Callable[[], int]) -> None:
+    def __init__(self, runner: Runner, emit: Callable[..., None], job_ids: Callable[[], int]) -> None:
         self.runner = runner
         self.emit = emit
         self._job_ids = job_ids
@@ -40,8 +43,9 @@ class Hints:
             self.forget(game_id)
             return
         engine = {"hints": dataclasses.asdict(HINT_SETTINGS)}
-        self.runner.submit(SearchJob(id=self._job_ids(), game_id=f"{PREFIX}{game_id}", ply=ply, seat=state.to_move,
-                                     state=state, engine=engine, client=client, priority=BACKGROUND))
+        self.runner.submit(SearchJob(id=self._job_ids(), key=job_key(game_id), ply=ply, seat=state.to_move,
+                                     state=state, engine=engine, client=client, priority=BACKGROUND),
+                           functools.partial(self._on_event, game_id))
 
     def latest(self, game_id: str, ply: int) -> dict[str, Any] | None:
         """The hints sent for the position after ``ply`` moves of ``game_id``, if they are the latest."""
@@ -51,15 +55,18 @@ class Hints:
 
     def forget(self, game_id: str) -> None:
         """Stop working out the game's hints and drop the last ones (the game ended or left memory)."""
-        self.runner.cancel(f"{PREFIX}{game_id}", "game over")
+        self.runner.cancel(job_key(game_id), "game over")
         with self._lock:
             self._latest.pop(game_id, None)
 
-    def on_event(self, job: SearchJob, info: dict[str, Any]) -> None:
-        """Runner callback for hints jobs: keep the final answer and send it to the game's room."""
+    def is_worked_out(self, game_id: str) -> bool:
+        """Whether the hints of ``game_id`` are being worked out now (queued or running)."""
+        return self.runner.state_of(job_key(game_id)) != "idle"
+
+    def _on_event(self, game_id: str, job: SearchJob, info: dict[str, Any]) -> None:
+        """The runner's handler of a hints search of ``game_id``: keep the final answer and send it to the room."""
         if info["kind"] != "final":
             return
-        game_id = job.game_id[len(PREFIX):]
         settings = f"a search of depth {info['hints']['depth']} (at most {HINT_SETTINGS.seconds:g} s)"
         hints = {"game_id": game_id, "ply": job.ply, "seat": job.seat, **info["hints"],
                  "source": "the exact value of every move" if info["hints"]["how"] == "exact" else settings}

@@ -4,14 +4,15 @@ A run is started by the Socket.IO event ``lab_start`` ``{game, setup, moves, con
 in the game's notation, empty for the start, then ``moves`` played from it); each config is
 ``{preset, depth, time, playouts}`` (see ``PRESETS``). Its searches go through the same engine runner as games
 (queued when every worker is busy, the same caps on depth and time, but after every live game's engine turn and
-within the client's share of the engines: ``webapp.fair_queue``), as jobs whose ``game_id`` is
-``lab-<run>-<column>``. Every event of those searches reaches the run's room ``lab-<run>`` as ``lab``
-``{run, column, info}``, ``info`` being the runner's event (``SearchInfo`` fields for progress, depth and final).
+within the client's share of the engines: ``webapp.search.fair_queue``), one job per column. Every event of
+those searches reaches the run's room ``lab-<run>`` as ``lab`` ``{run, column, info}``, ``info`` being the
+runner's event (``SearchInfo`` fields for progress, depth and final).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import secrets
 from collections.abc import Callable
@@ -21,11 +22,11 @@ from engine.game import GameError, play_moves
 from engine.games import game_class, game_names
 from engine.search.info import Limits, SearchOptions
 from webapp.errors import ArenaError
-from webapp.fair_queue import BACKGROUND
-from webapp.runner import EngineRunner
-from webapp.worker import SearchJob
+from webapp.search.fair_queue import BACKGROUND
+from webapp.search.jobs import Runner, SearchJob
 
-PREFIX = "lab-"
+ROOM_PREFIX = "lab-"
+"""The Socket.IO room of run ``<run>`` is ``lab-<run>``."""
 MAX_CONFIGS = 4
 MAX_DEPTH = 64
 MAX_TIME = 30.0
@@ -125,17 +126,27 @@ def parse_run(data: dict[str, Any]) -> tuple[Any, list[LabConfig]]:
     return state, [parse_config(config) for config in configs]
 
 
+def room_of(run: str) -> str:
+    """The Socket.IO room of the lab run ``run``."""
+    return f"{ROOM_PREFIX}{run}"
+
+
+def job_key(run: str, column: int) -> str:
+    """The runner's key of the search of ``column`` of ``run``."""
+    return f"lab:{run}:{column}"
+
+
 class Lab:
     """The lab's runs: starts their searches on the shared runner and relays their events to the run's room."""
 
-    def __init__(self, runner: EngineRunner, emit: Callable[..., None], job_ids: Callable[[], int]) -> None:
+    def __init__(self, runner: Runner, emit: Callable[..., None], job_ids: Callable[[], int]) -> None:
         self.runner = runner
         self.emit = emit
         self._job_ids = job_ids
         self._counter = itertools.count(1)
 
     def new_run(self) -> str:
-        """A fresh run id; join its room ``lab-<run>`` before ``start`` to hear every event."""
+        """A fresh run id; join its room (``room_of``) before ``start`` to hear every event."""
         return f"{next(self._counter)}{secrets.token_hex(4)}"
 
     def start(self, run: str, state: Any, configs: list[LabConfig], client: str = "") -> None:
@@ -144,18 +155,18 @@ class Lab:
         for column, config in enumerate(configs):
             engine = {"lab": {"preset": config.preset, "options": dataclasses.asdict(config.options),
                               "limits": dataclasses.asdict(config.limits)}}
-            self.runner.submit(SearchJob(id=self._job_ids(), game_id=f"{PREFIX}{run}-{column}", ply=0, seat=0,
-                                         state=state, engine=engine, client=client, priority=BACKGROUND))
+            self.runner.submit(SearchJob(id=self._job_ids(), key=job_key(run, column), ply=0, seat=0, state=state,
+                                         engine=engine, client=client, priority=BACKGROUND),
+                               functools.partial(self._on_event, run, column))
 
     def stop(self, run: str) -> None:
         """Cancel every search of the run still queued or running."""
         for column in range(MAX_CONFIGS):
-            self.runner.cancel(f"{PREFIX}{run}-{column}", "stopped")
+            self.runner.cancel(job_key(run, column), "stopped")
 
-    def on_event(self, job: SearchJob, info: dict[str, Any]) -> None:
-        """Runner callback for lab jobs: send the event to the run's room."""
-        run, _, column = job.game_id[len(PREFIX):].rpartition("-")
-        self.emit("lab", {"run": run, "column": int(column), "info": info}, to=f"{PREFIX}{run}")
+    def _on_event(self, run: str, column: int, job: SearchJob, info: dict[str, Any]) -> None:
+        """The runner's handler of the search of ``column`` of ``run``: send the event to the run's room."""
+        self.emit("lab", {"run": run, "column": column, "info": info}, to=room_of(run))
 
     @staticmethod
     def presets() -> list[dict[str, str]]:

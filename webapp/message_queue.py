@@ -9,7 +9,7 @@ Redis outage.
   it lasts emits reach only this node's clients, without waiting on Redis at all. Each node goes on serving its own
   players; what other nodes' clients miss meanwhile is not replayed (Redis pub/sub keeps nothing).
 - Listening. The listener thread pings Redis through its subscription every ``retry_interval`` seconds. When the
-  connection drops, or a ping goes unanswered for ``timeout`` seconds, the queue is marked down and the listener
+  connection drops, or a ping goes unanswered for ``TIMEOUT_SECONDS``, the queue is marked down and the listener
   subscribes again every ``retry_interval`` seconds (python-socketio's own listener backs off up to a minute). The
   first answered ping marks the queue up again and logs one "reconnected" line; publishing resumes from then on.
 """
@@ -23,12 +23,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import redis
-from redis.backoff import NoBackoff
 from redis.client import PubSub
 from redis.exceptions import RedisError
-from redis.retry import Retry
 from socketio import RedisManager
+
+from webapp.redis_clients import TIMEOUT_SECONDS, connect
 
 CHANNEL = "flask-socketio"
 """The channel Flask-SocketIO uses by default, so a process emitting through a plain ``SocketIO(message_queue=...)``
@@ -50,8 +49,9 @@ class ResilientRedisManager(RedisManager):
     """A Socket.IO client manager sharing emits between nodes through Redis pub/sub, which keeps each node's own
     clients served while Redis is unreachable and recovers by itself when it returns (see the module docstring).
 
-    ``timeout`` bounds every Redis connect, read and write, so an emit waits at most that long on a Redis that
-    stopped answering (and only the first emit of an outage waits); ``retry_interval`` is both the listener's ping
+    Its Redis clients follow ``webapp.redis_clients``: every connect, read and write gives up after
+    ``TIMEOUT_SECONDS``, so an emit waits at most that long on a Redis that stopped answering (and only the first
+    emit of an outage waits); ``retry_interval`` is both the listener's ping
     interval and its pause between attempts to subscribe again.
     ``on_reconnect`` (if given) is called in a thread of its own ``2 * retry_interval`` seconds after the queue
     comes back from an outage (by then the other nodes have subscribed again), to send what clients missed.
@@ -59,16 +59,15 @@ class ResilientRedisManager(RedisManager):
 
     name = "redis"
 
-    def __init__(self, url: str, channel: str = CHANNEL, timeout: float = 2.0, retry_interval: float = 1.0,
+    def __init__(self, url: str, channel: str = CHANNEL, retry_interval: float = 1.0,
                  on_reconnect: Callable[[], None] | None = None) -> None:
         super().__init__(url, channel=channel)
-        self.timeout = timeout
         self.retry_interval = retry_interval
         self.on_reconnect = on_reconnect
         self._state_lock = threading.Lock()
         self._down_since: float | None = None
         self._unshared = 0
-        self._publisher = self._client(socket_timeout=timeout)
+        self._publisher = connect(self.redis_url)
 
     def start(self) -> None:
         """Start the listener now, not at the first client connection as python-socketio would, so that a node
@@ -83,10 +82,6 @@ class ResilientRedisManager(RedisManager):
         """Whether emits currently reach the other nodes."""
         return self._down_since is None
 
-    def _client(self, socket_timeout: float | None) -> redis.Redis:
-        """A Redis client that fails at once instead of retrying, so the caller decides what a failure means."""
-        return redis.Redis.from_url(self.redis_url, socket_connect_timeout=self.timeout,
-                                    socket_timeout=socket_timeout, retry=Retry(NoBackoff(), 0))
 
     # --- state ------------------------------------------------------------------------------------------------
 
@@ -142,7 +137,7 @@ class ResilientRedisManager(RedisManager):
     def _listen(self) -> Iterator[bytes]:
         """Every message published on the channel, forever: subscribes again after each lost connection."""
         while True:
-            pubsub = self._client(socket_timeout=self.timeout).pubsub(ignore_subscribe_messages=True)
+            pubsub = connect(self.redis_url).pubsub(ignore_subscribe_messages=True)
             try:
                 pubsub.subscribe(self.channel)
                 yield from self._messages(pubsub)
@@ -154,7 +149,7 @@ class ResilientRedisManager(RedisManager):
 
     def _messages(self, pubsub: PubSub) -> Iterator[bytes]:
         """The channel's messages from a subscribed ``pubsub``. A PING goes out every ``retry_interval`` seconds:
-        its answer marks the queue up; none within ``timeout`` seconds raises ``TimeoutError``, so a Redis that
+        its answer marks the queue up; none within ``TIMEOUT_SECONDS`` raises ``TimeoutError``, so a Redis that
         stopped answering without closing the connection is noticed too."""
         channel = self.channel.encode()
         ping_sent: float | None = None
@@ -164,8 +159,8 @@ class ResilientRedisManager(RedisManager):
             if ping_sent is None and now - last_ping >= self.retry_interval:
                 pubsub.ping()
                 ping_sent = last_ping = now
-            elif ping_sent is not None and now - ping_sent > self.timeout:
-                raise TimeoutError(f"no answer to PING within {self.timeout:g} s")
+            elif ping_sent is not None and now - ping_sent > TIMEOUT_SECONDS:
+                raise TimeoutError(f"no answer to PING within {TIMEOUT_SECONDS:g} s")
             message = pubsub.get_message(timeout=self.retry_interval / 2)
             if message is None:
                 continue

@@ -21,8 +21,8 @@ from engine.levels import game_levels
 from engine.oracles import describe_level
 from webapp import chess_assets
 from webapp.lab import Lab
+from webapp.search.jobs import Ceiling
 from webapp.seats import invite_code, issue_token
-from webapp.worker import Ceiling
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 

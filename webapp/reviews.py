@@ -2,8 +2,8 @@
 
 A review looks at every position of the game (``engine.review.look_at``: the exact value of each move where known,
 else a search of ``SETTINGS``), one job per position on the shared runner as background work of whoever asked:
-after every live game's engine turn and within that client's share of the engines (``webapp.fair_queue``), so it
-never starves a game being played. Its jobs' ``game_id`` is ``review-<game id>-<position>``. While it runs, the
+after every live game's engine turn and within that client's share of the engines (``webapp.search.fair_queue``), so it
+never starves a game being played. Its jobs' key is ``review:<game id>:<position>``. While it runs, the
 game's room gets ``review`` ``{game_id, status: "running", done, total}``; at the end ``review`` with the stored
 review (``status`` "done", ``verdicts``, ``averages``, ``settings``), computed by ``engine.review.verdicts_from`` as
 the command line computes it. A review is claimed in the store first (``Store.claim_review``): asking again, on any
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,18 +23,19 @@ from typing import Any
 from engine.game import State
 from engine.review import PositionView, SearchSettings, average_losses, positions_of, shown_move, verdicts_from
 from webapp.errors import ArenaError
-from webapp.fair_queue import BACKGROUND
-from webapp.runner import EngineRunner
+from webapp.search.fair_queue import BACKGROUND
+from webapp.search.jobs import Runner, SearchJob
 from webapp.store import Store
-from webapp.worker import SearchJob
 
-PREFIX = "review-"
-ANALYSIS = "p"
-"""Marks the job of one analysed position (``review-<game id>-p<ply>``) among a review's jobs."""
 SETTINGS = SearchSettings()
 """The search of each position without a known truth: depth 8, at most 0.5 s (docs/review.md)."""
 STALE_SECONDS = 120.0
 """A review said to be running but silent this long (its node stopped) may be started again."""
+
+
+def _review_key(game_id: str, index: int) -> str:
+    """The runner's key of the search of position ``index`` of the review of ``game_id``."""
+    return f"review:{game_id}:{index}"
 
 
 @dataclass(slots=True)
@@ -49,7 +51,7 @@ class _Run:
 class Reviews:
     """The reviews this node runs. ``emit(event, payload, to=room)`` sends Socket.IO messages."""
 
-    def __init__(self, store: Store, runner: EngineRunner, emit: Callable[..., None],
+    def __init__(self, store: Store, runner: Runner, emit: Callable[..., None],
                  job_ids: Callable[[], int]) -> None:
         self.store = store
         self.runner = runner
@@ -83,9 +85,10 @@ class Reviews:
             self._runs[game_id] = run
         engine = {"review": dataclasses.asdict(SETTINGS)}
         for index, state in enumerate(run.positions):
-            self.runner.submit(SearchJob(id=self._job_ids(), game_id=f"{PREFIX}{game_id}-{index}", ply=index,
+            self.runner.submit(SearchJob(id=self._job_ids(), key=_review_key(game_id, index), ply=index,
                                          seat=state.to_move, state=state, engine=engine, client=client,
-                                         priority=BACKGROUND))
+                                         priority=BACKGROUND),
+                               functools.partial(self._on_event, game_id))
         return self._progress(game_id, run)
 
     def cancel(self, game_id: str) -> dict[str, Any]:
@@ -96,7 +99,7 @@ class Reviews:
         if run is None:
             raise ArenaError("not_allowed", "no review of this game is running on this server")
         for index in range(len(run.positions)):
-            self.runner.cancel(f"{PREFIX}{game_id}-{index}", "review cancelled")
+            self.runner.cancel(_review_key(game_id, index), "review cancelled")
         self.store.save_review(game_id, "cancelled")
         status = {"game_id": game_id, "status": "cancelled"}
         self.emit("review", status, to=game_id)
@@ -107,14 +110,17 @@ class Reviews:
         here?"), as background work of ``client``; the answer reaches the game's room as ``analysis``. Returns
         ``{game_id, ply, status: "running"}``."""
         engine = {"review": dataclasses.asdict(SETTINGS)}
-        self.runner.submit(SearchJob(id=self._job_ids(), game_id=f"{PREFIX}{game_id}-{ANALYSIS}{ply}", ply=ply,
+        self.runner.submit(SearchJob(id=self._job_ids(), key=f"analysis:{game_id}:{ply}", ply=ply,
                                      seat=state.to_move, state=state, engine=engine, client=client,
-                                     priority=BACKGROUND))
+                                     priority=BACKGROUND),
+                           functools.partial(self._on_analysis, game_id))
         return {"game_id": game_id, "ply": ply, "status": "running"}
 
     def _on_analysis(self, game_id: str, job: SearchJob, info: dict[str, Any]) -> None:
-        """Send the room what the engine would do in an analysed position: its best move (as players read it) and
-        that move's value, exact or searched."""
+        """The runner's handler of an analysed position of ``game_id``: send the room what the engine would do
+        there, its best move (as players read it) and that move's value, exact or searched."""
+        if info["kind"] not in ("final", "failed"):
+            return
         message: dict[str, Any] = {"game_id": game_id, "ply": job.ply}
         if info["kind"] == "failed":
             self.emit("analysis", message | {"status": "failed", "message": info.get("message")}, to=game_id)
@@ -129,15 +135,11 @@ class Reviews:
         self.emit("analysis", message | {"status": "done", "best": best, "best_shown": shown, "value": value,
                                          "how": how}, to=game_id)
 
-    def on_event(self, job: SearchJob, info: dict[str, Any]) -> None:
-        """Runner callback for review jobs: keep each position's findings; when all are in, judge the moves, store
-        the review and send it to the game's room. An analysed position's answer goes to the room at once."""
-        game_id, _, position = job.game_id[len(PREFIX):].rpartition("-")
+    def _on_event(self, game_id: str, job: SearchJob, info: dict[str, Any]) -> None:
+        """The runner's handler of the review searches of ``game_id``: keep each position's findings; when all
+        are in, judge the moves, store the review and send it to the game's room."""
         kind = info["kind"]
         if kind not in ("final", "failed"):
-            return
-        if position.startswith(ANALYSIS):
-            self._on_analysis(game_id, job, info)
             return
         with self._lock:
             run = self._runs.get(game_id)
@@ -152,7 +154,7 @@ class Reviews:
                     del self._runs[game_id]
         if kind == "failed":
             for index in range(len(run.positions)):
-                self.runner.cancel(f"{PREFIX}{game_id}-{index}", "review failed")
+                self.runner.cancel(_review_key(game_id, index), "review failed")
             self.store.save_review(game_id, "failed")
             self.emit("review", {"game_id": game_id, "status": "failed", "message": info.get("message")}, to=game_id)
         elif finished:

@@ -10,7 +10,7 @@ import time
 
 from redis import Redis
 
-from webapp.search_leases import UNREACHABLE
+from webapp.redis_clients import UNREACHABLE
 
 REPORT_SECONDS = 10.0
 """How long a node's report counts after it was last renewed."""

@@ -1,16 +1,14 @@
-"""Engine searches in worker processes: a pool of ``spawn`` processes, at most one search per game, a fair queue
-when every worker is busy or the search's client already uses its share of them (``webapp.fair_queue``), one relay
-thread carrying events back, and cancellation.
+"""Engine searches in this node's own worker processes (the ``Runner`` of ``webapp.search.jobs`` used without a
+search queue): a pool of ``spawn`` processes, at most one search per key, a fair queue when every worker is busy or
+the search's client already uses its share of them (``webapp.search.fair_queue``), one relay thread carrying
+events back, and cancellation.
 
 Each worker has a pipe for its jobs and a pipe for its events; the relay thread waits on every event pipe and
 every worker's process sentinel at once (``multiprocessing.connection.wait``), so it also notices at once when
 a worker process dies.
 
-``EngineRunner.submit(job)`` queues or starts a search. Every event of it reaches ``on_event(job, info)``, called
-from the relay thread only (so per game, events arrive in order): a "queued" event when it has to wait, then
-"started", "progress" and "depth" (together at most ``PROGRESS_PER_SECOND`` per search; the rest are dropped),
-and finally one "final" (whose ``best`` is the move to play) or "failed". A cancelled search reports "cancelled"
-(from the thread that cancelled it) and nothing after that.
+``EngineRunner.submit(job, on_event)`` queues or starts a search; its events reach ``on_event`` as the ``Runner``
+protocol says, from the relay thread only (so per key, events arrive in order).
 
 Each worker process has its own stop Event; cancelling a running job sets the Event of the worker running it, and
 the parent clears it before handing that worker its next job, so the Event acts as the job's own.
@@ -22,47 +20,49 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
-import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Any
 
-from webapp.fair_queue import FairQueue, client_share
-from webapp.worker import SearchJob, worker_main
+from webapp.search.fair_queue import FairQueue, client_share
+from webapp.search.jobs import WORKER_NICENESS, EventHandler, SearchJob, deliver, run_job
 
-PROGRESS_PER_SECOND = 10
-THROTTLED = ("progress", "depth")
-"""Event kinds relayed at most ``PROGRESS_PER_SECOND`` times a second per search, together: each carries every
-counter so far (``nodes_per_depth`` included), so a dropped one loses nothing the next one does not repeat."""
 POLL_SECONDS = 0.5
 log = logging.getLogger(__name__)
 
-EventHandler = Callable[[SearchJob, dict[str, Any]], None]
+
+def _exit_with_parent(parent: Any) -> None:
+    """Wait for the parent process to end, then end this process at once (even in the middle of a search)."""
+    parent.join()
+    os._exit(0)
 
 
-class Throttle:
-    """Lets an event of a key through at most ``per_second`` times a second; the rest are dropped."""
+def worker_main(jobs: Any, results: Any, stop: Any) -> None:
+    """A worker process: run the jobs received on ``jobs`` (``run_job``, events sent on ``results``) until it
+    receives None or the pipe closes; it ends at once when the parent process ends. SIGINT and SIGTERM are
+    ignored: a Ctrl-C or a SIGTERM sent to the whole process group reaches the server, which then stops its
+    workers itself.
 
-    def __init__(self, per_second: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.interval = 1 / per_second
-        self._clock = clock
-        self._last: dict[int, float] = {}
-
-    def allow(self, key: int) -> bool:
-        """True (and the time noted) when ``key``'s last allowed event is at least ``1 / per_second`` old."""
-        now = self._clock()
-        last = self._last.get(key)
-        if last is not None and now - last < self.interval:
-            return False
-        self._last[key] = now
-        return True
-
-    def forget(self, key: int) -> None:
-        """Drop what is known of ``key`` (its search has ended)."""
-        self._last.pop(key, None)
+    Pipes, not queues: a ``Connection.send`` writes at once from the calling thread (a queue hands the object to
+    a feeder thread first), so an event leaves the worker as soon as the search yields it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with_parent, args=(parent,), name="parent-watch", daemon=True).start()
+    while True:
+        try:
+            job = jobs.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        run_job(job, results, stop)
 
 
 @dataclass(slots=True)
@@ -76,69 +76,71 @@ class _Worker:
 
 
 class EngineRunner:
-    """The pool of engine workers. Processes start on the first ``submit``; ``close`` stops them. One client runs
-    at most ``client_share(workers)`` searches at once."""
+    """The pool of engine workers, a ``Runner``. Processes start on the first ``submit``; ``close`` stops them.
+    One client runs at most ``client_share(workers)`` searches at once."""
 
-    def __init__(self, workers: int, on_event: EventHandler) -> None:
+    def __init__(self, workers: int) -> None:
         self.size = workers
-        self.on_event = on_event
         self._context = multiprocessing.get_context("spawn")
         self._lock = threading.Lock()
         self._workers: list[_Worker] = []
         self._waiting: FairQueue[SearchJob] = FairQueue(client_share(workers))
-        self._by_game: dict[str, SearchJob] = {}
-        self._progress = Throttle(PROGRESS_PER_SECOND)
+        self._by_key: dict[str, SearchJob] = {}
+        self._handlers: dict[int, EventHandler] = {}
+        """The handler of each job under way, by job id."""
         self._wake_reader, self._wake_writer = os.pipe()
         self._relay: threading.Thread | None = None
         self._closed = False
 
     # --- public ----------------------------------------------------------------------------------------------
 
-    def submit(self, job: SearchJob) -> None:
+    def submit(self, job: SearchJob, on_event: EventHandler) -> None:
         """Start ``job`` on a free worker or queue it (no worker is free, or its client already runs its share); a
-        search already running for the same game is cancelled."""
-        self.cancel(job.game_id, "position changed")
+        search already under way for the same key is cancelled."""
+        self.cancel(job.key, "position changed")
         with self._lock:
             if self._closed:
                 return
             self._start_locked()
-            self._by_game[job.game_id] = job
+            self._by_key[job.key] = job
+            self._handlers[job.id] = on_event
             self._waiting.push(job)
             self._dispatch_waiting_locked()
             if job not in self._waiting:
                 return
             position = self._waiting.position(job)
-        self.on_event(job, {"kind": "queued", "position": position})
+        deliver(job, on_event, {"kind": "queued", "position": position})
 
-    def cancel(self, game_id: str, reason: str) -> SearchJob | None:
-        """Stop the search of ``game_id`` (queued or running); returns the job, or None if there was none.
+    def cancel(self, key: str, reason: str) -> SearchJob | None:
+        """Stop the search of ``key`` (queued or running); returns the job, or None if there was none.
 
         A "cancelled" event is sent for it, and none of its later events are delivered.
         """
         with self._lock:
-            job = self._by_game.pop(game_id, None)
+            job = self._by_key.pop(key, None)
             if job is None:
                 return None
+            on_event = self._handlers.pop(job.id)
             if job in self._waiting:
                 self._waiting.remove(job)
             for worker in self._workers:
                 if worker.job is not None and worker.job.id == job.id:
                     worker.stop.set()
-        self.on_event(job, {"kind": "cancelled", "reason": reason})
+        deliver(job, on_event, {"kind": "cancelled", "reason": reason})
         return job
 
-    def state_of(self, game_id: str) -> str:
-        """"idle", "queued" or "thinking" for the game's search."""
+    def state_of(self, key: str) -> str:
+        """"idle", "queued" or "thinking" for the search of ``key``."""
         with self._lock:
-            job = self._by_game.get(game_id)
+            job = self._by_key.get(key)
             if job is None:
                 return "idle"
             return "queued" if job in self._waiting else "thinking"
 
-    def current_job(self, game_id: str) -> SearchJob | None:
-        """The game's queued or running job, if any."""
+    def current_job(self, key: str) -> SearchJob | None:
+        """The queued or running job of ``key``, if any."""
         with self._lock:
-            return self._by_game.get(game_id)
+            return self._by_key.get(key)
 
     def close(self) -> None:
         """Stop every search and worker process and the relay thread; waits a few seconds at most."""
@@ -148,7 +150,8 @@ class EngineRunner:
             self._closed = True
             workers, self._workers = self._workers, []
             self._waiting.clear()
-            self._by_game.clear()
+            self._by_key.clear()
+            self._handlers.clear()
         for worker in workers:
             worker.stop.set()
             with contextlib.suppress(OSError):
@@ -234,40 +237,33 @@ class EngineRunner:
         try:
             while worker.events.poll():
                 job_id, info = worker.events.recv()
-                try:
-                    self._relay_one(worker, job_id, info)
-                except Exception:
-                    log.exception("relaying an engine event failed")
+                self._relay_one(worker, job_id, info)
         except (EOFError, OSError):
             pass
 
     def _relay_one(self, worker: _Worker, job_id: int, info: dict[str, Any]) -> None:
-        kind = info.get("kind")
-        ends_job = kind in ("final", "failed")
         with self._lock:
             if worker.job is None or worker.job.id != job_id:
                 return
             job = worker.job
-            current = self._by_game.get(job.game_id) is job
-            if ends_job:
-                self._progress.forget(job.id)
-                if current:
-                    del self._by_game[job.game_id]
+            on_event = self._handlers.get(job.id) if self._by_key.get(job.key) is job else None
+            if info.get("kind") in ("final", "failed"):
+                if on_event is not None:
+                    del self._by_key[job.key]
+                    del self._handlers[job.id]
                 self._free_worker_locked(worker)
-            elif kind in THROTTLED and not self._progress.allow(job.id):
-                return
-        if current:
-            self.on_event(job, info)
+        if on_event is not None:
+            deliver(job, on_event, info)
 
     def _replace_dead_worker(self, dead: _Worker) -> None:
-        lost = None
+        lost: tuple[SearchJob, EventHandler] | None = None
         with self._lock:
             if self._closed or dead not in self._workers:
                 return
             log.error("engine worker %d died (exit code %s); starting a new one", dead.index, dead.process.exitcode)
-            if dead.job is not None and self._by_game.get(dead.job.game_id) is dead.job:
-                lost = dead.job
-                del self._by_game[dead.job.game_id]
+            if dead.job is not None and self._by_key.get(dead.job.key) is dead.job:
+                lost = dead.job, self._handlers.pop(dead.job.id)
+                del self._by_key[dead.job.key]
             dead.process.join(timeout=1)
             dead.jobs.close()
             dead.events.close()
@@ -275,4 +271,4 @@ class EngineRunner:
             self._workers[self._workers.index(dead)] = replacement
             self._free_worker_locked(replacement)
         if lost is not None:
-            self.on_event(lost, {"kind": "failed", "message": "the engine worker process stopped"})
+            deliver(*lost, {"kind": "failed", "message": "the engine worker process stopped"})

@@ -1,19 +1,17 @@
-"""Engine searches on worker processes outside the web node, through an RQ queue in Redis (``ARENA_SEARCH_QUEUE``).
-
-``QueuedRunner`` has the interface and the event contract of ``webapp.runner.EngineRunner``: "queued" (when no
-worker has picked the search up yet), "started", "progress" and "depth" (together at most ``PROGRESS_PER_SECOND``
-a second), then one "final" or "failed", all from one relay thread; "cancelled" from the cancelling thread, and
-nothing after.
+"""The web node's side of the search queue: engine searches run by worker processes outside the node, through RQ
+queues in Redis (``ARENA_SEARCH_QUEUE``). ``QueuedRunner`` is a ``Runner`` (``webapp.search.jobs``); "queued" means
+no worker has picked the search up yet. The workers' side is ``webapp.search.worker``; the names both use are in
+``webapp.search.wire``.
 
 How a search travels:
 
-- ``submit`` enqueues the RQ job ``run_queued(job, channel)`` on the queue ``QUEUE_NAME`` (a live game's turn) or
-  ``BACKGROUND_QUEUE_NAME`` (the lab; workers take from it only when the first is empty); its RQ id is
+- ``submit`` enqueues the RQ job ``run_queued(job, channel)`` on the queue of its priority (``QUEUE_NAMES``: a
+  live game's turn, or background work, which workers take only when the first is empty); its RQ id is
   ``<node>-<job id>``, ``<node>`` being a random id of this runner. A client (``SearchJob.client``) has at most
   ``share`` searches of this node on the queues or running; its next ones wait on the node, and go to the queue
   (live turns first, then in the order they came) as its earlier ones end.
-- A worker (``python -m webapp.worker``) runs it in a forked work-horse: ``run_job`` publishes every event as JSON
-  ``{"job": id, "info": {...}}`` on the node's channel ``arena:node:<node>``, and ``{"job": id}`` every
+- A worker (``python -m webapp.search.worker``) runs it in a forked work-horse: ``run_job`` publishes every event
+  as JSON ``{"job": id, "info": {...}}`` on the node's channel ``arena:node:<node>``, and ``{"job": id}`` every
   ``HEARTBEAT_SECONDS`` while the search runs.
 - The node's relay thread, subscribed to that channel, hands each event to ``on_event``.
 - ``cancel`` sets the key ``arena:cancel:<RQ id>`` and takes the job off the queue if it is still there; the
@@ -33,27 +31,20 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from redis import Redis
 from redis.exceptions import RedisError
-from rq import Queue, Worker, get_current_job
+from rq import Queue, Worker
 from rq.job import Job
 
-from webapp.fair_queue import BACKGROUND, LIVE
-from webapp.runner import PROGRESS_PER_SECOND, THROTTLED, Throttle
-from webapp.worker import SearchJob, run_job
+from webapp.redis_clients import connect
+from webapp.search.fair_queue import LIVE
+from webapp.search.jobs import EventHandler, SearchJob, deliver
+from webapp.search.wire import CANCEL_TTL, QUEUE_NAMES, RUN_QUEUED, cancel_key, node_channel
 
-QUEUE_NAME = "arena-search"
-BACKGROUND_QUEUE_NAME = "arena-search-background"
-QUEUE_NAMES = (QUEUE_NAME, BACKGROUND_QUEUE_NAME)
-"""The queues a worker serves, first to last: it takes from a queue only when those before it are empty."""
 CLIENT_SEARCHES = 1
 """How many searches of one client a node puts on the queues at once."""
-HEARTBEAT_SECONDS = 0.5
-CANCEL_POLL_SECONDS = 0.05
 CHECK_SECONDS = 0.5
 SILENCE_LIMIT = 4.0
 """Seconds without a word from a running search before it is taken for lost."""
@@ -64,113 +55,11 @@ QUEUED_AFTER = 0.3
 RECONNECT_SECONDS = 1.0
 SUBSCRIBE_WAIT = 5.0
 """Seconds to wait for Redis to confirm the subscription to the node's channel."""
-CANCEL_TTL = 3600
 QUEUED_TTL = 24 * 3600
 """Seconds a search may wait in the queue before RQ drops it."""
 FAILURE_TTL = 3600
 ENDED_STATUSES = frozenset({"finished", "failed", "stopped", "canceled"})
 log = logging.getLogger(__name__)
-
-EventHandler = Callable[[SearchJob, dict[str, Any]], None]
-
-
-def node_channel(node: str) -> str:
-    """The pub/sub channel on which the searches of node ``node`` send their events."""
-    return f"arena:node:{node}"
-
-
-def cancel_key(rq_id: str) -> str:
-    """The Redis key that, once set, tells the worker running RQ job ``rq_id`` to stop it."""
-    return f"arena:cancel:{rq_id}"
-
-
-def connect(url: str) -> Redis:
-    """A Redis client for ``url`` (``redis://host:port/db``); a malformed URL raises ``ValueError``."""
-    return Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=10)
-
-
-# --- the worker's side ------------------------------------------------------------------------------------------
-
-
-class _Publisher:
-    """The ``results`` end ``run_job`` sends to: publishes each event on the node's channel (progress and depth
-    throttled). Once the node has gone (nobody receives) or the search is cancelled, it sets ``stop`` and sends
-    nothing more."""
-
-    def __init__(self, redis: Redis, channel: str, job_id: int, stop: threading.Event) -> None:
-        self.redis = redis
-        self.channel = channel
-        self.job_id = job_id
-        self.stop = stop
-        self.silenced = False
-        self._silencing = threading.Lock()
-        self._progress = Throttle(PROGRESS_PER_SECOND)
-
-    def send(self, message: tuple[int, dict[str, Any]]) -> None:
-        job_id, info = message
-        if info.get("kind") in THROTTLED and not self._progress.allow(job_id):
-            return
-        self._publish({"job": job_id, "info": info})
-
-    def heartbeat(self) -> None:
-        self._publish({"job": self.job_id})
-
-    def silence(self) -> bool:
-        """Stop the search and send nothing more; False if that was done already."""
-        with self._silencing:
-            if self.silenced:
-                return False
-            self.silenced = True
-        self.stop.set()
-        return True
-
-    def _publish(self, message: dict[str, Any]) -> None:
-        if self.silenced:
-            return
-        if self.redis.publish(self.channel, json.dumps(message)) == 0 and self.silence():
-            log.warning("nobody listens on %s any more; search %s stopped", self.channel, self.job_id)
-
-
-def _watch(redis: Redis, key: str, publisher: _Publisher, done: threading.Event) -> None:
-    """Until ``done``: stop the search once ``key`` is set; send a heartbeat every ``HEARTBEAT_SECONDS``."""
-    next_beat = time.monotonic() + HEARTBEAT_SECONDS
-    reachable = True
-    while not done.wait(CANCEL_POLL_SECONDS):
-        try:
-            if redis.exists(key):
-                publisher.silence()
-                return
-            if time.monotonic() >= next_beat:
-                next_beat += HEARTBEAT_SECONDS
-                publisher.heartbeat()
-            reachable = True
-        except RedisError as error:
-            if reachable:
-                log.warning("search %s cannot reach Redis: %s", publisher.job_id, error)
-            reachable = False
-
-
-def run_queued(job: SearchJob, channel: str) -> None:
-    """The RQ job of a search (run in a worker's work-horse): ``run_job`` with its events published on
-    ``channel``; a cancelled search stops within ``CANCEL_POLL_SECONDS`` and sends nothing more."""
-    current = get_current_job()
-    if current is None:
-        raise RuntimeError("run_queued runs as an RQ job only")
-    redis, key = current.connection, cancel_key(current.id)
-    if redis.exists(key):
-        return
-    stop, done = threading.Event(), threading.Event()
-    publisher = _Publisher(redis, channel, job.id, stop)
-    watcher = threading.Thread(target=_watch, args=(redis, key, publisher, done), name="search-watch", daemon=True)
-    watcher.start()
-    try:
-        run_job(job, publisher, stop)
-    finally:
-        done.set()
-        watcher.join()
-
-
-# --- the web node's side ----------------------------------------------------------------------------------------
 
 
 @dataclass(slots=True, eq=False)
@@ -178,6 +67,7 @@ class _Tracked:
     """A search of this node that has not ended: its RQ id and what the node has seen of it (monotonic times)."""
 
     job: SearchJob
+    on_event: EventHandler
     rq_id: str
     submitted: float
     enqueued: bool = False
@@ -190,19 +80,17 @@ class _Tracked:
 
 
 class QueuedRunner:
-    """Searches run by the workers of the RQ queues at ``url``; events reach ``on_event`` (see the module). One
-    client has at most ``share`` searches on the queues or running."""
+    """Searches run by the workers of the RQ queues at ``url`` (see the module). One client has at most ``share``
+    searches on the queues or running."""
 
-    def __init__(self, url: str, on_event: EventHandler, share: int = CLIENT_SEARCHES) -> None:
-        self.on_event = on_event
+    def __init__(self, url: str, share: int = CLIENT_SEARCHES) -> None:
         self.share = share
         self.node = uuid.uuid4().hex
         self.channel = node_channel(self.node)
         self._redis = connect(url)
-        self._queues = {LIVE: Queue(QUEUE_NAME, connection=self._redis),
-                        BACKGROUND: Queue(BACKGROUND_QUEUE_NAME, connection=self._redis)}
+        self._queues = {priority: Queue(name, connection=self._redis) for priority, name in QUEUE_NAMES.items()}
         self._lock = threading.Lock()
-        self._by_game: dict[str, _Tracked] = {}
+        self._by_key: dict[str, _Tracked] = {}
         self._tracked: dict[int, _Tracked] = {}
         self._subscribed = threading.Event()
         self._outage = False
@@ -222,19 +110,19 @@ class QueuedRunner:
 
     # --- public ----------------------------------------------------------------------------------------------
 
-    def submit(self, job: SearchJob) -> None:
-        """Queue ``job`` for the workers; a search already under way for the same game is cancelled. If Redis
+    def submit(self, job: SearchJob, on_event: EventHandler) -> None:
+        """Queue ``job`` for the workers; a search already under way for the same key is cancelled. If Redis
         cannot be reached, or the job's client already has ``share`` searches under way, the job is reported
         "queued" (``position`` None) and queued once Redis is back, or once the client's searches end."""
-        self.cancel(job.game_id, "position changed")
-        tracked = _Tracked(job, f"{self.node}-{job.id}", time.monotonic())
+        self.cancel(job.key, "position changed")
+        tracked = _Tracked(job, on_event, f"{self.node}-{job.id}", time.monotonic())
         with self._lock:
             if self._closed:
                 return
             if self._relay is None:  # it subscribes, then queues the jobs submitted before that
                 self._relay = threading.Thread(target=self._relay_loop, name="search-relay", daemon=True)
                 self._relay.start()
-            self._by_game[job.game_id] = tracked
+            self._by_key[job.key] = tracked
             self._tracked[job.id] = tracked
         if not self._subscribed.is_set():
             if self._outage:
@@ -244,35 +132,35 @@ class QueuedRunner:
             if not self._enqueue(tracked):
                 self._report_unqueued(tracked)
         except RedisError as error:
-            log.error("search %s of game %s is kept until Redis can be reached: %s", job.id, job.game_id, error)
+            log.error("search %s of %s is kept until Redis can be reached: %s", job.id, job.key, error)
             self._report_unqueued(tracked)
 
-    def cancel(self, game_id: str, reason: str) -> SearchJob | None:
-        """Stop the search of ``game_id`` (queued or running); returns the job, or None if there was none.
+    def cancel(self, key: str, reason: str) -> SearchJob | None:
+        """Stop the search of ``key`` (queued or running); returns the job, or None if there was none.
 
         A "cancelled" event is sent for it, and none of its later events are delivered.
         """
         with self._lock:
-            tracked = self._by_game.pop(game_id, None)
+            tracked = self._by_key.pop(key, None)
             if tracked is None:
                 return None
             del self._tracked[tracked.job.id]
         self._stop_remote([tracked.rq_id])
-        self.on_event(tracked.job, {"kind": "cancelled", "reason": reason})
+        deliver(tracked.job, tracked.on_event, {"kind": "cancelled", "reason": reason})
         return tracked.job
 
-    def state_of(self, game_id: str) -> str:
-        """"idle", "queued" (no worker has started it yet) or "thinking" for the game's search."""
+    def state_of(self, key: str) -> str:
+        """"idle", "queued" (no worker has started it yet) or "thinking" for the search of ``key``."""
         with self._lock:
-            tracked = self._by_game.get(game_id)
+            tracked = self._by_key.get(key)
             if tracked is None:
                 return "idle"
             return "thinking" if tracked.started else "queued"
 
-    def current_job(self, game_id: str) -> SearchJob | None:
-        """The game's queued or running job, if any."""
+    def current_job(self, key: str) -> SearchJob | None:
+        """The queued or running job of ``key``, if any."""
         with self._lock:
-            tracked = self._by_game.get(game_id)
+            tracked = self._by_key.get(key)
             return None if tracked is None else tracked.job
 
     def close(self) -> None:
@@ -282,7 +170,7 @@ class QueuedRunner:
                 return
             self._closed = True
             rq_ids = [tracked.rq_id for tracked in self._tracked.values()]
-            self._by_game.clear()
+            self._by_key.clear()
             self._tracked.clear()
         if rq_ids:
             self._stop_remote(rq_ids)
@@ -332,9 +220,9 @@ class QueuedRunner:
         try:
             if not (unless_there and self._redis.exists(Job.key_for(tracked.rq_id))):
                 self._queues[job.priority].enqueue(
-                    "webapp.search_queue.run_queued", job, self.channel, job_id=tracked.rq_id, job_timeout=-1,
+                    RUN_QUEUED, job, self.channel, job_id=tracked.rq_id, job_timeout=-1,
                     ttl=QUEUED_TTL, result_ttl=0, failure_ttl=FAILURE_TTL,
-                    description=f"search of game {job.game_id} ply {job.ply} (job {job.id})")
+                    description=f"search of {job.key} ply {job.ply} (job {job.id})")
         except RedisError:
             with self._lock:
                 tracked.enqueued = False
@@ -347,15 +235,15 @@ class QueuedRunner:
             if self._tracked.get(tracked.job.id) is not tracked or tracked.enqueued or tracked.reported_queued:
                 return
             tracked.reported_queued = True
-        self.on_event(tracked.job, {"kind": "queued", "position": None})
+        deliver(tracked.job, tracked.on_event, {"kind": "queued", "position": None})
 
     def _forget_locked(self, tracked: _Tracked) -> bool:
         """Stop tracking ``tracked``; False if it was no longer tracked (cancelled meanwhile)."""
         if self._tracked.get(tracked.job.id) is not tracked:
             return False
         del self._tracked[tracked.job.id]
-        if self._by_game.get(tracked.job.game_id) is tracked:
-            del self._by_game[tracked.job.game_id]
+        if self._by_key.get(tracked.job.key) is tracked:
+            del self._by_key[tracked.job.key]
         return True
 
     # --- relay ------------------------------------------------------------------------------------------------
@@ -439,14 +327,7 @@ class QueuedRunner:
                 tracked.started = True
             elif kind in ("final", "failed"):
                 self._forget_locked(tracked)
-        self._deliver(tracked.job, info)
-
-    def _deliver(self, job: SearchJob, info: dict[str, Any]) -> None:
-        """``on_event(job, info)`` from the relay thread, which lives on whatever the handler raises."""
-        try:
-            self.on_event(job, info)
-        except Exception:
-            log.exception("handling the %s event of search %s failed", info.get("kind"), job.id)
+        deliver(tracked.job, tracked.on_event, info)
 
     def _check_jobs(self) -> None:
         """Send the cancellations kept during an outage, queue the searches kept, report searches that no worker
@@ -490,8 +371,8 @@ class QueuedRunner:
         if lost:
             self._stop_remote([tracked.rq_id for tracked, _ in lost])
         for tracked, message in lost:
-            log.error("search %s of game %s lost: %s", tracked.job.id, tracked.job.game_id, message)
-            self._deliver(tracked.job, {"kind": "failed", "message": message})
+            log.error("search %s of %s lost: %s", tracked.job.id, tracked.job.key, message)
+            deliver(tracked.job, tracked.on_event, {"kind": "failed", "message": message})
         for tracked in waiting:
             self._report_queued(tracked)
 
@@ -501,4 +382,4 @@ class QueuedRunner:
             if index is None or self._tracked.get(tracked.job.id) is not tracked or tracked.started:
                 return
             tracked.reported_queued = True
-        self._deliver(tracked.job, {"kind": "queued", "position": index + 1})
+        deliver(tracked.job, tracked.on_event, {"kind": "queued", "position": index + 1})

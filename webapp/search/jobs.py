@@ -1,0 +1,260 @@
+"""What a search is and how one runs, whichever runner carries it: the job type (``SearchJob``), the ``Runner``
+protocol both runners implement (``webapp.search.pool`` on this node's processes, ``webapp.search.queue_runner``
+on the workers of an RQ queue), and ``run_job``, which runs one job inside a worker and sends its events back.
+
+Every job ends with exactly one "final" or "failed" event. Events go out as ``(job_id, info)`` where ``info`` is a
+dict with a ``kind``: "started", the engine's "progress" / "depth" / "final" events (``SearchInfo.to_dict()``),
+or "failed" (the search raised; ``message`` says what). "progress" and "depth" are throttled where they are made
+(``Throttle``), so neither the pipes nor Redis carry more than ``PROGRESS_PER_SECOND`` of them per search.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine.game import State
+from engine.hints import move_hints
+from engine.player import think
+from engine.review import SearchSettings, look_at
+from engine.search import make_searcher
+from engine.search.info import Limits, SearchInfo, SearchOptions
+from engine.truth import live_truth
+from webapp.search.fair_queue import LIVE
+from webapp.search_records import fit_info
+
+WORKER_NICENESS = 10
+"""Searches run at a lower priority than the web server, so moves and events stay fast while engines think."""
+ITERATION_FIELDS = ("depth", "seldepth", "best", "score", "score_text", "pv", "pv_text", "nodes", "time_ms")
+"""What the final event's ``iterations`` keep of each completed depth."""
+CEILING_SECONDS = 60.0
+CEILING_NODES = 20_000_000
+PROGRESS_PER_SECOND = 10
+THROTTLED = ("progress", "depth")
+"""Event kinds sent at most ``PROGRESS_PER_SECOND`` times a second per search, together: each carries every
+counter so far (``nodes_per_depth`` included), so a dropped one loses nothing the next one does not repeat."""
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Ceiling:
+    """The most any one search may take, whatever its settings (a level, a custom depth or time, the lab, engine
+    against engine): once it has run ``seconds`` or its events count more than ``nodes`` nodes, it stops and
+    plays the best move found so far. The custom-engine form and docs/protocol.md state the default."""
+
+    seconds: float = CEILING_SECONDS
+    nodes: int = CEILING_NODES
+
+
+@dataclass(frozen=True, slots=True)
+class SearchJob:
+    """One search to run: the position, who plays, with which settings.
+
+    ``key`` names what the search is for (a game's id, a lab run's column, a review's position...): a runner runs
+    at most one search per key, and a new one cancels the old. ``engine`` is ``{"level": n}`` or ``{"depth",
+    "time", "algorithm"}`` (either with an optional ``"personality"``); for the lab ``{"lab": {"preset",
+    "options", "limits"}}`` (``SearchOptions`` and ``Limits`` fields; a plain search without oracle or chance);
+    for a review or hints ``{"review": {...}}`` / ``{"hints": {...}}`` (``engine.review.SearchSettings``).
+    ``record_tree`` asks for the search tree (0 = no); ``not_before`` is a wall-clock time before which the final
+    event is held back (pacing of engine against engine games); ``deadline``, a wall-clock time by which the search
+    stops at the latest, sooner than its ``Ceiling`` (a turn resumed after a restart keeps the ceiling of its
+    start). ``client`` (whose request made the search necessary: an address) and ``priority`` (``fair_queue.LIVE``
+    or ``BACKGROUND``) decide when it runs (``webapp.search.fair_queue``).
+    """
+
+    id: int
+    key: str
+    ply: int
+    seat: int
+    state: Any
+    engine: dict[str, Any]
+    record_tree: int = 0
+    not_before: float = 0.0
+    seed: int | None = field(default=None)
+    deadline: float | None = None
+    client: str = ""
+    priority: int = LIVE
+
+
+EventHandler = Callable[[SearchJob, dict[str, Any]], None]
+"""Where a runner sends the events of a job: ``on_event(job, info)``."""
+
+
+class Runner(Protocol):
+    """Runs searches and hands each of their events to the handler given with the job.
+
+    A submitted job's events reach its handler in order, from one relay thread of the runner: "queued" when it has
+    to wait (``position`` in the queue, or None when unknown), then "started", "progress" and "depth", and finally
+    one "final" (whose ``best`` is the move to play) or "failed". A cancelled job gets "cancelled" (from the thread
+    that cancelled it) and nothing after that. An exception raised by a handler is logged; the runner lives on.
+    """
+
+    def submit(self, job: SearchJob, on_event: EventHandler) -> None:
+        """Start or queue ``job``; a job under way with the same key is cancelled first."""
+
+    def cancel(self, key: str, reason: str) -> SearchJob | None:
+        """Stop the job of ``key`` (queued or running) and send it "cancelled"; returns it, or None if none."""
+
+    def state_of(self, key: str) -> str:
+        """"idle", "queued" or "thinking" for the job of ``key``."""
+
+    def current_job(self, key: str) -> SearchJob | None:
+        """The queued or running job of ``key``, if any."""
+
+    def close(self) -> None:
+        """Stop every job and whatever runs them; waits a few seconds at most."""
+
+
+def deliver(job: SearchJob, on_event: EventHandler, info: dict[str, Any]) -> None:
+    """``on_event(job, info)``, logging (not raising) whatever the handler raises: a runner's relay thread calls
+    it and must live on."""
+    try:
+        on_event(job, info)
+    except Exception:
+        log.exception("handling the %s event of search %s failed", info.get("kind"), job.id)
+
+
+class Throttle:
+    """Lets an event of a key through at most ``per_second`` times a second; the rest are dropped."""
+
+    def __init__(self, per_second: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.interval = 1 / per_second
+        self._clock = clock
+        self._last: dict[int, float] = {}
+
+    def allow(self, key: int) -> bool:
+        """True (and the time noted) when ``key``'s last allowed event is at least ``1 / per_second`` old."""
+        now = self._clock()
+        last = self._last.get(key)
+        if last is not None and now - last < self.interval:
+            return False
+        self._last[key] = now
+        return True
+
+    def forget(self, key: int) -> None:
+        """Drop what is known of ``key`` (its search has ended)."""
+        self._last.pop(key, None)
+
+
+class Results(Protocol):
+    """Where ``run_job`` sends its events: a pipe end, or the search queue's publisher."""
+
+    def send(self, message: tuple[int, dict[str, Any]]) -> None:
+        """Send ``(job_id, info)``."""
+
+
+class StopSignal(Protocol):
+    """What stops a search: a ``threading.Event`` or a ``multiprocessing`` one."""
+
+    def is_set(self) -> bool:
+        """Whether the search must stop now."""
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until set or ``timeout`` seconds have passed; returns whether it is set."""
+
+
+class _CeilingStop:
+    """The stop flag a search sees: the job's own ``stop``, or its ``Ceiling`` reached. A flag of its own for each
+    job, so a ceiling can never stop the worker's next search."""
+
+    def __init__(self, stop: StopSignal, ceiling: Ceiling, deadline: float | None = None) -> None:
+        self._stop = stop
+        seconds = ceiling.seconds if deadline is None else min(ceiling.seconds, deadline - time.time())
+        self._deadline = time.monotonic() + seconds
+        self._node_limit = ceiling.nodes
+        self.nodes = 0
+        """The node count of the search's latest event."""
+
+    def is_set(self) -> bool:
+        """Whether the search must stop now."""
+        return self._stop.is_set() or self.nodes > self._node_limit or time.monotonic() >= self._deadline
+
+
+class _Sender:
+    """Sends a job's events on ``results``, each stamped with ``sent_at`` (the wall-clock time it left the
+    worker), "progress" and "depth" throttled to ``PROGRESS_PER_SECOND``."""
+
+    def __init__(self, results: Results, job: SearchJob) -> None:
+        self._results = results
+        self._job_id = job.id
+        self._throttle = Throttle(PROGRESS_PER_SECOND)
+
+    def send(self, info: dict[str, Any]) -> None:
+        if info.get("kind") in THROTTLED and not self._throttle.allow(self._job_id):
+            return
+        info["sent_at"] = time.time()
+        self._results.send((self._job_id, info))
+
+
+def search_events(job: SearchJob, stop: Any) -> Iterator[SearchInfo]:
+    """The engine's ``SearchInfo`` events for ``job``; ``stop`` (an Event) ends the search with its best move."""
+    if "lab" in job.engine:
+        lab = job.engine["lab"]
+        return make_searcher(job.state, Limits(**lab["limits"]), SearchOptions(**lab["options"]), stop).search()
+    rng = random.Random(job.seed)
+    personality = job.engine.get("personality")
+    if "level" in job.engine:
+        options = SearchOptions(record_tree=job.record_tree, personality=personality)
+        return think(job.state, Limits(), options, rng=rng, stop=stop, level=job.engine["level"])
+    options = SearchOptions(algorithm=job.engine["algorithm"], record_tree=job.record_tree, personality=personality)
+    limits = Limits(depth=job.engine.get("depth"), time=job.engine.get("time"))
+    return think(job.state, limits, options, rng=rng, stop=stop)
+
+
+def run_job(job: SearchJob, results: Results, stop: StopSignal, ceiling: Ceiling = Ceiling()) -> None:
+    """Run one job, sending "started", its events, and one "final" (or "failed") on ``results``. The final event
+    also carries the job's ``engine`` settings, ``truth`` (each legal move's exact value where it is known cheaply,
+    ``engine.truth.live_truth``: display only, computed after the move was chosen) and ``iterations``: one
+    summary (``ITERATION_FIELDS``, and ``tree``, that iteration's recorded tree, or None) per completed depth, in
+    order; the recorded trees are cut to fit a search record (``search_records.fit_info``). The search stops at
+    ``ceiling`` at the latest, or at the job's ``deadline`` if sooner (or when ``stop`` is set), and plays its
+    best move so far. A review or hints job runs ``run_analysis_job`` instead."""
+    if "review" in job.engine or "hints" in job.engine:
+        run_analysis_job(job, results, stop, ceiling)
+        return
+    sender = _Sender(results, job)
+    sender.send({"kind": "started", "engine": job.engine})
+    try:
+        final = None
+        iterations = []
+        bounded = _CeilingStop(stop, ceiling, job.deadline)
+        for info in search_events(job, bounded):
+            bounded.nodes = info.nodes
+            data = info.to_dict()
+            if info.final:
+                final = data
+                break
+            if info.kind == "depth":  # its tree is kept for the final event's iterations, not streamed
+                iterations.append({name: data[name] for name in ITERATION_FIELDS} | {"tree": data.pop("tree")})
+            sender.send(data)
+        if final is None or not final.get("best"):
+            raise RuntimeError("the search ended without a move")
+        final = fit_info(final | {"iterations": iterations, "engine": job.engine, "truth": live_truth(job.state)})
+        remaining = job.not_before - time.time()
+        if remaining > 0:
+            stop.wait(remaining)
+        sender.send(final)
+    except Exception as error:  # any engine failure is reported; the worker lives on
+        sender.send({"kind": "failed", "message": f"{type(error).__name__}: {error}"})
+
+
+def run_analysis_job(job: SearchJob, results: Results, stop: StopSignal, ceiling: Ceiling = Ceiling()) -> None:
+    """Look at one position for a review (``engine.review.look_at``: the final's ``view``) or for hints
+    (``engine.hints.move_hints``: the final's ``hints``) with the job's search settings: send "started", then one
+    "final", or "failed"."""
+    sender = _Sender(results, job)
+    sender.send({"kind": "started", "engine": job.engine})
+    bounded = _CeilingStop(stop, ceiling, job.deadline)
+    state: State = job.state
+    try:
+        if "review" in job.engine:
+            final = {"view": look_at(state, SearchSettings(**job.engine["review"]), bounded).to_dict()}
+        else:
+            final = {"hints": move_hints(state, SearchSettings(**job.engine["hints"]), bounded)}
+        sender.send({"kind": "final", **final})
+    except Exception as error:  # any engine failure is reported; the worker lives on
+        sender.send({"kind": "failed", "message": f"{type(error).__name__}: {error}"})

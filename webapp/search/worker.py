@@ -1,0 +1,159 @@
+"""The workers' side of the search queue (``python -m webapp.search.worker``): an RQ worker that runs each queued
+search in a forked work-horse (``run_queued``), publishing its events on its node's channel and stopping when the
+node cancels it or has gone. The node's side is ``webapp.search.queue_runner``; the names both use are in
+``webapp.search.wire``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import json
+import logging
+import os
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from redis import Redis
+from redis.exceptions import RedisError
+from rq import Queue, Worker, get_current_job
+
+from engine.games import game_class, game_names
+from webapp.redis_clients import connect
+from webapp.search.jobs import WORKER_NICENESS, SearchJob, run_job
+from webapp.search.wire import CANCEL_POLL_SECONDS, HEARTBEAT_SECONDS, QUEUE_NAMES, cancel_key
+
+RETRY_SECONDS = 2.0
+"""How long the command waits before trying an unreachable Redis again."""
+log = logging.getLogger(__name__)
+
+
+class _Publisher:
+    """The ``results`` end ``run_job`` sends to: publishes each event on the node's channel. Once the node has gone
+    (nobody receives) or the search is cancelled, it sets ``stop`` and sends nothing more."""
+
+    def __init__(self, redis: Redis, channel: str, job_id: int, stop: threading.Event) -> None:
+        self.redis = redis
+        self.channel = channel
+        self.job_id = job_id
+        self.stop = stop
+        self.silenced = False
+        self._silencing = threading.Lock()
+
+    def send(self, message: tuple[int, dict[str, Any]]) -> None:
+        """Publish ``(job_id, info)``."""
+        job_id, info = message
+        self._publish({"job": job_id, "info": info})
+
+    def heartbeat(self) -> None:
+        """Say the search is alive."""
+        self._publish({"job": self.job_id})
+
+    def silence(self) -> bool:
+        """Stop the search and send nothing more; False if that was done already."""
+        with self._silencing:
+            if self.silenced:
+                return False
+            self.silenced = True
+        self.stop.set()
+        return True
+
+    def _publish(self, message: dict[str, Any]) -> None:
+        if self.silenced:
+            return
+        if self.redis.publish(self.channel, json.dumps(message)) == 0 and self.silence():
+            log.warning("nobody listens on %s any more; search %s stopped", self.channel, self.job_id)
+
+
+def _watch(redis: Redis, key: str, publisher: _Publisher, done: threading.Event) -> None:
+    """Until ``done``: stop the search once ``key`` is set; send a heartbeat every ``HEARTBEAT_SECONDS``."""
+    next_beat = time.monotonic() + HEARTBEAT_SECONDS
+    reachable = True
+    while not done.wait(CANCEL_POLL_SECONDS):
+        try:
+            if redis.exists(key):
+                publisher.silence()
+                return
+            if time.monotonic() >= next_beat:
+                next_beat += HEARTBEAT_SECONDS
+                publisher.heartbeat()
+            reachable = True
+        except RedisError as error:
+            if reachable:
+                log.warning("search %s cannot reach Redis: %s", publisher.job_id, error)
+            reachable = False
+
+
+def run_queued(job: SearchJob, channel: str) -> None:
+    """The RQ job of a search (run in a worker's work-horse): ``run_job`` with its events published on
+    ``channel``; a cancelled search stops within ``CANCEL_POLL_SECONDS`` and sends nothing more."""
+    current = get_current_job()
+    if current is None:
+        raise RuntimeError("run_queued runs as an RQ job only")
+    redis, key = current.connection, cancel_key(current.id)
+    if redis.exists(key):
+        return
+    stop, done = threading.Event(), threading.Event()
+    publisher = _Publisher(redis, channel, job.id, stop)
+    watcher = threading.Thread(target=_watch, args=(redis, key, publisher, done), name="search-watch", daemon=True)
+    watcher.start()
+    try:
+        run_job(job, publisher, stop)
+    finally:
+        done.set()
+        watcher.join()
+
+
+def _preload() -> None:
+    """Import the engine and every game now, so each forked search starts without importing them."""
+    for module in ("engine.player", "engine.search"):
+        importlib.import_module(module)
+    for name in game_names():
+        game_class(name)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m webapp.search.worker [--url redis://...] [--burst] [--name NAME]``: run the searches of the
+    search queue (``--url``, default ``ARENA_SEARCH_QUEUE``) until stopped (SIGTERM or Ctrl-C lets the running
+    search end first; a second one stops it at once). While Redis cannot be reached it says so and tries again
+    every ``RETRY_SECONDS``; with ``--burst`` it exits with status 1 instead."""
+    parser = argparse.ArgumentParser(prog="python -m webapp.search.worker",
+                                     description="Run engine searches from the search queue of the web nodes.")
+    parser.add_argument("--url", default=os.environ.get("ARENA_SEARCH_QUEUE") or None,
+                        help="the queue's Redis, redis://HOST:PORT/DB (default: $ARENA_SEARCH_QUEUE)")
+    parser.add_argument("--burst", action="store_true", help="quit once the queue is empty")
+    parser.add_argument("--name", help="the worker's name in RQ and in its log (default: random)")
+    args = parser.parse_args(argv)
+    if not args.url:
+        parser.error("give --url redis://HOST:PORT/DB or set ARENA_SEARCH_QUEUE")
+    try:
+        redis = connect(args.url)
+    except ValueError as error:
+        parser.error(f"--url {args.url!r}: {error}")
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
+    _preload()
+    worker = None
+    while True:
+        try:
+            if worker is not None:  # RQ stopped on a Redis error: mark it dead, start a new one
+                worker.register_death()
+            queues = [Queue(name, connection=redis) for name in QUEUE_NAMES.values()]
+            worker = Worker(queues, connection=redis, name=args.name)
+            worker.work(burst=args.burst, logging_level="INFO")
+            return 0
+        except RedisError as error:
+            again = "" if args.burst else f"; trying again in {RETRY_SECONDS:g} s"
+            print(f"python -m webapp.search.worker: the search queue {args.url} cannot be reached: {error}{again}",
+                  file=sys.stderr, flush=True)
+            if args.burst:
+                return 1
+            time.sleep(RETRY_SECONDS)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
