@@ -118,8 +118,8 @@ def test_a_paused_engine_game_that_left_memory_goes_on_when_somebody_watches(mak
     game_id = app.test_client().post("/api/games", json=ENGINES).json["id"]
     assert app.test_client().get(f"/api/games/{game_id}").json["search_state"] == "paused"
     time.sleep(0.1)  # past the untouched time of this app's clock
-    arena.expire_untouched()  # (its sweep thread may have done it already)
-    assert arena.cached_games() == 0
+    arena.cache.expire_untouched()  # (its sweep thread may have done it already)
+    assert arena.cache.count() == 0
     watcher = socketio.test_client(app)
     watcher.emit("join", {"game_id": game_id})
     assert Inbox(watcher).next("moved")["ply"] == 1

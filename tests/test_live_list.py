@@ -8,12 +8,12 @@ import datetime as dt
 from test_api import create
 from test_events import connect
 
-from webapp.arena import LIVE_RECENT_SECONDS
+from webapp.arena.reads import LIVE_RECENT_SECONDS
 
 
 def listed(app, minutes_later: float) -> list[str]:
     later = dt.datetime.now(dt.UTC) + dt.timedelta(minutes=minutes_later)
-    return [summary["id"] for summary in app.extensions["arena"].live_games(later)]
+    return [summary["id"] for summary in app.extensions["arena"].reads.live_games(later)]
 
 
 def test_abandoned_games_leave_the_live_list(app, client):

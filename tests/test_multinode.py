@@ -13,7 +13,8 @@ import pytest
 from servers import GENEROUS_LIMITS, EventClient, LiveServer
 from services import NGINX_PORT, NODE_PORTS, Nginx, RedisServer, wait_until_free
 
-from webapp.arena import CHANGED_ELSEWHERE, Arena, stored_version
+from webapp.arena.assemble import ArenaSettings, assemble
+from webapp.arena.turns import CHANGED_ELSEWHERE
 from webapp.search.pool import EngineRunner
 from webapp.store import Store
 from webapp.validation import check_new_game
@@ -217,8 +218,8 @@ def two_arenas(request, tmp_path):
     if request.param == "postgresql":
         url = request.getfixturevalue("postgres_server").create_database()
     emitted: dict[str, list[tuple[str, dict]]] = {"a": [], "b": []}
-    arenas = {name: Arena(Store(url), "key", lambda event, payload, to, name=name: emitted[name].append(
-        (event, payload)), EngineRunner(1), pace=0) for name in "ab"}
+    arenas = {name: assemble(Store(url), "key", lambda event, payload, to, name=name: emitted[name].append(
+        (event, payload)), EngineRunner(1), ArenaSettings(pace=0)) for name in "ab"}
     yield arenas, emitted
     for arena in arenas.values():
         arena.close()
@@ -242,7 +243,7 @@ def test_two_nodes_resuming_the_same_engine_turn_land_exactly_one_move(two_arena
     arenas, emitted = two_arenas
     request = check_new_game({"game": "nim", "options": {"piles": [3, 4, 5]}, "side": 1,
                               "opponent": {"type": "engine", "time": 0.3, "algorithm": "minimax"}})
-    game_id, _, _ = arenas["a"].create(request)
+    game_id, _, _ = arenas["a"].creation.create(request)
     assert arenas["b"].resume() == 1
     wait_for_search_ends(emitted, 2)
     ends = search_ends(emitted)
@@ -255,7 +256,7 @@ def test_two_nodes_resuming_the_same_engine_turn_land_exactly_one_move(two_arena
     assert next(info for _, info in ends if info["kind"] == "final")["best"] == moved[0]["move"]
     assert [payload for event, payload in events if event == "error"] == []
     for arena in arenas.values():
-        state = arena.game_state(game_id, None)
+        state = arena.reads.game_state(game_id, None)
         assert state["moves"] == [moved[0]["move"]] and state["to_move"] == 1
 
 
@@ -263,17 +264,17 @@ def test_a_search_is_stopped_soon_after_the_player_resigns_on_another_node(two_a
     arenas, emitted = two_arenas
     request = check_new_game({"game": "nim", "options": {"piles": [9, 9, 9, 9]}, "side": 0,
                               "opponent": {"type": "engine", "time": 30, "algorithm": "minimax"}})
-    game_id, seat, _ = arenas["a"].create(request)
-    arenas["a"].play(game_id, seat, "1:1")
+    game_id, seat, _ = arenas["a"].creation.create(request)
+    arenas["a"].moves.play(game_id, seat, "1:1")
     assert arenas["a"].runner.state_of(game_id) != "idle"
-    arenas["b"].resign(game_id, seat)
+    arenas["b"].endings.resign(game_id, seat)
     # The resigning node's copy matches the store exactly, so its next action needs no reload.
-    assert stored_version(arenas["b"].store, game_id) == arenas["b"].get(game_id).version
+    assert arenas["b"].store.version_of(game_id) == arenas["b"].cache.get(game_id).version
     wait_for_search_ends(emitted, 1, timeout=10)
     assert search_ends(emitted) == [("a", {"kind": "cancelled", "reason": CHANGED_ELSEWHERE})]
     assert arenas["a"].runner.state_of(game_id) == "idle"
     assert [event for event, _ in emitted["a"] + emitted["b"] if event in ("moved", "error")] == ["moved"]
-    state = arenas["a"].game_state(game_id, None)
+    state = arenas["a"].reads.game_state(game_id, None)
     assert state["result"] == {"winner": 1, "reason": "resigned"} and state["moves"] == ["1:1"]
 
 

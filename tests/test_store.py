@@ -177,7 +177,7 @@ def test_a_database_from_before_the_seats_of_browsers_gains_their_table(url):
 def test_concurrent_moves_through_the_arena_accept_exactly_one(app):
     arena = app.extensions["arena"]
     created = app.test_client().post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}}).json
-    arena.play_alone(created["id"], 0)
+    arena.agreements.play_alone(created["id"], 0)
     barrier = threading.Barrier(8)
     accepted: list[str] = []
     refused: list[str] = []
@@ -185,7 +185,7 @@ def test_concurrent_moves_through_the_arena_accept_exactly_one(app):
     def play(move: str) -> None:
         barrier.wait()
         try:
-            arena.play(created["id"], 0, move)
+            arena.moves.play(created["id"], 0, move)
             accepted.append(move)
         except ArenaError as error:
             refused.append(error.code)
@@ -201,21 +201,22 @@ def test_concurrent_moves_through_the_arena_accept_exactly_one(app):
 
 def test_finished_games_leave_memory_when_nobody_watches_and_come_back_from_the_store(app):
     arena = app.extensions["arena"]
-    arena.idle_games = 0  # no finished game is kept
+    arena.cache.idle_games = 0  # no finished game is kept
     client = app.test_client()
     created = client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}}).json
     second = app.test_client().post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]}).json
-    arena.join(created["id"], "watcher-sid", None)
+    arena.membership.join(created["id"], "watcher-sid", None)
     for move, token in zip("14253", [created["token"], second["token"]] * 3, strict=False):
-        arena.play(created["id"], 0 if token == created["token"] else 1, move)
-    assert arena.cached_games() == 1  # finished, but watched
-    arena.leave(created["id"], "watcher-sid")
-    assert arena.cached_games() == 0
+        arena.moves.play(created["id"], 0 if token == created["token"] else 1, move)
+    assert arena.cache.count() == 1  # finished, but watched
+    arena.membership.leave(created["id"], "watcher-sid")
+    assert arena.cache.count() == 0
     state = client.get(f"/api/games/{created['id']}").json
     assert state["moves"] == list("14253") and state["result"]["winner"] == 0
     assert client.get(f"/api/games/{created['id']}/positions/3").json["setup"] == "142"
-    assert arena.cached_games() == 0  # reading a finished game nobody watches does not keep it in memory
-    arena.rematch(created["id"], 1)  # acting on a game that left memory loads it again: the rematch is offered
+    assert arena.cache.count() == 0  # reading a finished game nobody watches does not keep it in memory
+    # acting on a game that left memory loads it again: the rematch is offered
+    arena.agreements.rematch(created["id"], 1)
     assert client.get(f"/api/games/{created['id']}").json["offers"]["rematch"] == 1
 
 
@@ -229,14 +230,14 @@ def finished_game(client) -> str:
 
 def test_the_least_recently_used_finished_games_leave_memory_first(app):
     arena = app.extensions["arena"]
-    arena.idle_games = 2
+    arena.cache.idle_games = 2
     client = app.test_client()
     first, second, third = (finished_game(client) for _ in range(3))
-    assert arena.cached_games() == 2
+    assert arena.cache.count() == 2
     client.get(f"/api/games/{second}")  # loaded again? no: still in memory, now the most recently used
-    assert arena.cached_games() == 2
+    assert arena.cache.count() == 2
     client.get(f"/api/games/{first}")  # back from the store; the least recently used one (third) leaves
-    assert arena.cached_games() == 2
+    assert arena.cache.count() == 2
     loads: list[str] = []
     real_load = arena.store.load_game
     arena.store.load_game = lambda game_id: loads.append(game_id) or real_load(game_id)
@@ -249,10 +250,10 @@ def test_the_least_recently_used_finished_games_leave_memory_first(app):
 
 def test_parallel_requests_for_a_game_not_in_memory_load_it_once(app):
     arena = app.extensions["arena"]
-    arena.idle_games = 0
+    arena.cache.idle_games = 0
     client = app.test_client()
     game_id = finished_game(client)
-    assert arena.cached_games() == 0
+    assert arena.cache.count() == 0
     loads: list[str] = []
     real_load = arena.store.load_game
 
@@ -262,7 +263,7 @@ def test_parallel_requests_for_a_game_not_in_memory_load_it_once(app):
         return real_load(wanted)
 
     arena.store.load_game = slow_load
-    threads = [threading.Thread(target=arena.get, args=(game_id,)) for _ in range(8)]
+    threads = [threading.Thread(target=arena.cache.get, args=(game_id,)) for _ in range(8)]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from webapp.arena import Arena
+from webapp.arena.assemble import Arena, ArenaSettings, assemble
 from webapp.search.pool import EngineRunner
 from webapp.seats import invite_code
 from webapp.store import Store
@@ -38,84 +38,85 @@ def clock() -> Clock:
 @pytest.fixture
 def arena(tmp_path: Path, clock: Clock):
     emitted: list[tuple[str, Any]] = []
-    arena = Arena(Store(f"sqlite:///{tmp_path / 'arena.sqlite3'}"), "key",
-                  lambda event, payload, to=None, **_: emitted.append((event, payload)), EngineRunner(1), shared=False,
-                  untouched_seconds=UNTOUCHED, clock=clock, pace=3600)
+    arena = assemble(Store(f"sqlite:///{tmp_path / 'arena.sqlite3'}"), "key",
+                     lambda event, payload, to=None, **_: emitted.append((event, payload)), EngineRunner(1),
+                     ArenaSettings(shared=False, untouched_seconds=UNTOUCHED, pace=3600), clock=clock)
     yield arena
     arena.close()
 
 
 def friend_game(arena: Arena) -> str:
     """A tic-tac-toe game between two people, both seats taken, with the moves 1 and 5 played."""
-    game_id, creator, _ = arena.create(check_new_game({"game": "tictactoe", "opponent": {"type": "friend"},
+    game_id, creator, _ = arena.creation.create(check_new_game({"game": "tictactoe", "opponent": {"type": "friend"},
                                                       "side": 0}))
     assert creator == 0
-    arena.take_seat(game_id, invite_code(arena.secret, game_id))
-    arena.play(game_id, 0, "1")
-    arena.play(game_id, 1, "5")
+    arena.creation.take_seat(game_id, invite_code(arena.creation.secret, game_id))
+    arena.moves.play(game_id, 0, "1")
+    arena.moves.play(game_id, 1, "5")
     return game_id
 
 
 def test_an_untouched_game_leaves_memory_after_the_stated_time_and_comes_back_intact(arena: Arena, clock: Clock):
     game_id = friend_game(arena)
-    before = arena.game_state(game_id, 0)
+    before = arena.reads.game_state(game_id, 0)
     clock.now += UNTOUCHED - 1
-    assert arena.expire_untouched() == 0
-    assert arena.cached_games() == 1
+    assert arena.cache.expire_untouched() == 0
+    assert arena.cache.count() == 1
     clock.now += 1
-    assert arena.expire_untouched() == 1
-    assert arena.cached_games() == 0
+    assert arena.cache.expire_untouched() == 1
+    assert arena.cache.count() == 0
     assert arena.store.load_game(game_id) is not None  # still in the database
-    after = arena.game_state(game_id, 0)
-    assert arena.cached_games() == 1
+    after = arena.reads.game_state(game_id, 0)
+    assert arena.cache.count() == 1
     for key in ("moves", "history", "seats", "version", "status", "to_move", "setup", "legal_moves"):
         assert after[key] == before[key], key
-    arena.play(game_id, 0, "2")  # and it is played on as before
-    assert arena.game_state(game_id, 1)["moves"] == ["1", "5", "2"]
+    arena.moves.play(game_id, 0, "2")  # and it is played on as before
+    assert arena.reads.game_state(game_id, 1)["moves"] == ["1", "5", "2"]
 
 
 def test_a_game_that_left_memory_is_loaded_again_by_an_action(arena: Arena, clock: Clock):
     game_id = friend_game(arena)
     clock.now += UNTOUCHED
-    assert arena.expire_untouched() == 1
-    state = arena.play(game_id, 0, "9")
-    assert state is not None and state["moves"] == ["1", "5", "9"] and state["version"] == arena.get(game_id).version
+    assert arena.cache.expire_untouched() == 1
+    state = arena.moves.play(game_id, 0, "9")
+    assert state is not None and state["moves"] == ["1", "5", "9"]
+    assert state["version"] == arena.cache.get(game_id).version
 
 
 def test_a_recently_moved_game_stays(arena: Arena, clock: Clock):
     game_id = friend_game(arena)
     clock.now += UNTOUCHED - 10
-    arena.play(game_id, 0, "2")
+    arena.moves.play(game_id, 0, "2")
     clock.now += 20  # UNTOUCHED + 10 since it was created, 20 since its last move
-    assert arena.expire_untouched() == 0
-    assert arena.cached_games() == 1
+    assert arena.cache.expire_untouched() == 0
+    assert arena.cache.count() == 1
 
 
 def test_a_watched_game_stays_and_leaves_once_its_last_watcher_is_gone_for_the_stated_time(arena: Arena,
                                                                                            clock: Clock):
     game_id = friend_game(arena)
-    arena.join(game_id, "watcher", None)
+    arena.membership.join(game_id, "watcher", None)
     clock.now += 10 * UNTOUCHED
-    assert arena.expire_untouched() == 0  # watched: counts as touched now
-    assert arena.cached_games() == 1
+    assert arena.cache.expire_untouched() == 0  # watched: counts as touched now
+    assert arena.cache.count() == 1
     clock.now += UNTOUCHED - 10  # still watched
-    arena.leave(game_id, "watcher")
+    arena.membership.leave(game_id, "watcher")
     clock.now += UNTOUCHED - 1
-    assert arena.expire_untouched() == 0  # the time counts from the watcher's leaving
+    assert arena.cache.expire_untouched() == 0  # the time counts from the watcher's leaving
     clock.now += 1
-    assert arena.expire_untouched() == 1
-    assert arena.cached_games() == 0
+    assert arena.cache.expire_untouched() == 1
+    assert arena.cache.count() == 0
 
 
 def test_a_game_whose_engine_search_is_queued_or_running_stays(arena: Arena, clock: Clock):
     # Engine against engine, paced an hour apart: the first search waits in the queue all along.
-    game_id, _, _ = arena.create(check_new_game({"game": "tictactoe", "opponent": {"type": "engines",
+    game_id, _, _ = arena.creation.create(check_new_game({"game": "tictactoe", "opponent": {"type": "engines",
                                                                                     "levels": [1, 1]}}))
-    assert arena.get(game_id).job_id is not None
+    assert arena.cache.get(game_id).job_id is not None
     clock.now += 10 * UNTOUCHED
-    assert arena.expire_untouched() == 0
-    assert arena.cached_games() == 1
-    assert arena.get(game_id).job_id is not None
+    assert arena.cache.expire_untouched() == 0
+    assert arena.cache.count() == 1
+    assert arena.cache.get(game_id).job_id is not None
 
 
 def test_a_game_whose_lock_is_held_stays(arena: Arena, clock: Clock):
@@ -124,7 +125,7 @@ def test_a_game_whose_lock_is_held_stays(arena: Arena, clock: Clock):
     held, release = threading.Event(), threading.Event()
 
     def hold() -> None:
-        with arena._locked(game_id, fresh=False):
+        with arena.cache.locked(game_id, fresh=False):
             held.set()
             release.wait(10)
 
@@ -132,10 +133,10 @@ def test_a_game_whose_lock_is_held_stays(arena: Arena, clock: Clock):
     holder.start()
     held.wait(10)
     clock.now += UNTOUCHED
-    assert arena.expire_untouched() == 0
+    assert arena.cache.expire_untouched() == 0
     release.set()
     holder.join()
-    assert arena.cached_games() == 1
+    assert arena.cache.count() == 1
 
 
 def test_touches_lists_the_due_games_oldest_first(clock: Clock):

@@ -32,7 +32,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
     from webapp.address_limits import init_app as install_address_limits
     from webapp.api import bp as api_bp
-    from webapp.arena import Arena
+    from webapp.arena.assemble import ArenaSettings, assemble
     from webapp.config import MAX_BODY_BYTES, load_config
     from webapp.headers import add_security_headers
     from webapp.message_queue import ResilientRedisManager
@@ -85,22 +85,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["players"] = players
     search_queue = app.config["ARENA_SEARCH_QUEUE"]
     runner: Runner = QueuedRunner(search_queue) if search_queue else EngineRunner(app.config["ARENA_WORKERS"])
-    arena = Arena(
-        store,
-        app.config["SECRET_KEY"],
-        socketio.emit,
-        runner,
-        pace=app.config["ARENA_PACE"],
-        shared=queue is not None,
-        leases=SearchLeases(bookkeeping, node) if bookkeeping is not None else None,
-        watcher_counts=WatcherCounts(bookkeeping, node) if bookkeeping is not None else None,
-        idle_games=app.config["ARENA_IDLE_GAMES"],
-        unwatched_pause=app.config["ARENA_UNWATCHED_PAUSE"],
-        untouched_seconds=app.config["ARENA_UNTOUCHED_GAME_SECONDS"],
-    )
+    settings = ArenaSettings(pace=app.config["ARENA_PACE"], shared=queue is not None,
+                             idle_games=app.config["ARENA_IDLE_GAMES"],
+                             untouched_seconds=app.config["ARENA_UNTOUCHED_GAME_SECONDS"],
+                             unwatched_pause=app.config["ARENA_UNWATCHED_PAUSE"])
+    arena = assemble(store, app.config["SECRET_KEY"], socketio.emit, runner, settings,
+                     leases=SearchLeases(bookkeeping, node) if bookkeeping is not None else None,
+                     watcher_counts=WatcherCounts(bookkeeping, node) if bookkeeping is not None else None)
     app.extensions["arena"] = arena
     if queue is not None:
-        queue.on_reconnect = arena.broadcast_cached_games
+        queue.on_reconnect = arena.reads.broadcast_cached_games
         queue.start()
     atexit.register(arena.close)
     stop_on_gunicorn_sigterm(socketio.server, arena.close)

@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from engine.game import InvalidSetupError
 from webapp import address_limits, csrf
 from webapp.address_limits import limit_create, limit_lab, limit_moves, limit_seats
-from webapp.arena import Arena
+from webapp.arena.assemble import Arena
 from webapp.chess_import import chess_setup
 from webapp.errors import STATUS_OF_CODE, ArenaError
 from webapp.players import Players
@@ -56,7 +56,7 @@ def _checked_id(game_id: str) -> str:
     """``game_id`` if such a game exists, else ``not_found``."""
     if not GAME_ID.fullmatch(game_id):
         raise ArenaError("not_found", f"there is no game {game_id!r}")
-    _arena().get(game_id)
+    _arena().cache.get(game_id)
     return game_id
 
 
@@ -82,7 +82,7 @@ def _you(game_id: str) -> int | None:
 
 def _invitation(game_id: str) -> dict[str, str | None]:
     """``invite`` and ``invite_url`` of a friend game (for its players only), None for other games."""
-    if _arena().get(game_id).stored.opponent.get("type") != "friend":
+    if not _arena().reads.is_friend_game(game_id):
         return {"invite": None, "invite_url": None}
     code = invite_code(current_app.config["SECRET_KEY"], game_id)
     return {"invite": code, "invite_url": f"/g/{game_id}?invite={code}"}
@@ -137,7 +137,7 @@ def create_game() -> tuple[Response, int]:
             new_game = replace(new_game, setup=chess_setup(new_game.setup))
         except InvalidSetupError as error:
             raise ArenaError("bad_game", str(error)) from None
-    game_id, seat, token = _arena().create(new_game, _client())
+    game_id, seat, token = _arena().creation.create(new_game, _client())
     if seat is None or token is None:
         return jsonify({"id": game_id, "url": f"/g/{game_id}", "seat": None, "token": None, "invite": None,
                         "invite_url": None,
@@ -158,37 +158,37 @@ def health() -> Response:
     queue = "none"
     if isinstance(manager, ResilientRedisManager):
         queue = "up" if manager.available else "down"
-    return jsonify({"status": "ok", "node": node, "message_queue": queue, "games_in_memory": _arena().cached_games()})
+    return jsonify({"status": "ok", "node": node, "message_queue": queue, "games_in_memory": _arena().cache.count()})
 
 
 @bp.get("/games")
 def list_games() -> Response:
     """The unfinished games, most recently active first."""
-    return jsonify({"games": _arena().live_games()})
+    return jsonify({"games": _arena().reads.live_games()})
 
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Response:
     """One game's state, with ``you``: the seat of it the caller's browser holds, or null."""
-    return jsonify(_arena().game_state(_checked_id(game_id), _you(game_id)))
+    return jsonify(_arena().reads.game_state(_checked_id(game_id), _you(game_id)))
 
 
 @bp.get("/games/<game_id>/positions/<int:ply>")
 def get_position(game_id: str, ply: int) -> Response:
     """The position after ``ply`` moves, read-only."""
-    return jsonify(_arena().position(_checked_id(game_id), ply))
+    return jsonify(_arena().reads.position(_checked_id(game_id), ply))
 
 
 @bp.get("/games/<game_id>/searches/<int:ply>")
 def get_search(game_id: str, ply: int) -> Response:
     """The search record of the engine move that made ply ``ply``: its final ``search`` event as streamed."""
-    return jsonify(_arena().search_record(_checked_id(game_id), ply))
+    return jsonify(_arena().reads.search_record(_checked_id(game_id), ply))
 
 
 @bp.get("/games/<game_id>/pgn")
 def get_pgn(game_id: str) -> Response:
     """A chess game's PGN with the engine's evaluations and depths as ``[%eval ...]`` comments."""
-    text = _arena().pgn(_checked_id(game_id))
+    text = _arena().reads.pgn(_checked_id(game_id))
     return Response(text, mimetype="application/x-chess-pgn")
 
 
@@ -199,7 +199,7 @@ def post_move(game_id: str) -> Response:
     _checked_id(game_id)
     data = check_fields(_body(), ("move",), ("token",))
     move = check_move_text(data["move"])
-    return jsonify(_arena().play(game_id, _seat(game_id, data.get("token")), move, client=_client()))
+    return jsonify(_arena().moves.play(game_id, _seat(game_id, data.get("token")), move, client=_client()))
 
 
 @bp.post("/games/<game_id>/seats")
@@ -208,15 +208,15 @@ def take_seat(game_id: str) -> tuple[Response, int]:
     """Restore a seat from ``{token}``, return the seat the caller's browser already holds, or take the free seat
     with ``{invite}`` (the code of the share link; not needed in a game open to anyone)."""
     arena = _arena()
-    live = arena.get(_checked_id(game_id))
+    _checked_id(game_id)
     data = check_fields(_body(), (), ("token", "invite"))
     if data.get("token") is not None:
         seat = _seat(game_id, data["token"])
         return _seat_answer(game_id, seat, data["token"])
     held = _players().seat_in(game_id)
-    if held is not None and live.engine_of(held) is None:
+    if held is not None and arena.reads.is_person_seat(game_id, held):
         return _seat_answer(game_id, held, issue_token(current_app.config["SECRET_KEY"], game_id, held))
-    seat, token = arena.take_seat(game_id, data.get("invite"))
+    seat, token = arena.creation.take_seat(game_id, data.get("invite"))
     return _seat_answer(game_id, seat, token)
 
 
@@ -225,7 +225,7 @@ def resign(game_id: str) -> Response:
     """Resign with the caller's seat; answers the final state."""
     _checked_id(game_id)
     data = check_fields(_body(), (), ("token",))
-    return jsonify(_arena().resign(game_id, _seat(game_id, data.get("token"))))
+    return jsonify(_arena().endings.resign(game_id, _seat(game_id, data.get("token"))))
 
 
 @bp.post("/games/<game_id>/stop")
@@ -233,7 +233,7 @@ def stop(game_id: str) -> Response:
     """Stop an engine-against-engine game with ``{stop_code}`` (its creator's); answers the final state."""
     _checked_id(game_id)
     data = check_fields(_body(), ("stop_code",), ())
-    return jsonify(_arena().stop(game_id, data["stop_code"]))
+    return jsonify(_arena().engine_games.stop(game_id, data["stop_code"]))
 
 
 @bp.post("/games/<game_id>/takeback")
@@ -241,7 +241,7 @@ def takeback(game_id: str) -> Response:
     """Take back the caller's last move (and the engine's reply); answers the new state."""
     _checked_id(game_id)
     data = check_fields(_body(), (), ("token",))
-    return jsonify(_arena().takeback(game_id, _seat(game_id, data.get("token"))))
+    return jsonify(_arena().moves.takeback(game_id, _seat(game_id, data.get("token"))))
 
 
 @bp.post("/games/<game_id>/rematch")
@@ -251,9 +251,9 @@ def rematch(game_id: str) -> tuple[Response, int]:
     _checked_id(game_id)
     data = check_fields(_body(), (), ("token",))
     seat = _seat(game_id, data.get("token"))
-    made = _arena().rematch(game_id, seat, _client())
+    made = _arena().agreements.rematch(game_id, seat, _client())
     if made is None:  # between two players: offered, made once the other player asks too
-        return jsonify(_arena().game_state(game_id, seat)), 202
+        return jsonify(_arena().reads.game_state(game_id, seat)), 202
     new_id, seat, token = made
     return _seat_answer(new_id, seat, token, 201, id=new_id, url=f"/g/{new_id}", stop_code=None)
 
@@ -271,7 +271,7 @@ def start_review(game_id: str) -> tuple[Response, int]:
     """Start the review of a finished game (anyone holding the link; once for all); 202 with its status."""
     _checked_id(game_id)
     check_fields(_body(), (), ())
-    return jsonify(_arena().review(game_id, _client())), 202
+    return jsonify(_arena().reads.review(game_id, _client())), 202
 
 
 @bp.post("/games/<game_id>/review/cancel")
@@ -289,7 +289,7 @@ def analyse_position(game_id: str, ply: int) -> tuple[Response, int]:
     game's room as ``analysis``."""
     _checked_id(game_id)
     check_fields(_body(), (), ())
-    return jsonify(_arena().analyse_position(game_id, ply, _client())), 202
+    return jsonify(_arena().reads.analyse_position(game_id, ply, _client())), 202
 
 
 @bp.post("/games/<game_id>/hints")
@@ -299,7 +299,7 @@ def set_hints(game_id: str) -> Response:
     data = check_fields(_body(), ("on",), ("token",))
     if not isinstance(data["on"], bool):
         raise ArenaError("bad_request", "on must be true or false")
-    return jsonify(_arena().set_hints(game_id, _seat(game_id, data.get("token")), data["on"], _client()))
+    return jsonify(_arena().agreements.set_hints(game_id, _seat(game_id, data.get("token")), data["on"], _client()))
 
 
 @bp.post("/games/<game_id>/abort")
@@ -307,7 +307,7 @@ def abort(game_id: str) -> Response:
     """Abort with the caller's seat while neither side has moved twice; answers the final state."""
     _checked_id(game_id)
     data = check_fields(_body(), (), ("token",))
-    return jsonify(_arena().abort(game_id, _seat(game_id, data.get("token"))))
+    return jsonify(_arena().endings.abort(game_id, _seat(game_id, data.get("token"))))
 
 
 @bp.post("/games/<game_id>/alone")
@@ -315,7 +315,7 @@ def play_alone(game_id: str) -> Response:
     """The player of a friend game waiting for the friend plays on alone; answers the state."""
     _checked_id(game_id)
     data = check_fields(_body(), (), ("token",))
-    return jsonify(_arena().play_alone(game_id, _seat(game_id, data.get("token"))))
+    return jsonify(_arena().agreements.play_alone(game_id, _seat(game_id, data.get("token"))))
 
 
 @bp.post("/games/<game_id>/offers")
@@ -324,7 +324,7 @@ def offer(game_id: str) -> Response:
     the state."""
     _checked_id(game_id)
     data = check_fields(_body(), ("kind",), ("token",))
-    return jsonify(_arena().offer(game_id, _seat(game_id, data.get("token")), data["kind"], _client()))
+    return jsonify(_arena().agreements.offer(game_id, _seat(game_id, data.get("token")), data["kind"], _client()))
 
 
 @bp.post("/games/<game_id>/offers/decline")
@@ -332,7 +332,7 @@ def decline_offer(game_id: str) -> Response:
     """Decline the other player's pending ``{kind}`` offer, or withdraw one's own; answers the state."""
     _checked_id(game_id)
     data = check_fields(_body(), ("kind",), ("token",))
-    return jsonify(_arena().decline(game_id, _seat(game_id, data.get("token")), data["kind"]))
+    return jsonify(_arena().agreements.decline(game_id, _seat(game_id, data.get("token")), data["kind"]))
 
 
 @bp.post("/games/<game_id>/engines")
@@ -341,4 +341,4 @@ def direct_engines(game_id: str) -> Response:
     (its creator's); answers the state."""
     _checked_id(game_id)
     data = check_fields(_body(), ("stop_code",), ("paused", "pace"))
-    return jsonify(_arena().direct_engines(game_id, data["stop_code"], data.get("paused"), data.get("pace")))
+    return jsonify(_arena().engine_games.direct(game_id, data["stop_code"], data.get("paused"), data.get("pace")))

@@ -20,7 +20,7 @@ from flask_limiter import RateLimitExceeded
 from flask_socketio import ConnectionRefusedError, disconnect, emit, join_room, leave_room
 
 from webapp import address_limits, socketio
-from webapp.arena import Arena
+from webapp.arena.assemble import Arena
 from webapp.errors import ArenaError
 from webapp.lab import parse_run
 from webapp.lab import room_of as lab_room
@@ -95,8 +95,7 @@ def on_disconnect(reason: object = None) -> None:
     arena = _arena()
     for run in connection.runs if connection is not None else ():
         arena.lab.stop(run)
-    for game_id in arena.rooms.rooms_of(sid):
-        arena.leave(game_id, sid)
+    arena.membership.leave_all(sid)
 
 
 def game_event(name: str, fields: tuple[str, ...]) -> Callable[[Callable[..., None]], Callable[..., None]]:
@@ -141,66 +140,66 @@ def game_event(name: str, fields: tuple[str, ...]) -> Callable[[Callable[..., No
 def on_join(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Enter the game's room; the sender gets ``state``, the room ``watchers``."""
     game_id = data["game_id"]
-    arena.get(game_id)
+    arena.cache.get(game_id)
     join_room(game_id)
-    arena.join(game_id, _sid(), connection.seat_in(game_id))
+    arena.membership.join(game_id, _sid(), connection.seat_in(game_id))
 
 
 @game_event("leave", ("game_id",))
 def on_leave(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Leave the game's room."""
     leave_room(data["game_id"])
-    arena.leave(data["game_id"], _sid())
+    arena.membership.leave(data["game_id"], _sid())
 
 
 @game_event("move", ("game_id", "move"))
 @address_limits.limit_moves
 def on_move(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Play a move with the connection's seat; the room gets ``moved``."""
-    arena.play(data["game_id"], connection.seat_in(data["game_id"]), data["move"], answer=False,
+    arena.moves.play(data["game_id"], connection.seat_in(data["game_id"]), data["move"], answer=False,
                client=_client())
 
 
 @game_event("resign", ("game_id",))
 def on_resign(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Resign with the connection's seat; the room gets ``state``."""
-    arena.resign(data["game_id"], connection.seat_in(data["game_id"]))
+    arena.endings.resign(data["game_id"], connection.seat_in(data["game_id"]))
 
 
 @game_event("takeback", ("game_id",))
 def on_takeback(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Undo back to the player's last turn; the room gets ``state``."""
-    arena.takeback(data["game_id"], connection.seat_in(data["game_id"]))
+    arena.moves.takeback(data["game_id"], connection.seat_in(data["game_id"]))
 
 
 @game_event("rematch", ("game_id",))
 def on_rematch(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Create (once) the rematch, or between two players offer it; the room gets ``rematch`` or ``state``."""
-    arena.rematch(data["game_id"], connection.seat_in(data["game_id"]), _client())
+    arena.agreements.rematch(data["game_id"], connection.seat_in(data["game_id"]), _client())
 
 
 @game_event("abort", ("game_id",))
 def on_abort(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Abort with the connection's seat while neither side has moved twice; the room gets ``state``."""
-    arena.abort(data["game_id"], connection.seat_in(data["game_id"]))
+    arena.endings.abort(data["game_id"], connection.seat_in(data["game_id"]))
 
 
 @game_event("play_alone", ("game_id",))
 def on_play_alone(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Play on without the invited friend; the room gets ``state``."""
-    arena.play_alone(data["game_id"], connection.seat_in(data["game_id"]))
+    arena.agreements.play_alone(data["game_id"], connection.seat_in(data["game_id"]))
 
 
 @game_event("offer", ("game_id", "kind"))
 def on_offer(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Offer ``kind`` to the other player, or accept theirs; the room gets ``state`` (and ``rematch``)."""
-    arena.offer(data["game_id"], connection.seat_in(data["game_id"]), data["kind"], _client())
+    arena.agreements.offer(data["game_id"], connection.seat_in(data["game_id"]), data["kind"], _client())
 
 
 @game_event("decline", ("game_id", "kind"))
 def on_decline(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Decline the other player's ``kind`` offer (or withdraw one's own); the room gets ``state``."""
-    arena.decline(data["game_id"], connection.seat_in(data["game_id"]), data["kind"])
+    arena.agreements.decline(data["game_id"], connection.seat_in(data["game_id"]), data["kind"])
 
 
 @game_event(MALFORMED_EVENT, ("event", "reason"))

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.game import State
 from engine.hints import HINT_SETTINGS
+from webapp.arena.live import LiveGame
 from webapp.search.fair_queue import BACKGROUND
 from webapp.search.jobs import Runner, SearchJob
 
@@ -46,6 +47,14 @@ class Hints:
         self.runner.submit(SearchJob(id=self._job_ids(), key=job_key(game_id), ply=ply, seat=state.to_move,
                                      state=state, engine=engine, client=client, priority=BACKGROUND),
                            functools.partial(self._on_event, game_id))
+
+    def follow(self, live: LiveGame) -> None:
+        """In a game with hints on, have the hints of its current position worked out; a game that ended, or whose
+        hints were turned off, drops them. ``live``'s lock held."""
+        if live.stored.options.get("hints") and live.active:
+            self.request(live.id, live.ply, live.state, live.client)
+        else:
+            self.forget(live.id)
 
     def latest(self, game_id: str, ply: int) -> dict[str, Any] | None:
         """The hints sent for the position after ``ply`` moves of ``game_id``, if they are the latest."""

@@ -1,6 +1,6 @@
 """What players of a game between two people may offer each other, and what each answer does, as pure rules over
-a game's facts. ``webapp.arena`` applies them under the game's lock and stores the pending offers with the game
-(``games.offers``: the seat that made each pending offer, or none), so every node shows the same.
+a game's facts. ``webapp.arena.agreements`` applies them under the game's lock and stores the pending offers with
+the game (``games.offers``: the seat that made each pending offer, or none), so every node shows the same.
 
 - ``draw``: while the game is on; accepted, the game ends drawn ("agreed draw"). The offerer's opponent moving
   instead declines it (as on Lichess).

@@ -168,6 +168,8 @@ _UPDATE_GAME_TURN = GameRow.__table__.update().where(
     GameRow.__table__.c.id == bindparam("b_game_id"), GameRow.__table__.c.ply == bindparam("b_previous_ply"),
     GameRow.__table__.c.status == "active").values(version=GameRow.__table__.c.version + 1)
 """The turn update of a move: it changes a row only if the game is still active at the ply before the move."""
+_VERSION_QUERY = select(GameRow.version).where(GameRow.id == bindparam("game_id"))
+"""Built once: constructing the statement costs more than running it."""
 
 
 @dataclass(slots=True)
@@ -345,6 +347,14 @@ class Store:
                 turn_started_at=None if row.turn_started_at is None else _utc(row.turn_started_at),
                 offers=row.offers,
             )
+
+    def version_of(self, game_id: str) -> int | None:
+        """The stored game's version (``games.version``, one more with every change) in one indexed read, or None
+        for an unknown id. A web node compares it with its copy's to learn whether another node changed the game
+        since."""
+        with self.engine.connect() as connection:
+            version: int | None = connection.execute(_VERSION_QUERY, {"game_id": game_id}).scalar_one_or_none()
+            return version
 
     def add_move(self, game_id: str, move: StoredMove, to_move: int | None, status: str = "active",
                  winner: int | None = None, reason: str | None = None, record: str | None = None,

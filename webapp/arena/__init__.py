@@ -1,0 +1,10 @@
+"""The games being played on a web node, one job per module (``assemble`` puts them together):
+
+- ``live``: a game held in memory; ``cache``: which games are held, loaded and compared with the store;
+- ``presence``: who watches which game; ``membership``: joining and leaving a game's room;
+- ``payloads``: what clients are sent of a game; ``outbox``: sending it to the game's room;
+- ``creation``: new games, seats and rematches; ``moves``: moves and takebacks; ``endings``: resignations,
+  aborts, draws and clocks that fall; ``agreements``: offers between players, playing alone, hints;
+  ``engine_games``: what the creator of an engine-against-engine game may do; ``reads``: questions about games;
+- ``turns``: the engines' turns (search, relay, retry); ``upkeep``: a node's background work.
+"""

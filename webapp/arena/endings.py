@@ -1,0 +1,103 @@
+"""How games end other than by a move: resignation, abort, an agreed draw, a creator stopping an engine game, and a
+clock that falls (watched by ``FlagWatch``, checked again before every move)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from webapp.arena.cache import GameCache
+from webapp.arena.live import LiveGame
+from webapp.arena.outbox import Outbox
+from webapp.arena.turns import EngineTurns
+from webapp.clocks import result_on_time
+from webapp.errors import ArenaError
+from webapp.flag_watch import FlagWatch
+from webapp.hints import Hints
+from webapp.offers import ABORTED, may_abort
+from webapp.store import PlyTakenError, Store
+
+
+class Endings:
+    """Ends this node's games. ``flags`` is the watch of running clocks, whose callback is ``on_clock_due``."""
+
+    def __init__(self, store: Store, cache: GameCache, turns: EngineTurns, hints: Hints, outbox: Outbox) -> None:
+        self.store = store
+        self.cache = cache
+        self.turns = turns
+        self.hints = hints
+        self.outbox = outbox
+        self._flags: FlagWatch | None = None
+
+    def watch_clocks(self, flags: FlagWatch) -> None:
+        """Use ``flags`` to be told when a running clock falls (its callback must be ``on_clock_due``)."""
+        self._flags = flags
+
+    def finish(self, live: LiveGame, winner: int | None, reason: str, you: int | None = None) -> dict[str, Any]:
+        """End the game now (``winner``, ``reason``): its search cancelled, stored, its hints dropped, the room told;
+        returns the final state for ``you``. Lock held."""
+        self.turns.cancel(live, reason)
+        live.stored.updated_at = self.store.finish_game(live.id, winner, reason)
+        live.finish(winner, reason)
+        return self._after_finish(live, you)
+
+    def end_by(self, game_id: str, seat: int | None, winner: int | None, reason: str,
+               allowed: Callable[[LiveGame], None] = lambda live: None) -> dict[str, Any]:
+        """End the game by ``seat``'s act (``winner``, ``reason``), once ``allowed(live)`` has not refused it;
+        returns the final state. Errors: forbidden, game_over, and those of ``allowed``."""
+        with self.cache.locked(game_id) as live:
+            seat = live.check_player(seat)
+            if not live.active:
+                raise ArenaError("game_over", "the game is over")
+            allowed(live)
+            return self.finish(live, winner, reason, seat)
+
+    def resign(self, game_id: str, seat: int | None) -> dict[str, Any]:
+        """``seat`` resigns; returns the final state. Errors: forbidden, game_over."""
+        return self.end_by(game_id, seat, None if seat is None else 1 - seat, "resigned")
+
+    def abort(self, game_id: str, seat: int | None) -> dict[str, Any]:
+        """``seat`` aborts the game while neither side has moved twice (``offers.may_abort``): no winner, reason
+        "aborted"; returns the final state. Errors: forbidden, game_over, not_allowed."""
+        def allowed(live: LiveGame) -> None:
+            if not may_abort(live.ply):
+                raise ArenaError("not_allowed", "a game is aborted only before either side has moved twice; resign "
+                                                "instead")
+        return self.end_by(game_id, seat, None, ABORTED, allowed)
+
+    def watch_clock(self, live: LiveGame) -> None:
+        """Have ``on_clock_due`` called when the running clock of the game falls, if one runs. Lock held."""
+        clocks = live.clocks()
+        falls_at = None if clocks is None else clocks.falls_at()
+        if falls_at is not None and self._flags is not None:
+            self._flags.watch(live.id, falls_at)
+
+    def on_clock_due(self, game_id: str) -> None:
+        """The flag watch's callback: end the game if its running clock fell, else watch its new fall time."""
+        with self.cache.locked(game_id) as live:
+            if not self.end_if_clock_fell(live):
+                self.watch_clock(live)
+
+    def end_if_clock_fell(self, live: LiveGame) -> bool:
+        """If the running clock has reached zero, end the game on time (``clocks.result_on_time``), cancelling the
+        engine's search, and broadcast it; returns whether the game ended so. Lock held."""
+        clocks = live.clocks()
+        if clocks is None or clocks.running is None or not clocks.has_fallen(time.time()):
+            return False
+        winner, reason = result_on_time(live.state, clocks.running)
+        try:
+            live.stored.updated_at = self.store.finish_game(live.id, winner, reason, at_ply=live.ply)
+        except PlyTakenError:  # another node stored a move or ended the game first
+            self.cache.reload(live)
+            return not live.active
+        self.turns.cancel(live, reason)
+        live.finish(winner, reason)
+        self._after_finish(live, None)
+        return True
+
+    def _after_finish(self, live: LiveGame, you: int | None) -> dict[str, Any]:
+        self.hints.forget(live.id)
+        answer = self.outbox.state(live, you)
+        self.cache.evict_if_idle(live)
+        return answer

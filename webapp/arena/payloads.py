@@ -1,0 +1,123 @@
+"""What clients are sent of a game (docs/protocol.md): its state, a seat's label, a live-list summary, a past
+position. Read-only: nothing here changes a game."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from typing import Any
+
+from engine.game import describe_score
+from webapp.arena.live import LiveGame
+from webapp.arena.presence import Presence
+from webapp.offers import pending
+from webapp.search.jobs import Runner
+from webapp.store import StoredSeat
+
+
+def seat0_text(score: int, by: int, text: str | None) -> str | None:
+    """The engine's score text (said from the mover's side, ``by``) re-said from seat 0's point of view."""
+    if text is None or by == 0:
+        return text
+    for mine, theirs in (("win in", "loss in"), ("loss in", "win in")):
+        if text.startswith(mine):
+            return theirs + text[len(mine):]
+    return describe_score(-score, 1) if "." not in text else f"{-score / 100:+.2f}"
+
+
+def seat_label(live: LiveGame, seat: StoredSeat) -> str:
+    """How a seat is named to players: "X (player)", "O (free seat)", "Engine level 3 · aggressive"..."""
+    engine = seat.engine
+    if engine is None:
+        return live.state.players[seat.seat] + (" (player)" if seat.taken else " (free seat)")
+    if "level" in engine:
+        label = f"Engine level {engine['level']}"
+    else:
+        limits = [f"depth {engine['depth']}" if engine.get("depth") else "",
+                  f"{engine['time']:g} s" if engine.get("time") else ""]
+        label = f"Engine {engine['algorithm']} " + ", ".join(x for x in limits if x)
+    if engine.get("personality"):
+        label += f" · {engine['personality']}"
+    return label
+
+
+def seat_payload(live: LiveGame, seat: StoredSeat) -> dict[str, Any]:
+    """``{seat, kind, taken, label}`` of one seat."""
+    engine = seat.engine
+    return {"seat": seat.seat, "kind": "human" if engine is None else "engine",
+            "taken": seat.taken or engine is not None, "label": seat_label(live, seat)}
+
+
+def position_payload(live: LiveGame, ply: int) -> dict[str, Any]:
+    """The position after ``ply`` moves (0 to ``live.ply``) and the move that made it."""
+    state = live.position_at(ply)
+    move = live.stored.moves[ply - 1] if ply else None
+    return {"id": live.id, "game": live.stored.game, "ply": ply, "setup": state.setup(), "view": state.view(),
+            "move": move.move if move else None, "by": move.by if move else None}
+
+
+def iso(value: dt.datetime) -> str:
+    """A time as the payloads give it (ISO 8601, whole seconds)."""
+    return value.isoformat(timespec="seconds")
+
+
+class Payloads:
+    """Builds the payloads that depend on more than the game itself: its watchers (``presence``) and the state of
+    its search (``runner``)."""
+
+    def __init__(self, presence: Presence, runner: Runner) -> None:
+        self._presence = presence
+        self._runner = runner
+
+    def state(self, live: LiveGame, you: int | None = None, include_you: bool = False) -> dict[str, Any]:
+        """The game state of docs/protocol.md; ``you`` is added when ``include_you``."""
+        stored, state = live.stored, live.state
+        history = [{"ply": m.ply, "move": m.move, "by": m.by, "score": m.score, "score_text": m.score_text,
+                    "depth": m.depth, "clock_ms": m.clock_ms}
+                   for m in stored.moves]
+        evals = [{"ply": m.ply, "score": m.score if m.by == 0 else -m.score,
+                  "score_text": seat0_text(m.score, m.by, m.score_text)}
+                 for m in stored.moves if m.score is not None]
+        clocks = live.clocks()
+        payload = {
+            "id": stored.id, "url": f"/g/{stored.id}", "game": stored.game, "title": state.title,
+            "players": list(state.players), "score_unit": state.score_unit, "move_notation": state.move_notation,
+            "options": stored.options, "game_options": stored.game_options, "start_setup": stored.start_setup,
+            "setup": state.setup(), "moves": [m.move for m in stored.moves], "ply": live.ply, "history": history,
+            "evals": evals, "status": stored.status,
+            "result": None if live.active else {"winner": stored.winner, "reason": stored.reason},
+            "to_move": state.to_move if live.active else None,
+            "seats": [seat_payload(live, seat) for seat in stored.seats],
+            "opponent": stored.opponent,
+            "legal_moves": [state.move_text(m) for m in state.legal_moves()] if live.active else [],
+            "view": state.view(),
+            "watchers": self._presence.count(stored.id),
+            "search_state": self._search_state(live),
+            "clock": None if clocks is None else clocks.to_payload(time.time()),
+            "rematch_id": stored.rematch_id,
+            "offers": pending(stored.offers),
+            "waiting_for_opponent": live.waiting_for_opponent(),
+            "version": stored.version,
+            "created_at": iso(stored.created_at),
+            "updated_at": iso(stored.updated_at),
+        }
+        if include_you:
+            payload["you"] = you
+        return payload
+
+    def summary(self, live: LiveGame) -> dict[str, Any]:
+        """The game's line in the live list."""
+        stored = live.stored
+        seats = [seat_payload(live, seat) for seat in stored.seats]
+        return {
+            "id": stored.id, "url": f"/g/{stored.id}", "game": stored.game, "title": live.state.title,
+            "ply": live.ply, "to_move": live.state.to_move, "status": stored.status, "opponent": stored.opponent,
+            "seats": seats, "watchers": self._presence.count(stored.id),
+            "free_seat": bool(stored.opponent.get("open")) and not all(seat["taken"] for seat in seats),
+            "updated_at": iso(stored.updated_at),
+        }
+
+    def _search_state(self, live: LiveGame) -> str:
+        if live.paused or live.stored.options.get("paused_by_creator"):
+            return "paused"
+        return self._runner.state_of(live.id)

@@ -1,0 +1,113 @@
+"""Who watches which game: this node's Socket.IO rooms (``Rooms``) and the count of watchers on every node
+(``Presence``: this node's rooms plus what the other nodes report through ``WatcherCounts``)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from webapp.watcher_counts import WatcherCounts
+
+Emit = Callable[..., None]
+
+
+class Rooms:
+    """Who is in which game's room: ``sid -> seat`` (None for a spectator) per game. Thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._members: dict[str, dict[str, int | None]] = {}
+
+    def join(self, game_id: str, sid: str, seat: int | None) -> int:
+        """Add ``sid``; returns the room's new size."""
+        with self._lock:
+            members = self._members.setdefault(game_id, {})
+            members[sid] = seat
+            return len(members)
+
+    def leave(self, game_id: str, sid: str) -> int | None:
+        """Remove ``sid``; returns the room's new size, or None if it was not there."""
+        with self._lock:
+            members = self._members.get(game_id)
+            if members is None or members.pop(sid, "absent") == "absent":
+                return None
+            if not members:
+                del self._members[game_id]
+            return len(members)
+
+    def rooms_of(self, sid: str) -> list[str]:
+        """The games whose room ``sid`` is in."""
+        with self._lock:
+            return [game_id for game_id, members in self._members.items() if sid in members]
+
+    def count(self, game_id: str) -> int:
+        """How many are in the game's room on this node."""
+        with self._lock:
+            return len(self._members.get(game_id, {}))
+
+    def counts(self) -> dict[str, int]:
+        """The size of every room with someone in it."""
+        with self._lock:
+            return {game_id: len(members) for game_id, members in self._members.items()}
+
+    def members(self, game_id: str) -> dict[str, int | None]:
+        """``sid -> seat`` of the game's room on this node."""
+        with self._lock:
+            return dict(self._members.get(game_id, {}))
+
+
+class Presence:
+    """The watchers of each game across the nodes. With ``watcher_counts`` (several nodes), each node reports its
+    rooms' sizes and learns the others'; without, the counts are this node's rooms. Thread-safe.
+    ``emit(event, payload, to=room)`` sends Socket.IO messages."""
+
+    def __init__(self, emit: Emit, watcher_counts: WatcherCounts | None = None) -> None:
+        self.rooms = Rooms()
+        self._emit = emit
+        self._watcher_counts = watcher_counts
+        self._elsewhere: dict[str, int] = {}
+        """What the other nodes last reported, per game."""
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+
+    def close(self) -> None:
+        """Stop reporting to the other nodes (the node is stopping)."""
+        self._closed.set()
+
+    def count(self, game_id: str) -> int:
+        """How many watch the game: this node's room, plus what the other nodes last reported."""
+        with self._lock:
+            elsewhere = self._elsewhere.get(game_id, 0)
+        return self.rooms.count(game_id) + elsewhere
+
+    def watched(self) -> set[str]:
+        """The games somebody watches now, on this node or another."""
+        with self._lock:
+            elsewhere = {game_id for game_id, count in self._elsewhere.items() if count}
+        return set(self.rooms.counts()) | elsewhere
+
+    def announce(self, game_id: str, local: int) -> None:
+        """Report this node's room size ``local`` (with ``watcher_counts``) and send the room the total."""
+        if self._watcher_counts is not None and not self._closed.is_set():
+            others = self._watcher_counts.exchange({game_id: local}).get(game_id, 0)
+            with self._lock:
+                self._elsewhere[game_id] = others
+        self._emit("watchers", {"game_id": game_id, "count": self.count(game_id)}, to=game_id)
+
+    def exchange(self) -> None:
+        """Renew this node's reports of its rooms and send each room whose total changed its new count (the
+        upkeep of a node sharing its watchers; nothing without ``watcher_counts``)."""
+        if self._watcher_counts is None:
+            return
+        local = self.rooms.counts()
+        elsewhere = self._watcher_counts.exchange(local)
+        changed = []
+        with self._lock:
+            for game_id in set(self._elsewhere) - set(local):
+                del self._elsewhere[game_id]
+            for game_id, others in elsewhere.items():
+                if self._elsewhere.get(game_id, 0) != others:
+                    self._elsewhere[game_id] = others
+                    changed.append(game_id)
+        for game_id in changed:
+            self._emit("watchers", {"game_id": game_id, "count": self.count(game_id)}, to=game_id)

@@ -1,0 +1,133 @@
+"""Reading games: a game's state, a past position, an engine move's search record, a chess game's PGN, the live
+list, and asking a finished game's review or a position's analysis (run by ``webapp.reviews``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from webapp.arena.cache import GameCache
+from webapp.arena.outbox import Outbox
+from webapp.arena.payloads import Payloads, position_payload
+from webapp.arena.presence import Presence
+from webapp.clocks import clock_comment
+from webapp.errors import ArenaError
+from webapp.reviews import Reviews
+from webapp.store import Store
+
+LIVE_LIST_SIZE = 50
+LIVE_RECENT_SECONDS = 300
+"""The live list shows a game changed this recently (or watched now): "being played"."""
+
+
+class Reads:
+    """Answers questions about this node's games without changing them."""
+
+    def __init__(self, store: Store, cache: GameCache, payloads: Payloads, presence: Presence, reviews: Reviews,
+                 outbox: Outbox) -> None:
+        self.store = store
+        self.cache = cache
+        self.payloads = payloads
+        self.presence = presence
+        self.reviews = reviews
+        self.outbox = outbox
+
+    def game_state(self, game_id: str, you: int | None) -> dict[str, Any]:
+        """The state of game ``game_id`` with ``you``; unknown ids raise ``not_found``."""
+        with self.cache.locked(game_id) as live:
+            payload = self.payloads.state(live, you, include_you=True)
+            self.cache.evict_if_idle(live)
+            return payload
+
+    def is_friend_game(self, game_id: str) -> bool:
+        """Whether ``game_id`` is a game between two people (``not_found`` for an unknown id)."""
+        with self.cache.locked(game_id, fresh=False) as live:
+            return live.stored.opponent.get("type") == "friend"
+
+    def is_person_seat(self, game_id: str, seat: int) -> bool:
+        """Whether a person plays ``seat`` of ``game_id`` (``not_found`` for an unknown id)."""
+        with self.cache.locked(game_id, fresh=False) as live:
+            return live.engine_of(seat) is None
+
+    def position(self, game_id: str, ply: int) -> dict[str, Any]:
+        """The position after ``ply`` moves (read-only view); a ply beyond the game raises ``not_found``."""
+        with self.cache.locked(game_id) as live:
+            if not 0 <= ply <= live.ply:
+                raise ArenaError("not_found", f"game {game_id} has plies 0 to {live.ply}, not {ply}")
+            payload = position_payload(live, ply)
+            self.cache.evict_if_idle(live)
+            return payload
+
+    def search_record(self, game_id: str, ply: int) -> dict[str, Any]:
+        """The search record of the engine move that made ply ``ply`` (``webapp.search_records``): the final
+        ``search`` event as the room received it. ``not_found`` for an unknown game, or a ply without one (a
+        person's move, a move older than records, a ply beyond the game)."""
+        with self.cache.locked(game_id) as live:
+            known = 1 <= ply <= live.ply
+        record = self.store.search_record(game_id, ply) if known else None
+        if record is None:
+            raise ArenaError("not_found", f"game {game_id} has no engine search recorded for ply {ply}")
+        answer: dict[str, Any] = json.loads(record)
+        return answer
+
+    def pgn(self, game_id: str) -> str:
+        """A chess game's PGN, each engine move followed by its evaluation from White's side and its search depth
+        (``[%eval 0.35,12]``), and in a game with a clock each move by its player's time left (``[%clk 0:02:53]``).
+        ``not_found`` for an unknown game or a game without PGN (all but chess)."""
+        with self.cache.locked(game_id) as live:
+            state = live.state
+            if not hasattr(state, "pgn"):
+                raise ArenaError("not_found", f"game {game_id} is not a chess game; only chess games have a PGN")
+            moves = live.stored.moves
+            evals = {move.ply: state.eval_comment(move.score if move.by == 0 else -move.score, move.depth)
+                     for move in moves if move.score is not None}
+            clocks = {move.ply: clock_comment(move.clock_ms) for move in moves if move.clock_ms is not None}
+            comments = {ply: " ".join(part for part in (evals.get(ply), clocks.get(ply)) if part)
+                        for ply in evals.keys() | clocks.keys()}
+            text: str = state.pgn({ply: comment for ply, comment in comments.items() if comment})
+            return text
+
+    def live_games(self, now: dt.datetime | None = None) -> list[dict[str, Any]]:
+        """Summaries of the games being played at ``now`` (default: now), most recently active first: unfinished
+        games changed (a move, a seat taken...) in the last ``LIVE_RECENT_SECONDS``, or watched right now on any
+        node. An abandoned game leaves the list; its link still works."""
+        since = (now or dt.datetime.now(dt.UTC)) - dt.timedelta(seconds=LIVE_RECENT_SECONDS)
+        watched = sorted(self.presence.watched())
+        summaries = []
+        for game_id in self.store.live_game_ids(LIVE_LIST_SIZE, since, watched):
+            with self.cache.locked(game_id) as live:
+                summaries.append(self.payloads.summary(live))
+        return summaries
+
+    def broadcast_cached_games(self) -> int:
+        """Send ``state`` to the room of every unfinished game held in memory, first brought up to date with the
+        store; returns how many. After a message queue outage, this lets other nodes' clients catch up."""
+        game_ids = self.cache.active_ids()
+        for game_id in game_ids:
+            with self.cache.locked(game_id) as live:
+                self.outbox.emit("state", self.payloads.state(live), to=game_id)
+        return len(game_ids)
+
+    def review(self, game_id: str, client: str = "") -> dict[str, Any]:
+        """Start (once) the review of a finished game for ``client``'s share of the engines (``webapp.reviews``);
+        returns its status. Errors: not_allowed (the game is still being played)."""
+        with self.cache.locked(game_id) as live:
+            if live.active:
+                raise ArenaError("not_allowed", "a game is reviewed once it is over")
+            start, moves = live.start, [move.move for move in live.stored.moves]
+        return self.reviews.start(game_id, start, moves, client)
+
+    def analyse_position(self, game_id: str, ply: int, client: str = "") -> dict[str, Any]:
+        """"What would the engine do here?" for the position after ``ply`` moves of a finished game, for
+        ``client``'s share of the engines (``Reviews.analyse``). Errors: not_allowed (still being played),
+        not_found (no such ply)."""
+        with self.cache.locked(game_id) as live:
+            if live.active:
+                raise ArenaError("not_allowed", "positions of a game are analysed once it is over")
+            if not 0 <= ply <= live.ply:
+                raise ArenaError("not_found", f"game {game_id} has no position after {ply} moves")
+            state = live.position_at(ply)
+        if state.outcome() is not None:
+            raise ArenaError("not_allowed", "the game is over in that position: there is nothing to play")
+        return self.reviews.analyse(game_id, ply, state, client)
