@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import statistics
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,8 +18,10 @@ from pathlib import Path
 
 from engine.game import State
 from engine.games import game_class
+from engine.games.connect4 import Connect4
 from engine.search import final_event, make_searcher
 from engine.search.info import Limits, SearchOptions
+from engine.solve.connect4 import Solver
 
 _ONE_PASS = SearchOptions(iterative=False, aspiration=False, lmr=False, null_move=False, pvs=False)
 TECHNIQUE_SETS: dict[str, SearchOptions] = {
@@ -104,8 +107,6 @@ def search_rows(games: set[str] | None, max_nodes: int) -> Iterator[SearchRow]:
 def stop_latencies(game: str = "connect4", after: float = 0.3, runs: int = 5) -> list[float]:
     """Milliseconds from setting the stop flag of an unlimited search (set once ``after`` seconds have passed,
     on the next event) to the arrival of its final event, for ``runs`` searches."""
-    import threading
-
     latencies = []
     for _ in range(runs):
         stop = threading.Event()
@@ -122,9 +123,6 @@ def stop_latencies(game: str = "connect4", after: float = 0.3, runs: int = 5) ->
 def solve_rows(sets: tuple[str, ...], limit: int | None) -> Iterator[SolveRow]:
     """Solve the first ``limit`` lines of each Connect Four set with ``engine.solve.connect4.Solver``, the table
     cleared before each position as in Pons' benchmark."""
-    from engine.games.connect4 import Connect4
-    from engine.solve.connect4 import Solver
-
     solver = Solver()
     for name in sets:
         path = CONNECT4_DATA / f"{name}.txt"

@@ -14,6 +14,10 @@ from typing import Any, Literal
 
 from engine.game import WIN, State, describe_score
 from engine.games.connect4 import CELLS
+from engine.solve import tables as solved
+from engine.solve.connect4 import Solver, SolveTimeout, pons_to_engine
+from engine.solve.connect4_oracle import move_scores
+from engine.solve.nim import value as nim_value
 
 Result = Literal["win", "draw", "loss"]
 CONNECT4_SECONDS = 1.0
@@ -107,8 +111,6 @@ def move_values(state: State, seconds: float = CONNECT4_SECONDS, tables: Path | 
         return {}
     values: dict[str, Exact] = {}
     if state.name in TABLE_GAMES:
-        from engine.solve import tables as solved
-
         if solved.table(state.name, tables, build_missing=build_tables) is None:
             return None
         for move in state.legal_moves():
@@ -118,8 +120,6 @@ def move_values(state: State, seconds: float = CONNECT4_SECONDS, tables: Path | 
             values[state.move_text(move)] = Exact(entry.result, entry.plies).after_move()
         return values
     if state.name == "nim":
-        from engine.solve.nim import value as nim_value
-
         for move in state.legal_moves():
             known = nim_value(state.play(move))  # type: ignore[arg-type]
             if known is None:
@@ -128,9 +128,6 @@ def move_values(state: State, seconds: float = CONNECT4_SECONDS, tables: Path | 
             values[state.move_text(move)] = Exact("win" if wins else "loss", plies).after_move()
         return values
     if state.name == "connect4":
-        from engine.solve.connect4 import Solver, SolveTimeout, pons_to_engine
-        from engine.solve.connect4_oracle import move_scores
-
         try:
             scored = move_scores(state, Solver(), time.perf_counter() + seconds)  # type: ignore[arg-type]
         except SolveTimeout:

@@ -6,17 +6,34 @@ Serve with ``gunicorn -w 1 --threads 64 -b HOST:PORT "webapp:create_app()"`` or 
 from __future__ import annotations
 
 import atexit
-import importlib.util
-import os
 import secrets
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from flask_socketio import SocketIO
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-socketio = SocketIO()
+from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
+from webapp.address_limits import init_app as install_address_limits
+from webapp.api import bp as api_bp
+from webapp.arena.assemble import Arena, ArenaSettings, assemble
+from webapp.config import MAX_BODY_BYTES, instance_path, load_config
+from webapp.headers import add_security_headers
+from webapp.message_queue import ResilientRedisManager
+from webapp.pages import bp as pages_bp
+from webapp.players import Players
+from webapp.redis_clients import connect as connect_redis
+from webapp.search.jobs import Runner
+from webapp.search.leases import SearchLeases
+from webapp.search.pool import EngineRunner
+from webapp.search.queue_runner import QueuedRunner
+from webapp.shutdown import stop_on_gunicorn_sigterm
+from webapp.socket_packets import ReadablePacket
+from webapp.sockets import socketio
+from webapp.store import Store
+from webapp.watcher_counts import WatcherCounts
+
+__all__ = ["create_app", "socketio"]
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -29,26 +46,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     (``async_handlers=False``): no thread is started per event. A packet that cannot be decoded reaches the
     handlers as an event of its own (``webapp.socket_packets``).
     """
-    from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
-    from webapp.address_limits import init_app as install_address_limits
-    from webapp.api import bp as api_bp
-    from webapp.arena.assemble import ArenaSettings, assemble
-    from webapp.config import MAX_BODY_BYTES, load_config
-    from webapp.headers import add_security_headers
-    from webapp.message_queue import ResilientRedisManager
-    from webapp.players import Players
-    from webapp.redis_clients import connect as connect_redis
-    from webapp.search.jobs import Runner
-    from webapp.search.leases import SearchLeases
-    from webapp.search.pool import EngineRunner
-    from webapp.search.queue_runner import QueuedRunner
-    from webapp.shutdown import stop_on_gunicorn_sigterm
-    from webapp.socket_packets import ReadablePacket
-    from webapp.store import Store
-    from webapp.watcher_counts import WatcherCounts
-
-    instance = os.environ.get("ARENA_INSTANCE")
-    app = Flask(__name__, instance_path=str(Path(instance).resolve()) if instance else None)
+    folder = instance_path()
+    app = Flask(__name__, instance_path=str(folder) if folder else None)
     # Werkzeug would answer a path with "//" by a redirect to the URL rebuilt from the request's Host header, which
     # the client chose: such paths are a 404 instead, so no answer ever points to another host.
     app.url_map.merge_slashes = False
@@ -56,42 +55,21 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(load_config(Path(app.instance_path)))
     if test_config:
         app.config.from_mapping(test_config)
-
     app.register_blueprint(api_bp)
+    app.register_blueprint(pages_bp)
     add_security_headers(app)
-    if importlib.util.find_spec("webapp.pages") is not None:
-        from webapp.pages import bp as pages_bp
-
-        app.register_blueprint(pages_bp)
 
     queue_url = app.config["SOCKETIO_MESSAGE_QUEUE"]
     queue = ResilientRedisManager(queue_url) if queue_url else None
-    bookkeeping = connect_redis(queue_url) if queue_url else None
-    node = secrets.token_hex(8)
-    socketio.init_app(
-        app,
-        async_mode="threading",
-        max_http_buffer_size=MAX_BODY_BYTES,
-        async_handlers=False,
-        manage_session=False,
-        client_manager=queue,
-        serializer=ReadablePacket,
-    )
+    socketio.init_app(app, async_mode="threading", max_http_buffer_size=MAX_BODY_BYTES, async_handlers=False,
+                      manage_session=False, client_manager=queue, serializer=ReadablePacket)
     _trust_proxies(app, app.config["ARENA_PROXY_HOPS"])
     install_address_limits(app)
     store = Store(app.config["DATABASE_URL"])
     players = Players(store, app.config["SECRET_KEY"])
     players.install(app)
     app.extensions["players"] = players
-    search_queue = app.config["ARENA_SEARCH_QUEUE"]
-    runner: Runner = QueuedRunner(search_queue) if search_queue else EngineRunner(app.config["ARENA_WORKERS"])
-    settings = ArenaSettings(pace=app.config["ARENA_PACE"], shared=queue is not None,
-                             idle_games=app.config["ARENA_IDLE_GAMES"],
-                             untouched_seconds=app.config["ARENA_UNTOUCHED_GAME_SECONDS"],
-                             unwatched_pause=app.config["ARENA_UNWATCHED_PAUSE"])
-    arena = assemble(store, app.config["SECRET_KEY"], socketio.emit, runner, settings,
-                     leases=SearchLeases(bookkeeping, node) if bookkeeping is not None else None,
-                     watcher_counts=WatcherCounts(bookkeeping, node) if bookkeeping is not None else None)
+    arena = _assemble_arena(app, store, shared=queue is not None)
     app.extensions["arena"] = arena
     if queue is not None:
         queue.on_reconnect = arena.reads.broadcast_cached_games
@@ -100,6 +78,23 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     stop_on_gunicorn_sigterm(socketio.server, arena.close)
     arena.resume()
     return app
+
+
+def _assemble_arena(app: Flask, store: Store, shared: bool) -> Arena:
+    """The game core with its collaborators: the runner of searches (this node's processes, or the workers of
+    ``ARENA_SEARCH_QUEUE``), and with ``SOCKETIO_MESSAGE_QUEUE`` (``shared``) the leases and watcher counts kept
+    in that Redis under this node's random name."""
+    config = app.config
+    search_queue = config["ARENA_SEARCH_QUEUE"]
+    runner: Runner = QueuedRunner(search_queue) if search_queue else EngineRunner(config["ARENA_WORKERS"])
+    settings = ArenaSettings(pace=config["ARENA_PACE"], shared=shared, idle_games=config["ARENA_IDLE_GAMES"],
+                             untouched_seconds=config["ARENA_UNTOUCHED_GAME_SECONDS"],
+                             unwatched_pause=config["ARENA_UNWATCHED_PAUSE"])
+    bookkeeping = connect_redis(config["SOCKETIO_MESSAGE_QUEUE"]) if shared else None
+    node = secrets.token_hex(8)
+    return assemble(store, config["SECRET_KEY"], socketio.emit, runner, settings,
+                    leases=SearchLeases(bookkeeping, node) if bookkeeping is not None else None,
+                    watcher_counts=WatcherCounts(bookkeeping, node) if bookkeeping is not None else None)
 
 
 def _trust_proxies(app: Flask, hops: int) -> None:

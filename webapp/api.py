@@ -3,10 +3,7 @@ resign, take back, rematch. Errors answer ``{error, message}`` with the status o
 
 from __future__ import annotations
 
-import os
-import socket
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -19,8 +16,10 @@ from webapp.address_limits import limit_create, limit_lab, limit_moves, limit_se
 from webapp.arena.assemble import Arena
 from webapp.chess_import import chess_setup
 from webapp.errors import STATUS_OF_CODE, ArenaError
+from webapp.message_queue import ResilientRedisManager
 from webapp.players import Players
 from webapp.seats import BadTokenError, invite_code, issue_token, read_token, stop_code
+from webapp.sockets import socketio
 from webapp.validation import GAME_ID, check_fields, check_move_text, check_new_game
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -150,15 +149,12 @@ def health() -> Response:
     """Which server answered and whether it reaches the others: ``node`` (``ARENA_NODE``, else the host name and
     the instance folder's name), ``message_queue`` ("none" when ``SOCKETIO_MESSAGE_QUEUE`` is unset, else "up"
     or "down") and ``games_in_memory`` (how many games this node holds in memory)."""
-    from webapp import socketio
-    from webapp.message_queue import ResilientRedisManager
-
-    node = os.environ.get("ARENA_NODE") or f"{socket.gethostname()}:{Path(current_app.instance_path).name}"
     manager = socketio.server.manager if socketio.server is not None else None
     queue = "none"
     if isinstance(manager, ResilientRedisManager):
         queue = "up" if manager.available else "down"
-    return jsonify({"status": "ok", "node": node, "message_queue": queue, "games_in_memory": _arena().cache.count()})
+    return jsonify({"status": "ok", "node": current_app.config["ARENA_NODE"], "message_queue": queue,
+                    "games_in_memory": _arena().cache.count()})
 
 
 @bp.get("/games")

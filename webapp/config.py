@@ -1,13 +1,16 @@
-"""Settings of the web app, read from the environment with working defaults.
+"""Settings of the web app, read from the environment with working defaults. This is the one module of
+``webapp`` that reads the environment.
 
-``load_config(instance_path)`` returns the Flask config keys the app uses. Nothing here needs setting for a local
-run: the SQLite file and a generated secret key live in the instance folder.
+``instance_path()`` is the folder of the node's files; ``load_config(instance_path)`` returns the Flask config keys
+the app uses, read once when the app is made. Nothing here needs setting for a local run: the SQLite file and a
+generated secret key live in the instance folder.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import socket
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -79,6 +82,19 @@ def _redis_url(env: Mapping[str, str], name: str) -> str | None:
     return text
 
 
+def instance_path(env: Mapping[str, str] | None = None) -> Path | None:
+    """The node's instance folder from ``ARENA_INSTANCE`` in ``env`` (default ``os.environ``), made absolute; None
+    when unset (Flask's default, ``instance/`` beside the package, is used)."""
+    env = os.environ if env is None else env
+    folder = env.get("ARENA_INSTANCE")
+    return Path(folder).resolve() if folder else None
+
+
+def search_queue_url(env: Mapping[str, str] | None = None) -> str | None:
+    """``ARENA_SEARCH_QUEUE`` from ``env`` (default ``os.environ``): the Redis URL of the search queue, or None."""
+    return _redis_url(os.environ if env is None else env, "ARENA_SEARCH_QUEUE")
+
+
 def secret_key(instance_path: Path) -> str:
     """The key in ``<instance>/secret_key``, created (random, 32 bytes, mode 0600) on first use."""
     path = instance_path / "secret_key"
@@ -103,7 +119,8 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
 
     Keys: ``SECRET_KEY``, ``DATABASE_URL``, ``ARENA_WORKERS``, ``ARENA_PACE``, ``ARENA_EVENT_RATE``,
     ``ARENA_EVENT_BURST``, ``ARENA_PROXY_HOPS``, ``ARENA_IDLE_GAMES``, ``ARENA_UNWATCHED_PAUSE``,
-    ``ARENA_UNTOUCHED_GAME_SECONDS``, ``SOCKETIO_MESSAGE_QUEUE``, ``ARENA_SEARCH_QUEUE``, ``NODE_MODULES``,
+    ``ARENA_UNTOUCHED_GAME_SECONDS``, ``SOCKETIO_MESSAGE_QUEUE``, ``ARENA_SEARCH_QUEUE``, ``ARENA_NODE`` (the
+    node's name in ``/api/health``; default the host name and the instance folder's name), ``NODE_MODULES``,
     ``MAX_CONTENT_LENGTH`` and the rate limits of ``DEFAULT_LIMITS``.
     """
     env = os.environ if env is None else env
@@ -120,7 +137,8 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
         "ARENA_UNTOUCHED_GAME_SECONDS": _number(env, "ARENA_UNTOUCHED_GAME_SECONDS", DEFAULT_UNTOUCHED_GAME_SECONDS,
                                                 0, 7 * 86_400),
         "SOCKETIO_MESSAGE_QUEUE": _redis_url(env, "SOCKETIO_MESSAGE_QUEUE"),
-        "ARENA_SEARCH_QUEUE": _redis_url(env, "ARENA_SEARCH_QUEUE"),
+        "ARENA_SEARCH_QUEUE": search_queue_url(env),
+        "ARENA_NODE": env.get("ARENA_NODE") or f"{socket.gethostname()}:{instance_path.name}",
         "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
         **{name: _limits(env, name) for name in DEFAULT_LIMITS},
     }

@@ -19,7 +19,7 @@ from flask import current_app, request
 from flask_limiter import RateLimitExceeded
 from flask_socketio import ConnectionRefusedError, disconnect, emit, join_room, leave_room
 
-from webapp import address_limits, socketio
+from webapp import address_limits
 from webapp.arena.assemble import Arena
 from webapp.errors import ArenaError
 from webapp.lab import parse_run
@@ -27,6 +27,7 @@ from webapp.lab import room_of as lab_room
 from webapp.rate_limit import TokenBucket
 from webapp.seats import BadTokenError, SeatClaim, read_token
 from webapp.socket_packets import MALFORMED_EVENT
+from webapp.sockets import socketio
 from webapp.validation import check_event
 
 log = logging.getLogger(__name__)

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import os
 from pathlib import Path
 
 from flask import Flask
 
-from webapp.config import database_url
+from webapp.config import database_url, instance_path
 from webapp.store import Store
 
 MIN_DAYS = 1.0
@@ -34,9 +33,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m webapp.purge", description=__doc__.split("\n")[0])
     parser.add_argument("--days", type=float, default=30.0, help="untouched for this many days (at least 1)")
     args = parser.parse_args(argv)
-    instance = os.environ.get("ARENA_INSTANCE")
-    instance_path = Path(instance).resolve() if instance else Path(Flask("webapp").instance_path)
-    store = Store(database_url(instance_path))
+    folder = instance_path() or Path(Flask("webapp").instance_path)
+    store = Store(database_url(folder))
     try:
         deleted = purge(store, args.days, dt.datetime.now(dt.UTC))
     except ValueError as error:

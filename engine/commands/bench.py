@@ -59,11 +59,6 @@ def run(args: argparse.Namespace) -> int:
               f"{latencies[len(latencies) // 2]:.1f} ms, max {latencies[-1]:.1f} ms")
     if args.no_solve:
         return 0
-    try:
-        import engine.solve.connect4  # noqa: F401
-    except ImportError:
-        print("\nConnect Four solver not available (engine/solve/connect4.py)")
-        return 0
     if not CONNECT4_DATA.exists():
         print(f"\nno Connect Four sets in {CONNECT4_DATA}")
         return 0

@@ -24,6 +24,7 @@ import chess.polyglot
 
 from engine.chess import board as internal
 from engine.chess.evaluation import DEFAULT_PERSONALITY, PERSONALITIES, build_tables, game_phase
+from engine.chess.openings import opening_of
 from engine.game import IllegalMoveError, InvalidSetupError, Outcome, is_decided, plies_to_end
 
 REASONS = {
@@ -335,8 +336,6 @@ class ChessState:
         ``check``: the square of a king in check or None; ``legal`` (UCI); ``san`` (the move list); ``moves``
         (the same in UCI); ``to_move``; ``turn`` ("white"/"black"); ``opening`` {eco, name} or None;
         ``outcome``; ``start_fen``; ``pgn``."""
-        from engine.chess.openings import opening_of
-
         board = self._board
         king = board.king(board.turn) if board.is_check() else None
         outcome = self.outcome()
