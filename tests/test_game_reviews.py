@@ -57,7 +57,7 @@ def test_a_finished_game_is_reviewed_once_as_the_command_line_reviews_it(app, cl
         ("best", "loss in 2", "loss in 2", None), ("threw away a win", "win in 2", "draw", "7")]
     assert app.test_client().get(f"/api/games/{game_id}/review").json == review  # the same for everyone
     store = app.extensions["arena"].store
-    assert not store.claim_review(game_id, dt.datetime.now(dt.UTC))  # done: never started again
+    assert not store.reviews.claim(game_id, dt.datetime.now(dt.UTC))  # done: never started again
 
 
 def test_a_review_is_cancelled_and_asked_for_again(app, client):

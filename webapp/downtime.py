@@ -29,7 +29,7 @@ class Heartbeat:
         self._store = store
         self._interval = interval
         self._closed = threading.Event()
-        down = store.forgive_down_time(DOWN_AFTER_SECONDS)
+        down = store.heartbeat.forgive_down_time(DOWN_AFTER_SECONDS)
         if down:
             log.warning("the service was down for %.1f s: running clocks get that time back", down)
         threading.Thread(target=self._run, name="heartbeat", daemon=True).start()
@@ -42,7 +42,7 @@ class Heartbeat:
 
     def _beat(self) -> None:
         try:
-            self._store.beat()
+            self._store.heartbeat.beat()
         except Exception:
             log.exception("the heartbeat could not be recorded")
 

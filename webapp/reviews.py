@@ -63,7 +63,7 @@ class Reviews:
     def status(self, game_id: str) -> dict[str, Any]:
         """``{game_id, status, ...}``: "none" when never asked, "running" with ``done``/``total``, "done" with the
         review, "cancelled" or "failed"."""
-        stored = self.store.review(game_id)
+        stored = self.store.reviews.get(game_id)
         if stored is None:
             return {"game_id": game_id, "status": "none"}
         status, result = stored
@@ -78,7 +78,7 @@ class Reviews:
         """Review the game ``game_id`` (played ``moves`` from ``start``) for ``client`` (an address), unless a review
         of it is running or done; returns its status. The caller has checked that the game may be reviewed."""
         stale = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=STALE_SECONDS)
-        if not self.store.claim_review(game_id, stale):
+        if not self.store.reviews.claim(game_id, stale):
             return self.status(game_id)
         run = _Run(positions_of(start, moves), moves, client)
         with self._lock:
@@ -100,7 +100,7 @@ class Reviews:
             raise ArenaError("not_allowed", "no review of this game is running on this server")
         for index in range(len(run.positions)):
             self.runner.cancel(_review_key(game_id, index), "review cancelled")
-        self.store.save_review(game_id, "cancelled")
+        self.store.reviews.save(game_id, "cancelled")
         status = {"game_id": game_id, "status": "cancelled"}
         self.emit("review", status, to=game_id)
         return status
@@ -155,14 +155,14 @@ class Reviews:
         if kind == "failed":
             for index in range(len(run.positions)):
                 self.runner.cancel(_review_key(game_id, index), "review failed")
-            self.store.save_review(game_id, "failed")
+            self.store.reviews.save(game_id, "failed")
             self.emit("review", {"game_id": game_id, "status": "failed", "message": info.get("message")}, to=game_id)
         elif finished:
             result = self._judge(run)
-            self.store.save_review(game_id, "done", result)
+            self.store.reviews.save(game_id, "done", result)
             self.emit("review", {"game_id": game_id, "status": "done", **result}, to=game_id)
         else:
-            self.store.save_review(game_id, "running")
+            self.store.reviews.save(game_id, "running")
             self.emit("review", self._progress(game_id, run), to=game_id)
 
     @staticmethod

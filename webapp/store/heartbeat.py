@@ -1,0 +1,50 @@
+"""The service's heartbeat row (``webapp.downtime``): when some node last ran, and the down time it gives back to
+running clocks."""
+
+from __future__ import annotations
+
+from sqlalchemy import select, update
+
+from webapp.store.tables import Database, GameRow, HeartbeatRow, utc, utc_now
+
+_HEARTBEAT = "service"
+
+
+class Heartbeat:
+    """The ``heartbeat`` table's one row."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    def beat(self) -> None:
+        """Record that the service runs now (``webapp.downtime``)."""
+        with self._database.transaction() as session:
+            session.merge(HeartbeatRow(name=_HEARTBEAT, at=utc_now()))
+
+    def forgive_down_time(self, slack: float) -> float:
+        """Give every running clock back the time the whole service was down: when the last heartbeat is more than
+        ``slack`` seconds old, the turn start of each active game with a clock moves on by the time since that
+        heartbeat. One node does it (the heartbeat is replaced only if unchanged since it was read, in the same
+        transaction). Returns the seconds forgiven (0 when the service was not down or another node did it)."""
+        now = utc_now()
+        with self._database.transaction() as session:
+            last = session.get(HeartbeatRow, _HEARTBEAT)
+            if last is None:
+                session.add(HeartbeatRow(name=_HEARTBEAT, at=now))
+                return 0.0
+            last_at = utc(last.at)
+            down = (now - last_at).total_seconds()
+            if down <= slack:
+                return 0.0
+            taken = session.execute(update(HeartbeatRow).where(
+                HeartbeatRow.name == _HEARTBEAT, HeartbeatRow.at == last.at).values(at=now))
+            if taken.rowcount != 1:
+                return 0.0
+            running = session.execute(select(GameRow.id, GameRow.turn_started_at).where(
+                GameRow.status == "active", GameRow.turn_started_at.is_not(None)))
+            for game_id, started in running.all():
+                started = utc(started)
+                if started < last_at:
+                    session.execute(update(GameRow).where(GameRow.id == game_id).values(
+                        turn_started_at=started + (now - last_at)))
+            return down
