@@ -1,6 +1,6 @@
 """Alpha-Beta Arena's web app: ``create_app()`` builds the Flask app; ``socketio`` is its Socket.IO server.
 
-Serve with ``gunicorn -w 1 --threads 64 -b HOST:PORT "webapp:create_app()"`` or ``python -m webapp``.
+Serve with ``gunicorn -w 1 --threads 64 -b HOST:PORT "webapp:create_app()"``.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ the game (``games.offers``: the seat that made each pending offer, or none), so 
   instead declines it (as on Lichess).
 - ``takeback``: while the game is on or ended on the board (not resigned), by a player who has a move to take back;
   accepted, the moves back to the asker's last turn are undone. Any move withdraws it.
-- ``rematch``: once the game is over; accepted, the rematch is made (``Arena.rematch``) and both move to it.
+- ``rematch``: once the game is over; accepted, the rematch is made (``Agreements.rematch``) and both move to it.
 
 An offer is answered by the other player (``accept`` or ``decline``); offering what the other player already
 offered accepts it. Abort (``may_abort``) needs no answer: either player may abort while neither side has moved

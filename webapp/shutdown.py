@@ -28,8 +28,8 @@ def close_connections(server: Server) -> None:
 
 def stop_on_gunicorn_sigterm(server: Server, close: Callable[[], None]) -> None:
     """Under a gunicorn worker, make its SIGTERM also close ``server``'s connections, then call ``close`` (the
-    engine pool and the store), in a thread of its own while gunicorn winds down. Anywhere else (tests,
-    ``python -m webapp``) nothing is changed."""
+    engine pool and the store), in a thread of its own while gunicorn winds down. Anywhere else (tests, a Flask
+    development server) nothing is changed."""
     previous = signal.getsignal(signal.SIGTERM)
     owner = getattr(previous, "__self__", None)
     if threading.current_thread() is not threading.main_thread() or not type(owner).__module__.startswith(

@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 PlayMove = Callable[[LiveGame, str, int, dict[str, Any]], None]
 """Plays an engine's move: ``play(live, move, seat, search)`` with the search's final event (``Moves.commit``)."""
 ClockCheck = Callable[[LiveGame], bool]
-"""Ends the game if its running clock fell; returns whether it did (``ClockWatch.end_if_fallen``)."""
+"""Ends the game if its running clock fell; returns whether it did (``Endings.end_if_clock_fell``)."""
 
 
 class EngineTurns:
