@@ -25,7 +25,7 @@ def test_an_engine_personality_is_stored_and_shown_in_the_seat_label(client):
     assert state["opponent"] == {"type": "engine", "level": 5, "personality": "aggressive"}
     assert state["seats"][1]["label"] == "Engine level 5 · aggressive"
     plain = create(client, {"type": "engine", "depth": 2, "personality": "solid"})
-    assert plain["seats"][1]["label"] == "Engine alphabeta depth 2 · solid"
+    assert plain["seats"][1]["label"] == "Engine alphabeta · depth 2 · solid"
     assert create(client, {"type": "engine", "level": 5})["seats"][1]["label"] == "Engine level 5"
 
 

@@ -20,6 +20,7 @@ from engine.games import game_class, game_names
 from engine.levels import game_levels
 from engine.oracles import describe_level
 from webapp import chess_assets
+from webapp.display import score_facts
 from webapp.lab import Lab
 from webapp.search.jobs import Ceiling
 from webapp.seats import invite_code, issue_token
@@ -40,6 +41,14 @@ bp = Blueprint(
     static_folder=resource_folder("static"),
     static_url_path="/assets",
 )
+
+
+
+@bp.app_context_processor
+def page_facts() -> dict[str, object]:
+    """What every page's scripts read from the server rather than keep a copy of: the score scale."""
+    return {"score_facts": score_facts()}
+
 
 # The chess board's piece images (/chess/pieces/wK.svg) are served with the pages that draw them.
 bp.register_blueprint(chess_assets.bp)

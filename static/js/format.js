@@ -30,10 +30,13 @@ export function formatMillis(ms) {
   return ms < 1000 ? `${integer.format(ms)} ms` : `${oneDecimal.format(ms / 1000)} s`;
 }
 
-export const WIN = 1_000_000;
-const MAX_PLIES = 10_000;
+/** The score scale of engine/game.py, as the page embeds it (webapp/display.py): a win on the spot scores `win`, a
+ * win in n plies `win - n`; a score beyond `win - max_plies` in size is a decided result. */
+const SCORE_FACTS = JSON.parse(document.getElementById("score-facts").textContent);
+export const WIN = SCORE_FACTS.win;
+const MAX_PLIES = SCORE_FACTS.max_plies;
 
-/** True for a proven win or loss score (see engine/game.py). */
+/** True for a proven win or loss score. */
 export function isDecided(score) {
   return Number.isFinite(score) && Math.abs(score) > WIN - MAX_PLIES;
 }

@@ -17,7 +17,6 @@ import { showToast } from "./toast.js";
 const root = document.getElementById("game-root");
 const gameId = root.dataset.gameId;
 const $ = (id) => document.getElementById(id);
-const TREE_GAMES = new Set(["tictactoe", "nim"]);
 const FLIP_BY_DEFAULT = new Set(["chess", "wolves"]);
 /** Games whose board draws hints itself; the others list them under the board. */
 const BOARD_HINTS = new Set(["connect4", "tictactoe", "nim", "wolves"]);
@@ -369,7 +368,7 @@ function drawAll() {
   drawChess(state);
   const engine = hasEngine(state);
   $("panel").hidden = !engine;
-  if (!engine || !TREE_GAMES.has(state.game)) $("tree-card").hidden = true;
+  if (!engine || !state.search_tree) $("tree-card").hidden = true;
   page.panel?.onState(state);
 }
 
@@ -408,7 +407,7 @@ async function applyState(state) {
   $("flip").setAttribute("aria-pressed", String(page.flipped));
   if (!page.panel) {
     page.panel = new EnginePanel($("panel"), state.players, $("engine-strip"), (tree, last) => {
-      if (TREE_GAMES.has(page.state?.game)) page.tree.show(tree, last);
+      if (page.state?.search_tree) page.tree.show(tree, last);
     });
   }
   await ensureBoard(state);
@@ -451,7 +450,7 @@ async function showStoredSearch(state, ply) {
   }
   if (page.reviewPly !== ply) return; // another move was selected meanwhile
   page.panel.showRecord(record, ply);
-  if (record?.info.tree && TREE_GAMES.has(state.game)) page.tree.show(record.info.tree);
+  if (record?.info.tree && state.search_tree) page.tree.show(record.info.tree);
 }
 
 /** Back to the live search in the panel and the tree. */
@@ -509,7 +508,7 @@ function connect() {
       page.panel?.onSearch(payload);
       const info = payload.info;
       if (page.state && payload.ply === page.state.ply) showHint(info.final ? null : (info.best ?? null));
-      if (info.final && info.tree && TREE_GAMES.has(page.state?.game)) {
+      if (info.final && info.tree && page.state?.search_tree) {
         $("tree-card").hidden = false;
         page.liveTree = info.tree;
         if (page.reviewPly === null || page.reviewPly === undefined) page.tree.show(info.tree);

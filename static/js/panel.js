@@ -22,16 +22,6 @@ const STATE_TEXT = {
   record: "stored search",
 };
 
-/** "level 4" or "alphabeta · depth 30 · 1.2 s": the settings a search was started with. */
-function describeEngine(engine) {
-  if (!engine) return "";
-  if (engine.level) return `level ${engine.level}`;
-  const parts = [engine.algorithm ?? "alphabeta"];
-  if (engine.depth) parts.push(`depth ${engine.depth}`);
-  if (engine.time) parts.push(`${engine.time} s`);
-  return parts.join(" · ");
-}
-
 /** Text of a root move's score in the same units as the search's own score text. */
 function rootScoreText(score, unitsPerPoint) {
   if (score === null || score === undefined) return "…";
@@ -118,12 +108,12 @@ export class EnginePanel {
     } else if (info.kind === "started") {
       this.state = "thinking";
       this.info = null;
-      this.engineText = describeEngine(info.engine);
+      this.engineText = info.engine_label ?? "";
     } else if (info.kind === "cancelled" || info.kind === "failed") {
       this.state = info.kind;
     } else {
       this.info = info;
-      if (info.engine) this.engineText = describeEngine(info.engine); // a late joiner missed "started"
+      if (info.engine_label) this.engineText = info.engine_label; // a late joiner missed "started"
       if (ORACLES.has(info.source)) this.state = info.source;
       else this.state = info.final ? "done" : "thinking";
     }
@@ -198,7 +188,7 @@ export class EnginePanel {
     const view = this.record
       ? {
         state: "record", info: this.record.info, seat: this.record.seat,
-        engineText: [`move ${this.recordPly}`, describeEngine(this.record.info?.engine)].filter(Boolean).join(" · "),
+        engineText: [`move ${this.recordPly}`, this.record.info?.engine_label].filter(Boolean).join(" · "),
       }
       : { state: this.state, info: this.info, seat: this.seat, engineText: this.engineText };
     const building = view.info?.building ?? null;

@@ -80,7 +80,7 @@ def test_a_game_from_a_fen_against_the_engine_with_typed_moves(live_server, brow
     assert reply == state["view"]["san"][-1] and state["history"][1]["move"] == state["view"]["moves"][-1]
     assert state["start_setup"] == AFTER_E4_E5
     assert state["opponent"]["personality"] == "aggressive"
-    assert state["seats"][1]["label"] == "Engine alphabeta depth 30, 1.5 s · aggressive"
+    assert state["seats"][1]["label"] == "Engine alphabeta · depth 30 · 1.5 s · aggressive"
     expect(page.locator("#opening")).to_be_visible()
     page.set_viewport_size({"width": 375, "height": 760})
     page.screenshot(path=artifacts / "chess-phone-player.png", full_page=True)

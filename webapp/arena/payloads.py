@@ -10,6 +10,7 @@ from typing import Any
 from engine.game import describe_score
 from webapp.arena.live import LiveGame
 from webapp.arena.presence import Presence
+from webapp.display import engine_label, tree_nodes
 from webapp.offers import pending
 from webapp.search.jobs import Runner
 from webapp.store import StoredSeat
@@ -26,19 +27,12 @@ def seat0_text(score: int, by: int, text: str | None) -> str | None:
 
 
 def seat_label(live: LiveGame, seat: StoredSeat) -> str:
-    """How a seat is named to players: "X (player)", "O (free seat)", "Engine level 3 · aggressive"..."""
+    """How a seat is named to players: "X (player)", "O (free seat)", "Engine level 3 · aggressive"
+    (``engine_label``)..."""
     engine = seat.engine
     if engine is None:
         return live.state.players[seat.seat] + (" (player)" if seat.taken else " (free seat)")
-    if "level" in engine:
-        label = f"Engine level {engine['level']}"
-    else:
-        limits = [f"depth {engine['depth']}" if engine.get("depth") else "",
-                  f"{engine['time']:g} s" if engine.get("time") else ""]
-        label = f"Engine {engine['algorithm']} " + ", ".join(x for x in limits if x)
-    if engine.get("personality"):
-        label += f" · {engine['personality']}"
-    return label
+    return f"Engine {engine_label(engine)}"
 
 
 def seat_payload(live: LiveGame, seat: StoredSeat) -> dict[str, Any]:
@@ -82,6 +76,7 @@ class Payloads:
         payload = {
             "id": stored.id, "url": f"/g/{stored.id}", "game": stored.game, "title": state.title,
             "players": list(state.players), "score_unit": state.score_unit, "move_notation": state.move_notation,
+            "search_tree": tree_nodes(stored.game) > 0,
             "options": stored.options, "game_options": stored.game_options, "start_setup": stored.start_setup,
             "setup": state.setup(), "moves": [m.move for m in stored.moves], "ply": live.ply, "history": history,
             "evals": evals, "status": stored.status,

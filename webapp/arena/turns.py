@@ -18,13 +18,12 @@ from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.presence import Presence
 from webapp.clocks import TIMEOUT
+from webapp.display import tree_nodes
 from webapp.errors import ArenaError
 from webapp.search.jobs import CEILING_SECONDS, Runner, SearchJob
 from webapp.search.leases import SearchLeases
 from webapp.store import PlyTakenError, Store
 
-TREE_GAMES = {"tictactoe": 3000, "nim": 3000}
-"""Games whose searches record their tree for the browser, with the node cap."""
 SEARCH_RETRIES = 1
 """How many times a failed search (engine error, worker process died) is started again for the same move."""
 RECHECK_INTERVAL = 1.0
@@ -88,7 +87,7 @@ class EngineTurns:
         assert engine is not None
         job = SearchJob(
             id=self._job_ids(), key=live.id, ply=live.ply, seat=seat, state=live.state, engine=engine,
-            record_tree=TREE_GAMES.get(live.stored.game, 0),
+            record_tree=tree_nodes(live.stored.game),
             not_before=time.time() + live.stored.options.get("pace", self.pace) if live.between_engines else 0.0,
             seed=secrets.randbits(32), client=live.client, deadline=self._deadline(live, seat, resumed))
         live.job_id = job.id

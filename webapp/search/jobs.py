@@ -24,6 +24,7 @@ from engine.review import SearchSettings, look_at
 from engine.search import make_searcher
 from engine.search.info import Limits, SearchInfo, SearchOptions
 from engine.truth import live_truth
+from webapp.display import engine_label
 from webapp.search.fair_queue import LIVE
 from webapp.search_records import fit_info
 
@@ -217,7 +218,7 @@ def run_job(job: SearchJob, results: Results, stop: StopSignal, ceiling: Ceiling
         run_analysis_job(job, results, stop, ceiling)
         return
     sender = _Sender(results, job)
-    sender.send({"kind": "started", "engine": job.engine})
+    sender.send({"kind": "started", "engine": job.engine, "engine_label": engine_label(job.engine)})
     try:
         final = None
         iterations = []
@@ -233,7 +234,8 @@ def run_job(job: SearchJob, results: Results, stop: StopSignal, ceiling: Ceiling
             sender.send(data)
         if final is None or not final.get("best"):
             raise RuntimeError("the search ended without a move")
-        final = fit_info(final | {"iterations": iterations, "engine": job.engine, "truth": live_truth(job.state)})
+        final = fit_info(final | {"iterations": iterations, "engine": job.engine,
+                                  "engine_label": engine_label(job.engine), "truth": live_truth(job.state)})
         remaining = job.not_before - time.time()
         if remaining > 0:
             stop.wait(remaining)
