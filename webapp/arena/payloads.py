@@ -16,14 +16,13 @@ from webapp.search.jobs import Runner
 from webapp.store import StoredSeat
 
 
-def seat0_text(score: int, by: int, text: str | None) -> str | None:
-    """The engine's score text (said from the mover's side, ``by``) re-said from seat 0's point of view."""
+def seat0_text(score: int, by: int, text: str | None, units_per_point: int) -> str | None:
+    """The engine's score text (said from the mover's side, ``by``) re-said from seat 0's point of view: the
+    text of the negated score (``engine.game.describe_score`` in the game's ``units_per_point``) when seat 1
+    moved."""
     if text is None or by == 0:
         return text
-    for mine, theirs in (("win in", "loss in"), ("loss in", "win in")):
-        if text.startswith(mine):
-            return theirs + text[len(mine):]
-    return describe_score(-score, 1) if "." not in text else f"{-score / 100:+.2f}"
+    return describe_score(-score, units_per_point)
 
 
 def seat_label(live: LiveGame, seat: StoredSeat) -> str:
@@ -69,8 +68,9 @@ class Payloads:
         history = [{"ply": m.ply, "move": m.move, "by": m.by, "score": m.score, "score_text": m.score_text,
                     "depth": m.depth, "clock_ms": m.clock_ms}
                    for m in stored.moves]
+        scale = getattr(type(state), "score_scale", 1)
         evals = [{"ply": m.ply, "score": m.score if m.by == 0 else -m.score,
-                  "score_text": seat0_text(m.score, m.by, m.score_text)}
+                  "score_text": seat0_text(m.score, m.by, m.score_text, scale)}
                  for m in stored.moves if m.score is not None]
         clocks = live.clocks()
         payload = {
