@@ -17,7 +17,8 @@ from typing import Any
 
 from flask import current_app, request
 from flask_limiter import RateLimitExceeded
-from flask_socketio import ConnectionRefusedError, disconnect, emit, join_room, leave_room
+from flask_socketio import disconnect, emit, join_room, leave_room
+from socketio.exceptions import ConnectionRefusedError
 
 from webapp import address_limits, socketio
 from webapp.arena.assemble import Arena

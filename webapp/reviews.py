@@ -126,9 +126,12 @@ class Reviews:
             self.emit("analysis", message | {"status": "failed", "message": info.get("message")}, to=game_id)
             return
         view = PositionView.from_dict(info["view"])
-        if view.exact:
-            best = max(view.exact, key=lambda move: view.exact[move].rank())  # type: ignore[index]
-            value, how = view.exact[best].text, "exact"
+        exact = view.exact
+        best: str | None
+        value: str | None
+        if exact:
+            best = max(exact, key=lambda move: exact[move].rank())
+            value, how = exact[best].text, "exact"
         else:
             best, value, how = view.best, view.score_text, SETTINGS.describe()
         shown = None if best is None else shown_move(job.state, best)

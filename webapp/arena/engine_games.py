@@ -56,7 +56,7 @@ class EngineGames:
             if paused is not None:
                 options["paused_by_creator"] = paused
             if pace is not None:
-                options["pace"] = float(pace)  # type: ignore[arg-type]  # checked against PACES above
+                options["pace"] = float(pace)
             if options != live.stored.options:
                 self.store.set_options(game_id, options)
                 live.set_options(options)

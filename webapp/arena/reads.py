@@ -7,6 +7,7 @@ import datetime as dt
 import json
 from typing import Any
 
+from engine.game import PgnState
 from webapp.arena.cache import GameCache
 from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import Payloads, position_payload
@@ -77,7 +78,7 @@ class Reads:
         ``not_found`` for an unknown game or a game without PGN (all but chess)."""
         with self.cache.locked(game_id) as live:
             state = live.state
-            if not hasattr(state, "pgn"):
+            if not isinstance(state, PgnState):
                 raise ArenaError("not_found", f"game {game_id} is not a chess game; only chess games have a PGN")
             moves = live.stored.moves
             evals = {move.ply: state.eval_comment(move.score if move.by == 0 else -move.score, move.depth)
@@ -85,7 +86,7 @@ class Reads:
             clocks = {move.ply: clock_comment(move.clock_ms) for move in moves if move.clock_ms is not None}
             comments = {ply: " ".join(part for part in (evals.get(ply), clocks.get(ply)) if part)
                         for ply in evals.keys() | clocks.keys()}
-            text: str = state.pgn({ply: comment for ply, comment in comments.items() if comment})
+            text = state.pgn({ply: comment for ply, comment in comments.items() if comment})
             return text
 
     def live_games(self, now: dt.datetime | None = None) -> list[dict[str, Any]]:
