@@ -10,7 +10,7 @@ from typing import Any
 from engine.game import PgnState
 from webapp.arena.cache import GameCache
 from webapp.arena.outbox import Outbox
-from webapp.arena.payloads import Payloads, position_payload
+from webapp.arena.payloads import Payloads, PositionPayload, StatePayload, SummaryPayload, position_payload
 from webapp.arena.presence import Presence
 from webapp.clocks import clock_comment
 from webapp.errors import ArenaError
@@ -34,7 +34,7 @@ class Reads:
         self.reviews = reviews
         self.outbox = outbox
 
-    def game_state(self, game_id: str, you: int | None) -> dict[str, Any]:
+    def game_state(self, game_id: str, you: int | None) -> StatePayload:
         """The state of game ``game_id`` with ``you``; unknown ids raise ``not_found``."""
         with self.cache.locked(game_id) as live:
             payload = self.payloads.state(live, you, include_you=True)
@@ -51,7 +51,7 @@ class Reads:
         with self.cache.locked(game_id, fresh=False) as live:
             return live.engine_of(seat) is None
 
-    def position(self, game_id: str, ply: int) -> dict[str, Any]:
+    def position(self, game_id: str, ply: int) -> PositionPayload:
         """The position after ``ply`` moves (read-only view); a ply beyond the game raises ``not_found``."""
         with self.cache.locked(game_id) as live:
             if not 0 <= ply <= live.ply:
@@ -89,7 +89,7 @@ class Reads:
             text = state.pgn({ply: comment for ply, comment in comments.items() if comment})
             return text
 
-    def live_games(self, now: dt.datetime | None = None) -> list[dict[str, Any]]:
+    def live_games(self, now: dt.datetime | None = None) -> list[SummaryPayload]:
         """Summaries of the games being played at ``now`` (default: now), most recently active first: unfinished
         games changed (a move, a seat taken...) in the last ``LIVE_RECENT_SECONDS``, or watched right now on any
         node. An abandoned game leaves the list; its link still works."""
