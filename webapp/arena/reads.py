@@ -14,7 +14,7 @@ from webapp.arena.payloads import Payloads, PositionPayload, StatePayload, Summa
 from webapp.arena.presence import Presence
 from webapp.clocks import clock_comment
 from webapp.errors import ArenaError
-from webapp.reviews import Reviews
+from webapp.reviews import AnalysisPayload, Reviews, ReviewStatus
 from webapp.store import Store
 
 LIVE_LIST_SIZE = 50
@@ -110,7 +110,7 @@ class Reads:
                 self.outbox.emit("state", self.payloads.state(live), to=game_id)
         return len(game_ids)
 
-    def review(self, game_id: str, client: str = "") -> dict[str, Any]:
+    def review(self, game_id: str, client: str = "") -> ReviewStatus:
         """Start (once) the review of a finished game for ``client``'s share of the engines (``webapp.reviews``);
         returns its status. Errors: not_allowed (the game is still being played)."""
         with self.cache.locked(game_id) as live:
@@ -119,7 +119,7 @@ class Reads:
             start, moves = live.start, [move.move for move in live.stored.moves]
         return self.reviews.start(game_id, start, moves, client)
 
-    def analyse_position(self, game_id: str, ply: int, client: str = "") -> dict[str, Any]:
+    def analyse_position(self, game_id: str, ply: int, client: str = "") -> AnalysisPayload:
         """"What would the engine do here?" for the position after ``ply`` moves of a finished game, for
         ``client``'s share of the engines (``Reviews.analyse``). Errors: not_allowed (still being played),
         not_found (no such ply)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
+from engine.hints import MoveHints
 from engine.search.info import SearchInfoDict
 
 
@@ -60,7 +61,7 @@ class AnalysisEvent(TypedDict):
 
     kind: Literal["final"]
     view: NotRequired[dict[str, Any]]
-    hints: NotRequired[dict[str, Any]]
+    hints: NotRequired[MoveHints]
     sent_at: NotRequired[float]
 
 
