@@ -67,7 +67,7 @@ def _client() -> str:
 
 
 def _sid() -> str:
-    return request.sid  # type: ignore[attr-defined]
+    return request.sid  # type: ignore[attr-defined]  # set by Flask-SocketIO, unknown to the Flask stubs
 
 
 @socketio.on("connect")
