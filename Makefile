@@ -25,6 +25,7 @@ run: install
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(PY) -m mypy
 
 test: install lint
 	$(PY) -m pytest

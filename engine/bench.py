@@ -106,7 +106,8 @@ def search_rows(games: set[str] | None, max_nodes: int) -> Iterator[SearchRow]:
 
 def stop_latencies(game: str = "connect4", after: float = 0.3, runs: int = 5) -> list[float]:
     """Milliseconds from setting the stop flag of an unlimited search (set once ``after`` seconds have passed,
-    on the next event) to the arrival of its final event, for ``runs`` searches."""
+    on the next event) to the arrival of its final event, for ``runs`` searches; a search that ends by itself before
+    the stop (a game solved in less than ``after`` seconds) has no latency to measure and adds none."""
     latencies = []
     for _ in range(runs):
         stop = threading.Event()
@@ -115,7 +116,7 @@ def stop_latencies(game: str = "connect4", after: float = 0.3, runs: int = 5) ->
             if stopped_at is None and time.perf_counter() - started >= after:
                 stop.set()
                 stopped_at = time.perf_counter()
-            if info.final:
+            if info.final and stopped_at is not None:
                 latencies.append((time.perf_counter() - stopped_at) * 1000)
     return latencies
 

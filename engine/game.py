@@ -27,9 +27,6 @@ Move = Hashable
 """A game's own move value (an int, a tuple, a ``chess.Move``...): hashable and picklable."""
 
 
-S = TypeVar("S", bound="State")
-
-
 class GameError(ValueError):
     """Base class of the errors a game raises for bad input."""
 
@@ -130,6 +127,48 @@ class State(Protocol):
     def view(self) -> dict[str, Any]: ...
 
 
+class HintedState(State, Protocol):
+    """A state with the optional search hints of ``State`` spelled out. A game has any subset of them, so a search
+    types its positions as this only after checking (once per search) which ones the game has, and calls only
+    those."""
+
+    @property
+    def symmetric_key(self) -> int: ...
+
+    def order_hint(self, move: Move, /) -> int: ...
+
+    def noisy_moves(self) -> list[Move]: ...
+
+    def score_bounds(self) -> tuple[int, int]: ...
+
+    def non_losing_moves(self) -> list[Move]: ...
+
+    def play_null(self) -> Self: ...
+
+    def in_check(self) -> bool: ...
+
+
+@runtime_checkable
+class PgnState(Protocol):
+    """A state that writes its game as PGN (chess)."""
+
+    @staticmethod
+    def eval_comment(white_score: int, depth: int | None = None) -> str | None:
+        """The PGN comment for an engine move scored ``white_score`` from White's side, None for none."""
+
+    def pgn(self, comments: dict[int, str] | None = None) -> str:
+        """The game so far as PGN text, ``comments`` written after the plies they map from."""
+
+
+class DigitMoves(Protocol):
+    """A state whose moves are the ints 0, 1, ... (a cell, a column), as ``play_digits`` plays them."""
+
+    def play(self, move: int, /) -> Self: ...
+
+
+D = TypeVar("D", bound=DigitMoves)
+
+
 def play_moves(state: State, moves: Iterable[str]) -> State:
     """Play moves given in the game's move notation, in order; the first bad one raises ``IllegalMoveError``
     naming its number (from 1). Uses the state's ``play_texts`` when it has one."""
@@ -144,7 +183,7 @@ def play_moves(state: State, moves: Iterable[str]) -> State:
     return state
 
 
-def play_digits(start: S, text: object, count: int, noun: str) -> S:
+def play_digits(start: D, text: object, count: int, noun: str) -> D:
     """The position after the moves written in ``text`` are played in order from ``start``.
 
     Each move is one digit 1..``count`` naming the 0-based move ``digit - 1`` (a cell, a column); ``noun`` names

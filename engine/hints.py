@@ -6,7 +6,7 @@ For display only, and only in games created with hints on: both players and ever
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from engine.game import WIN, State, describe_score
 from engine.review import SearchSettings, shown_move
@@ -21,7 +21,23 @@ HINT_TRUTH_SECONDS = 0.5
 _EVERY_MOVE_EXACT = SearchOptions(root_margin=2 * WIN, aspiration=False)
 
 
-def move_hints(state: State, settings: SearchSettings = HINT_SETTINGS, stop: Any = None) -> dict[str, Any]:
+class MoveHint(TypedDict):
+    """One move's hint: its value in words, its score (engine convention) and how players write it."""
+
+    value: str
+    score: int | None
+    shown: str
+
+
+class MoveHints(TypedDict):
+    """The hints of a position (``move_hints``)."""
+
+    how: Literal["exact", "search"]
+    depth: int | None
+    moves: dict[str, MoveHint]
+
+
+def move_hints(state: State, settings: SearchSettings = HINT_SETTINGS, stop: Any = None) -> MoveHints:
     """``{"how": "exact" | "search", "depth": int | None, "moves": {move: {"value", "score", "shown"}}}`` for every
     legal move of ``state`` (empty for a finished game): ``value`` in words ("win in 3", "draw", "+0.35") for the
     side to move, ``score`` in the engine's convention (None where only the result is known), ``shown`` the move as
@@ -36,7 +52,7 @@ def move_hints(state: State, settings: SearchSettings = HINT_SETTINGS, stop: Any
                               stop).search():
         final = info
     scale = getattr(type(state), "score_scale", 1)
-    moves = {} if final is None else {
+    moves: dict[str, MoveHint] = {} if final is None else {
         root.move: {"value": describe_score(root.score, scale), "score": root.score,
                     "shown": shown_move(state, root.move)}
         for root in final.root_moves if root.score is not None}

@@ -26,19 +26,20 @@ def candidate_moves(root_moves: list[RootMove], margin: int) -> list[str]:
     A decided loss is never a candidate while something better exists, and when the best is a decided win only
     wins qualify (a margin in evaluation units says nothing about the distance to a win).
     """
-    scored = [root for root in root_moves if root.score is not None and root.bound in ("exact", None)]
+    scored = [(root.score, root.move) for root in root_moves
+              if root.score is not None and root.bound in ("exact", None)]
     if not scored:
         return []
-    best = max(root.score for root in scored)
+    best = max(score for score, _ in scored)
     chosen = []
-    for root in sorted(scored, key=lambda r: r.score, reverse=True):
-        if root.score < best - margin:
+    for score, move in sorted(scored, key=lambda pair: pair[0], reverse=True):
+        if score < best - margin:
             continue
-        if is_decided(root.score) and root.score < 0 and root.score < best:
+        if is_decided(score) and score < 0 and score < best:
             continue
-        if is_decided(best) and best > 0 and not (is_decided(root.score) and root.score > 0):
+        if is_decided(best) and best > 0 and not (is_decided(score) and score > 0):
             continue
-        chosen.append(root.move)
+        chosen.append(move)
     return chosen
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from engine.game import State, describe_score, is_decided, play_moves
 from engine.search import make_searcher
@@ -180,6 +180,18 @@ def _verdict(ply: int, played: str, state: State, view: PositionView, after_stat
     better = None if verdict in (BEST, GOOD) else view.best
     return MoveVerdict(ply, played, by, verdict, view.score_text, _text(after_state, after), better, loss, False,
                        shown_move(state, played), shown_move(state, better), before, after)
+
+
+@overload
+def shown_move(state: State, text: str) -> str: ...
+
+
+@overload
+def shown_move(state: State, text: None) -> None: ...
+
+
+@overload
+def shown_move(state: State, text: str | None) -> str | None: ...
 
 
 def shown_move(state: State, text: str | None) -> str | None:

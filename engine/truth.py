@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from engine.game import WIN, State, describe_score
-from engine.games.connect4 import CELLS
+from engine.games.connect4 import CELLS, Connect4
+from engine.games.nim import Nim
 from engine.solve import tables as solved
 from engine.solve.connect4 import Solver, SolveTimeout, pons_to_engine
 from engine.solve.connect4_oracle import move_scores
@@ -119,21 +120,21 @@ def move_values(state: State, seconds: float = CONNECT4_SECONDS, tables: Path | 
                 return None
             values[state.move_text(move)] = Exact(entry.result, entry.plies).after_move()
         return values
-    if state.name == "nim":
-        for move in state.legal_moves():
-            known = nim_value(state.play(move))  # type: ignore[arg-type]
+    position: object = state  # narrowed by class below: a game's class is no State subtype for the type checker
+    if isinstance(position, Nim):
+        for move in position.legal_moves():
+            known = nim_value(position.play(move))
             if known is None:
                 return None
             wins, plies = known
             values[state.move_text(move)] = Exact("win" if wins else "loss", plies).after_move()
         return values
-    if state.name == "connect4":
+    if isinstance(position, Connect4):
         try:
-            scored = move_scores(state, Solver(), time.perf_counter() + seconds)  # type: ignore[arg-type]
+            scored = move_scores(position, Solver(), time.perf_counter() + seconds)
         except SolveTimeout:
             return None
-        moves = state.moves  # type: ignore[attr-defined]
-        return {state.move_text(move): of_score(pons_to_engine(pons, moves)) for pons, move, _ in scored}
+        return {position.move_text(move): of_score(pons_to_engine(pons, position.moves)) for pons, move, _ in scored}
     return None
 
 
@@ -148,7 +149,8 @@ def live_truth(state: State) -> dict[str, dict[str, Any]] | None:
     Connect Four solver from
     ``LIVE_CONNECT4_EMPTY`` empty cells down within ``LIVE_CONNECT4_SECONDS``, at most ``LIVE_MAX_MOVES`` moves;
     None where unknown. Display only."""
-    if state.name == "connect4" and CELLS - state.moves > LIVE_CONNECT4_EMPTY:  # type: ignore[attr-defined]
+    position: object = state  # narrowed by class: a game's class is no State subtype for the type checker
+    if isinstance(position, Connect4) and CELLS - position.moves > LIVE_CONNECT4_EMPTY:
         return None
     if len(state.legal_moves()) > LIVE_MAX_MOVES:
         return None

@@ -15,7 +15,7 @@ from engine.games.nim import Nim
 from engine.games.tictactoe import TicTacToe
 from engine.search import analyse, final_event, make_searcher
 from engine.search.alphabeta import Searcher
-from engine.search.info import Limits, SearchInfo, SearchOptions
+from engine.search.info import Limits, RootMoveDict, SearchInfo, SearchInfoDict, SearchOptions
 
 COUNTERS = ("nodes", "qnodes", "cutoffs", "pruned", "generated", "tt_probes", "tt_hits", "seldepth", "time_ms")
 ALGORITHMS = ("alphabeta", "minimax", "mcts")
@@ -206,3 +206,10 @@ def test_every_value_preserving_switch_can_be_turned_off(switch: str) -> None:
     expected = analyse(state, Limits(depth=4), SearchOptions(algorithm="minimax")).score
     info = analyse(state, Limits(depth=4), SearchOptions(**base, **{switch: False}))
     assert info.score == expected and state.parse_move(info.best) in state.legal_moves()
+
+
+def test_the_json_types_name_every_field_of_an_event():
+    info = analyse(TicTacToe(), Limits(depth=2))
+    data = info.to_dict()
+    assert set(data) == set(SearchInfoDict.__annotations__) - {"sent_at"}  # stamped by a relay only
+    assert set(data["root_moves"][0]) == set(RootMoveDict.__annotations__)

@@ -17,7 +17,8 @@ from typing import Any
 
 from flask import current_app, request
 from flask_limiter import RateLimitExceeded
-from flask_socketio import ConnectionRefusedError, disconnect, emit, join_room, leave_room
+from flask_socketio import disconnect, emit, join_room, leave_room
+from socketio.exceptions import ConnectionRefusedError
 
 from webapp import address_limits
 from webapp.arena.assemble import Arena
@@ -67,7 +68,7 @@ def _client() -> str:
 
 
 def _sid() -> str:
-    return request.sid  # type: ignore[attr-defined]
+    return request.sid  # type: ignore[attr-defined]  # set by Flask-SocketIO, unknown to the Flask stubs
 
 
 @socketio.on("connect")

@@ -13,13 +13,26 @@ import dataclasses
 import functools
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from engine.game import State
-from engine.hints import HINT_SETTINGS
+from engine.hints import HINT_SETTINGS, MoveHint
 from webapp.arena.live import LiveGame
 from webapp.search.fair_queue import BACKGROUND
 from webapp.search.jobs import Runner, SearchJob
+
+
+class HintsPayload(TypedDict):
+    """The ``hints`` message: the hints of the position after ``ply`` moves (``engine.hints.move_hints``), for
+    ``seat`` to move, and in words where they come from (``source``)."""
+
+    game_id: str
+    ply: int
+    seat: int
+    how: Literal["exact", "search"]
+    depth: int | None
+    moves: dict[str, MoveHint]
+    source: str
 
 
 def job_key(game_id: str) -> str:
@@ -34,7 +47,7 @@ class Hints:
         self.runner = runner
         self.emit = emit
         self._job_ids = job_ids
-        self._latest: dict[str, dict[str, Any]] = {}
+        self._latest: dict[str, HintsPayload] = {}
         self._lock = threading.Lock()
 
     def request(self, game_id: str, ply: int, state: State, client: str) -> None:
@@ -56,7 +69,7 @@ class Hints:
         else:
             self.forget(live.id)
 
-    def latest(self, game_id: str, ply: int) -> dict[str, Any] | None:
+    def latest(self, game_id: str, ply: int) -> HintsPayload | None:
         """The hints sent for the position after ``ply`` moves of ``game_id``, if they are the latest."""
         with self._lock:
             hints = self._latest.get(game_id)
@@ -76,9 +89,11 @@ class Hints:
         """The runner's handler of a hints search of ``game_id``: keep the final answer and send it to the room."""
         if info["kind"] != "final":
             return
-        settings = f"a search of depth {info['hints']['depth']} (at most {HINT_SETTINGS.seconds:g} s)"
-        hints = {"game_id": game_id, "ply": job.ply, "seat": job.seat, **info["hints"],
-                 "source": "the exact value of every move" if info["hints"]["how"] == "exact" else settings}
+        found = info["hints"]
+        settings = f"a search of depth {found['depth']} (at most {HINT_SETTINGS.seconds:g} s)"
+        hints: HintsPayload = {"game_id": game_id, "ply": job.ply, "seat": job.seat, "how": found["how"],
+                               "depth": found["depth"], "moves": found["moves"],
+                               "source": "the exact value of every move" if found["how"] == "exact" else settings}
         with self._lock:
             self._latest[game_id] = hints
         self.emit("hints", hints, to=game_id)

@@ -16,9 +16,9 @@ import dataclasses
 import datetime as dt
 import functools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from engine.game import State
 from engine.review import PositionView, SearchSettings, average_losses, positions_of, shown_move, verdicts_from
@@ -31,6 +31,50 @@ SETTINGS = SearchSettings()
 """The search of each position without a known truth: depth 8, at most 0.5 s (docs/review.md)."""
 STALE_SECONDS = 120.0
 """A review said to be running but silent this long (its node stopped) may be started again."""
+
+
+class ReviewResult(TypedDict):
+    """A finished review as stored: each move's verdict (``engine.review.MoveVerdict.to_dict()``), each seat's
+    average loss, and the search settings (with ``text``, in words)."""
+
+    verdicts: list[dict[str, Any]]
+    averages: list[float | None]
+    settings: dict[str, Any]
+
+
+class ReviewStatus(TypedDict):
+    """The ``review`` message and answer: ``status`` "none", "running" (with ``done`` of ``total`` positions),
+    "done" (with the review), "cancelled" or "failed" (with a ``message`` when sent as it fails)."""
+
+    game_id: str
+    status: str
+    done: NotRequired[int]
+    total: NotRequired[int]
+    verdicts: NotRequired[list[dict[str, Any]]]
+    averages: NotRequired[list[float | None]]
+    settings: NotRequired[dict[str, Any]]
+    message: NotRequired[str | None]
+
+
+class AnalysisPayload(TypedDict):
+    """The ``analysis`` message and answer about the position after ``ply`` moves: "running", "failed" (with a
+    ``message``) or "done" with the engine's ``best`` move (and as players read it), its ``value`` and ``how``
+    it was found ("exact" or the search settings in words)."""
+
+    game_id: str
+    ply: int
+    status: str
+    message: NotRequired[str | None]
+    best: NotRequired[str | None]
+    best_shown: NotRequired[str | None]
+    value: NotRequired[str | None]
+    how: NotRequired[str]
+
+
+def _done(game_id: str, result: Mapping[str, Any]) -> ReviewStatus:
+    """The status of a done review whose ``result`` is a ``ReviewResult`` (as stored, or just made)."""
+    return {"game_id": game_id, "status": "done", "verdicts": result["verdicts"], "averages": result["averages"],
+            "settings": result["settings"]}
 
 
 def _review_key(game_id: str, index: int) -> str:
@@ -60,7 +104,7 @@ class Reviews:
         self._runs: dict[str, _Run] = {}
         self._lock = threading.Lock()
 
-    def status(self, game_id: str) -> dict[str, Any]:
+    def status(self, game_id: str) -> ReviewStatus:
         """``{game_id, status, ...}``: "none" when never asked, "running" with ``done``/``total``, "done" with the
         review, "cancelled" or "failed"."""
         stored = self.store.reviews.get(game_id)
@@ -68,13 +112,12 @@ class Reviews:
             return {"game_id": game_id, "status": "none"}
         status, result = stored
         if status == "done" and result is not None:
-            return {"game_id": game_id, "status": "done", **result}
+            return _done(game_id, result)
         with self._lock:
             run = self._runs.get(game_id)
-            progress = {} if run is None else {"done": len(run.views), "total": len(run.positions)}
-        return {"game_id": game_id, "status": status, **progress}
+        return {"game_id": game_id, "status": status} if run is None else self._progress(game_id, run, status)
 
-    def start(self, game_id: str, start: State, moves: list[str], client: str) -> dict[str, Any]:
+    def start(self, game_id: str, start: State, moves: list[str], client: str) -> ReviewStatus:
         """Review the game ``game_id`` (played ``moves`` from ``start``) for ``client`` (an address), unless a review
         of it is running or done; returns its status. The caller has checked that the game may be reviewed."""
         stale = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=STALE_SECONDS)
@@ -91,7 +134,7 @@ class Reviews:
                                functools.partial(self._on_event, game_id))
         return self._progress(game_id, run)
 
-    def cancel(self, game_id: str) -> dict[str, Any]:
+    def cancel(self, game_id: str) -> ReviewStatus:
         """Stop the review of ``game_id`` running on this node (``not_allowed`` when none runs here); its status
         becomes "cancelled" and it may be asked for again."""
         with self._lock:
@@ -101,11 +144,11 @@ class Reviews:
         for index in range(len(run.positions)):
             self.runner.cancel(_review_key(game_id, index), "review cancelled")
         self.store.reviews.save(game_id, "cancelled")
-        status = {"game_id": game_id, "status": "cancelled"}
+        status: ReviewStatus = {"game_id": game_id, "status": "cancelled"}
         self.emit("review", status, to=game_id)
         return status
 
-    def analyse(self, game_id: str, ply: int, state: State, client: str) -> dict[str, Any]:
+    def analyse(self, game_id: str, ply: int, state: State, client: str) -> AnalysisPayload:
         """Look at the position after ``ply`` moves of ``game_id`` as a review does ("what would the engine do
         here?"), as background work of ``client``; the answer reaches the game's room as ``analysis``. Returns
         ``{game_id, ply, status: "running"}``."""
@@ -121,19 +164,24 @@ class Reviews:
         there, its best move (as players read it) and that move's value, exact or searched."""
         if info["kind"] not in ("final", "failed"):
             return
-        message: dict[str, Any] = {"game_id": game_id, "ply": job.ply}
         if info["kind"] == "failed":
-            self.emit("analysis", message | {"status": "failed", "message": info.get("message")}, to=game_id)
+            failed: AnalysisPayload = {"game_id": game_id, "ply": job.ply, "status": "failed",
+                                       "message": info.get("message")}
+            self.emit("analysis", failed, to=game_id)
             return
         view = PositionView.from_dict(info["view"])
-        if view.exact:
-            best = max(view.exact, key=lambda move: view.exact[move].rank())  # type: ignore[index]
-            value, how = view.exact[best].text, "exact"
+        exact = view.exact
+        best: str | None
+        value: str | None
+        if exact:
+            best = max(exact, key=lambda move: exact[move].rank())
+            value, how = exact[best].text, "exact"
         else:
             best, value, how = view.best, view.score_text, SETTINGS.describe()
         shown = None if best is None else shown_move(job.state, best)
-        self.emit("analysis", message | {"status": "done", "best": best, "best_shown": shown, "value": value,
-                                         "how": how}, to=game_id)
+        done: AnalysisPayload = {"game_id": game_id, "ply": job.ply, "status": "done", "best": best,
+                                 "best_shown": shown, "value": value, "how": how}
+        self.emit("analysis", done, to=game_id)
 
     def _on_event(self, game_id: str, job: SearchJob, info: dict[str, Any]) -> None:
         """The runner's handler of the review searches of ``game_id``: keep each position's findings; when all
@@ -156,21 +204,22 @@ class Reviews:
             for index in range(len(run.positions)):
                 self.runner.cancel(_review_key(game_id, index), "review failed")
             self.store.reviews.save(game_id, "failed")
-            self.emit("review", {"game_id": game_id, "status": "failed", "message": info.get("message")}, to=game_id)
+            failed: ReviewStatus = {"game_id": game_id, "status": "failed", "message": info.get("message")}
+            self.emit("review", failed, to=game_id)
         elif finished:
             result = self._judge(run)
-            self.store.reviews.save(game_id, "done", result)
-            self.emit("review", {"game_id": game_id, "status": "done", **result}, to=game_id)
+            self.store.reviews.save(game_id, "done", dict(result))
+            self.emit("review", _done(game_id, result), to=game_id)
         else:
             self.store.reviews.save(game_id, "running")
             self.emit("review", self._progress(game_id, run), to=game_id)
 
     @staticmethod
-    def _progress(game_id: str, run: _Run) -> dict[str, Any]:
-        return {"game_id": game_id, "status": "running", "done": len(run.views), "total": len(run.positions)}
+    def _progress(game_id: str, run: _Run, status: str = "running") -> ReviewStatus:
+        return {"game_id": game_id, "status": status, "done": len(run.views), "total": len(run.positions)}
 
     @staticmethod
-    def _judge(run: _Run) -> dict[str, Any]:
+    def _judge(run: _Run) -> ReviewResult:
         views = [run.views[index] for index in range(len(run.positions))]
         verdicts = verdicts_from(run.positions, run.moves, views)
         return {"verdicts": [verdict.to_dict() for verdict in verdicts], "averages": average_losses(verdicts),

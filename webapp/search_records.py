@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from webapp.search.job_events import FinalEvent
+
 RECORD_MAX_BYTES = 64 * 1024
 """The largest search record stored, in bytes of JSON."""
 MESSAGE_BYTES = 256
@@ -23,25 +25,26 @@ NODE_BYTES = 100
 """About the JSON size of a tree node without its children and pruned moves."""
 
 
-def fit_info(info: dict[str, Any]) -> dict[str, Any]:
+def fit_info(info: FinalEvent) -> FinalEvent:
     """The final ``SearchInfo`` event ``info`` (``to_dict()`` with ``iterations``), its recorded trees cut so that
     its JSON fits in ``RECORD_MAX_BYTES`` with room for the event's other fields. The last iteration's tree is
     ``info["tree"]`` alone (not repeated in ``iterations``); it may take half of the room when earlier iterations
     have trees, which share the rest. Run where the search ran (the engine's process): the room then receives
     exactly what is stored."""
-    iterations = [dict(iteration) for iteration in info.get("iterations", [])]
+    iterations = [iteration.copy() for iteration in info.get("iterations", [])]
     if iterations:
         iterations[-1]["tree"] = None
-    earlier = [iteration for iteration in iterations if iteration.get("tree")]
-    trimmed = info | {"iterations": iterations}
-    budget = RECORD_MAX_BYTES - MESSAGE_BYTES - len(_dumps(trimmed | {"tree": None} | {"iterations": [
-        iteration | {"tree": None} for iteration in iterations]}))
-    if info.get("tree") is not None:
+    earlier = [(iteration, tree) for iteration in iterations if (tree := iteration.get("tree"))]
+    trimmed: FinalEvent = {**info, "iterations": iterations}
+    budget = RECORD_MAX_BYTES - MESSAGE_BYTES - len(_dumps({**trimmed, "tree": None, "iterations": [
+        {**iteration, "tree": None} for iteration in iterations]}))
+    tree = info.get("tree")
+    if tree is not None:
         share = budget // 2 if earlier else budget
-        trimmed["tree"] = _fit_tree(info["tree"], share)
-        budget -= len(_dumps(trimmed["tree"]))
-    for iteration in earlier:
-        iteration["tree"] = _fit_tree(iteration["tree"], budget // len(earlier))
+        trimmed["tree"] = fitted = _fit_tree(tree, share)
+        budget -= len(_dumps(fitted))
+    for iteration, tree in earlier:
+        iteration["tree"] = _fit_tree(tree, budget // len(earlier))
     return trimmed
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import signal
 import threading
 from collections.abc import Callable
-from typing import Any
+from types import FrameType
 
 from socketio import Server
 
@@ -32,15 +32,15 @@ def stop_on_gunicorn_sigterm(server: Server, close: Callable[[], None]) -> None:
     development server) nothing is changed."""
     previous = signal.getsignal(signal.SIGTERM)
     owner = getattr(previous, "__self__", None)
-    if threading.current_thread() is not threading.main_thread() or not type(owner).__module__.startswith(
-            "gunicorn.workers"):
+    if (not callable(previous) or threading.current_thread() is not threading.main_thread()
+            or not type(owner).__module__.startswith("gunicorn.workers")):
         return
 
     def stop_everything() -> None:
         close_connections(server)
         close()
 
-    def on_sigterm(signum: int, frame: Any) -> None:
+    def on_sigterm(signum: int, frame: FrameType | None) -> None:
         threading.Thread(target=stop_everything, name="arena-shutdown", daemon=True).start()
         previous(signum, frame)
 

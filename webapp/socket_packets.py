@@ -34,6 +34,7 @@ class ReadablePacket(packet.Packet):
         text = encoded_packet if isinstance(encoded_packet, str) else ""
         name = EVENT_NAME.search(text[:100])
         self.packet_type, self.namespace, self.id = packet.EVENT, None, None
-        self.attachment_count, self.attachments = 0, []
+        self.attachment_count = 0
+        self.attachments: list[bytes] = []
         self.data = [MALFORMED_EVENT, {"event": name.group(1) if name else None, "reason": reason}]
         return 0

@@ -77,7 +77,7 @@ class Position(NamedTuple):
 
 def gen_moves(board: str, castling: tuple[bool, bool], ep: int) -> list[Move]:
     """Every pseudo-legal move of the side to move (castling is generated only when fully legal)."""
-    moves = []
+    moves: list[Move] = []
     append = moves.append
     for i, p in enumerate(board):
         if not p.isupper():
@@ -127,7 +127,7 @@ def gen_moves(board: str, castling: tuple[bool, bool], ep: int) -> list[Move]:
 
 def gen_noisy(board: str, ep: int) -> list[Move]:
     """Captures (en passant included) and queen promotions of the side to move, pseudo-legal."""
-    moves = []
+    moves: list[Move] = []
     append = moves.append
     for i, p in enumerate(board):
         if not p.isupper():

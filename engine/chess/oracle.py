@@ -71,7 +71,8 @@ def tablebase_move(board: chess.Board, directory: str | None = None) -> tuple[st
 
 def _final(best: str, score: int | None, text: str, source: str,
            candidates: dict[str, int] | None = None) -> SearchInfo:
-    root_moves = [RootMove(move, None, visits=lines) for move, lines in (candidates or {best: None}).items()]
+    root_moves = ([RootMove(move, None, visits=lines) for move, lines in candidates.items()] if candidates
+                  else [RootMove(best, None)])
     return SearchInfo(
         kind="final", algorithm="alphabeta", depth=0, seldepth=0, nodes=0, qnodes=0, cutoffs=0, pruned=0,
         generated=0, tt_probes=0, tt_hits=0, time_ms=0.0, nps=0, score=score, score_text=text, pv=[best],

@@ -10,7 +10,7 @@ import argparse
 import dataclasses
 import json
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 from engine.game import GameError
 from engine.games import game_class, game_names
@@ -46,7 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_options(args: argparse.Namespace) -> SearchOptions:
     """The ``SearchOptions`` the arguments ask for; a bad ``--option`` raises ``ValueError``."""
-    changes: dict[str, object] = {"algorithm": args.algorithm, "record_tree": args.tree, "seed": args.seed,
+    # field name -> value; each field has its own type, so a value is any (``check_options`` vets the result)
+    changes: dict[str, Any] = {"algorithm": args.algorithm, "record_tree": args.tree, "seed": args.seed,
                                   "personality": args.personality}
     if args.no_tt:
         changes["tt"] = False

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"\n{'set':<14} {'lines':>6} {'mean us':>12} {'median us':>12} {'mean nodes':>12} {'wrong':>6}")
     wrong = 0
-    for row in solve_rows(sets, limit):
-        print(format_solve_row(row), flush=True)
-        wrong += row.wrong
+    for solved in solve_rows(sets, limit):
+        print(format_solve_row(solved), flush=True)
+        wrong += solved.wrong
     return 1 if wrong else 0

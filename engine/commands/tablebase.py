@@ -12,8 +12,9 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-from engine.game import GameError
+from engine.game import GameError, State
 from engine.games import game_class
 from engine.solve import tables
 from engine.solve.tablebase import TableError
@@ -60,7 +61,7 @@ def _info(game: str, directory: Path | None) -> int:
     start = game_class(game).initial()
     info = {"game": game, "path": str(path), "bytes": path.stat().st_size, "indices": len(loaded.codes),
             "load_ms": round(seconds * 1000, 2), **loaded.counts(), "longest_plies": loaded.longest(),
-            "start": tables.verdict(start, directory)["text"]}
+            "start": _verdict(start, directory)["text"]}
     print(json.dumps(info, indent=2))
     return 0
 
@@ -70,5 +71,13 @@ def _probe(game: str, position: str | None, directory: Path | None) -> int:
     state = cls.from_setup(position) if position is not None else cls.initial()
     if tables.table(game, directory, build_missing=False) is None:
         raise TableError(f"no table for {game}; make it with: python -m engine tablebase build {game}")
-    print(json.dumps({"position": state.setup(), **tables.verdict(state, directory)}, indent=2))
+    print(json.dumps({"position": state.setup(), **_verdict(state, directory)}, indent=2))
     return 0
+
+
+def _verdict(state: State, directory: Path | None) -> dict[str, Any]:
+    """``tables.verdict`` on a position of a game whose table is there; ``TableError`` for a game without one."""
+    verdict = tables.verdict(state, directory)
+    if verdict is None:
+        raise TableError(f"{state.name} has no solved table")
+    return verdict

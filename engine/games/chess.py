@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import chess
 import chess.pgn
@@ -84,7 +84,8 @@ class ChessState:
 
     def __init__(self, board: chess.Board) -> None:
         self._board = board
-        self._outcome: Outcome | bool | None = False
+        self._outcome: Outcome | Literal[False] | None = False
+        """The outcome once ``outcome()`` has found it; False until then."""
 
     @property
     def board(self) -> chess.Board:
@@ -116,7 +117,8 @@ class ChessState:
             raise InvalidSetupError(f"bad FEN {fen!r}: {error}") from None
         status = board.status()
         if status != chess.STATUS_VALID:
-            problems = [flag.name.lower().replace("_", " ") for flag in chess.Status if flag and flag in status]
+            problems = [flag.name.lower().replace("_", " ") for flag in chess.Status
+                        if flag and flag in status and flag.name]
             raise InvalidSetupError(f"impossible position {fen!r}: {', '.join(problems)}")
         try:
             return cls(board).play_texts(moves.split())
@@ -194,7 +196,7 @@ class ChessState:
                 self._outcome = Outcome(None, REASONS[chess.Termination.THREEFOLD_REPETITION])
             else:
                 self._outcome = None
-        return self._outcome  # type: ignore[return-value]
+        return self._outcome
 
     def can_win(self, seat: int) -> bool:
         """Whether ``seat`` (0 White, 1 Black) still has the material to mate (python-chess's rule): a side that

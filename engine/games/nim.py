@@ -119,7 +119,7 @@ class Nim:
 
     def legal_moves(self) -> list[tuple[int, int]]:
         """Every (pile index, count) allowed by the rules, larger takes first; none once all piles are empty."""
-        moves = []
+        moves: list[tuple[int, int]] = []
         for index, size in enumerate(self.piles):
             most = size if self.max_take is None else min(size, self.max_take)
             moves.extend((index, count) for count in range(most, 0, -1))

@@ -33,7 +33,9 @@ delay the proof, are then left out.
 
 from __future__ import annotations
 
-from engine.game import WIN, Move, State, is_decided
+from typing import cast
+
+from engine.game import WIN, HintedState, Move, State, is_decided
 from engine.search.base import (
     MAX_DEPTH,
     BaseSearcher,
@@ -137,7 +139,7 @@ class Searcher(BaseSearcher):
         """The best move the TT remembers for the root (from an earlier search of this game), or None."""
         if self.tt is None:
             return None
-        state = self.state
+        state = cast(HintedState, self.state)
         entry = self.tt.get(state.symmetric_key if self._symmetric else state.key)
         return entry[4] if entry is not None and entry[5] == state.key else None
 
@@ -188,7 +190,7 @@ class Searcher(BaseSearcher):
         "upper" for a move refuted by a null-window search, "lower" for a fail-high). Moves within
         ``options.root_margin`` of the best get exact scores.
         """
-        state = self.state
+        state = cast(HintedState, self.state)
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._tick()
@@ -255,7 +257,7 @@ class Searcher(BaseSearcher):
     def _principal_variation(self) -> list[str]:
         """The PV of the last iteration as move texts, extended from the TT while its moves stay legal."""
         line = list(self._pv_table[0])
-        state = self.state
+        state = cast(HintedState, self.state)
         texts = []
         for move in line:
             texts.append(state.move_text(move))
@@ -275,14 +277,16 @@ class Searcher(BaseSearcher):
 
     # -- interior nodes -------------------------------------------------------------------------------------------
 
-    def _visit_recorded(self, state: State, depth: int, alpha: int, beta: int, ply: int, move: Move) -> int:
+    def _visit_recorded(self, state: HintedState, depth: int, alpha: int, beta: int, ply: int, move: Move) -> int:
         recorder = self._recorder
+        assert recorder is not None, "only visited while a tree is recorded"
         recorder.enter(state.move_text(move), alpha, beta, depth)
         score = self._negamax(state, depth, alpha, beta, ply, move)
         recorder.leave(score)
         return score
 
-    def _negamax(self, state: State, depth: int, alpha: int, beta: int, ply: int, move: Move | None = None) -> int:
+    def _negamax(self, state: HintedState, depth: int, alpha: int, beta: int, ply: int,
+                 move: Move | None = None) -> int:
         """The value of ``state`` searched to ``depth`` plies, ``ply`` plies from the root; fail-soft.
 
         With true value ``v``: if ``v <= alpha`` the result ``r`` is an upper bound, ``v <= r <= alpha``; if
@@ -415,7 +419,7 @@ class Searcher(BaseSearcher):
             tt.store(key, stored_depth, to_table(lower, ply), to_table(upper, ply), best_move, state.key)
         return best
 
-    def _quiescence(self, state: State, alpha: int, beta: int, ply: int) -> int:
+    def _quiescence(self, state: HintedState, alpha: int, beta: int, ply: int) -> int:
         """Stand pat on ``evaluate()`` or try the noisy moves; fail-soft like ``_negamax`` (the node itself was
         already counted by the caller)."""
         self._horizon += 1

@@ -9,7 +9,7 @@ decrease. Moves are in the game's move notation (``state.move_text``), so events
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
 Algorithm = Literal["alphabeta", "minimax", "mcts"]
 EventKind = Literal["progress", "depth", "final"]
@@ -124,6 +124,52 @@ class SearchInfo:
     """The search's own best move when a level played another on purpose (its randomness): ``best`` is then the
     move played, with its own ``score``, ``score_text`` and ``pv``; None when ``best`` is the search's choice."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SearchInfoDict:
         """JSON-able form of the event (dataclass fields as a dict)."""
-        return asdict(self)
+        return cast("SearchInfoDict", asdict(self))
+
+
+class RootMoveDict(TypedDict):
+    """``RootMove`` as JSON."""
+
+    move: str
+    score: int | None
+    nodes: int
+    visits: int | None
+    value: float | None
+    bound: str | None
+    text: str | None
+
+
+class SearchInfoDict(TypedDict):
+    """``SearchInfo`` as JSON (``to_dict``), its fields documented there. ``tree`` is always in ``to_dict()``; a
+    relay may leave it out (the web app streams "depth" events without their trees) and stamp the event with the
+    wall-clock time it sent it (``sent_at``)."""
+
+    kind: EventKind
+    algorithm: Algorithm
+    depth: int
+    seldepth: int
+    nodes: int
+    qnodes: int
+    cutoffs: int
+    pruned: int
+    generated: int
+    tt_probes: int
+    tt_hits: int
+    time_ms: float
+    nps: int
+    score: int | None
+    score_text: str
+    pv: list[str]
+    best: str | None
+    root_moves: list[RootMoveDict]
+    ebf: float | None
+    final: bool
+    nodes_per_depth: list[int]
+    tree: NotRequired[dict[str, Any] | None]
+    source: str
+    pv_text: list[str] | None
+    building: dict[str, Any] | None
+    search_best: str | None
+    sent_at: NotRequired[float]

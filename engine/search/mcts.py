@@ -87,11 +87,12 @@ class MctsSearcher(BaseSearcher):
         self.seldepth = max(self.seldepth, depth + plies)
         outcome = state.outcome()
         winner = outcome.winner if outcome is not None else None
-        while node is not None:
-            node.visits += 1
-            if node.parent is not None and winner is not None:
-                node.total += 1.0 if winner == node.parent.state.to_move else -1.0
-            node = node.parent
+        climber: _Node | None = node
+        while climber is not None:
+            climber.visits += 1
+            if climber.parent is not None and winner is not None:
+                climber.total += 1.0 if winner == climber.parent.state.to_move else -1.0
+            climber = climber.parent
 
     def _summarise(self, root: _Node) -> None:
         state = root.state
@@ -103,7 +104,8 @@ class MctsSearcher(BaseSearcher):
             best = children[0]
             self.best = state.move_text(best.move)
             self.score_text_override = f"value {best.total / best.visits:+.2f} over {best.visits} playouts"
-            line, node = [], best
+            line: list[str] = []
+            node: _Node | None = best
             while node is not None:
                 line.append(node.state.move_text(node.move) if node.parent is None else
                             node.parent.state.move_text(node.move))

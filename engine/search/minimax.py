@@ -14,6 +14,9 @@ from engine.search.base import MAX_DEPTH, BaseSearcher, SearchAborted, effective
 from engine.search.info import RootMove
 from engine.search.tree import TreeRecorder
 
+INFINITY = WIN + 1
+"""Finite stand-in for an infinite bound: beyond every score."""
+
 
 class MinimaxSearcher(BaseSearcher):
     """Minimax with the same events as alpha-beta; ``cutoffs``, ``pruned`` and TT counters stay 0."""
@@ -63,18 +66,19 @@ class MinimaxSearcher(BaseSearcher):
         recorder = self._recorder
         if recorder is not None:
             recorder.enter(None, -WIN, WIN, depth)
-        best, best_move, roots = None, moves[0], []
+        best, best_move = -INFINITY, moves[0]
+        scored: list[tuple[int, RootMove]] = []
         for move in moves:
             nodes_before = self.nodes
             score = -self._visit(state, move, depth - 1, 1)
-            roots.append(RootMove(state.move_text(move), score, self.nodes - nodes_before, bound="exact"))
-            if best is None or score > best:
+            scored.append((score, RootMove(state.move_text(move), score, self.nodes - nodes_before, bound="exact")))
+            if score > best:
                 best, best_move = score, move
                 self._pv_table[0] = [move, *self._pv_table[1]]
         if recorder is not None:
             recorder.leave(best)
-        roots.sort(key=lambda root: root.score, reverse=True)
-        return best, best_move, roots
+        scored.sort(key=lambda pair: pair[0], reverse=True)
+        return best, best_move, [root for _, root in scored]
 
     def _visit(self, parent: State, move: Move, depth: int, ply: int) -> int:
         """The child's value, recorded in the tree when one is being recorded (window always the full one)."""
@@ -103,10 +107,10 @@ class MinimaxSearcher(BaseSearcher):
             return state.evaluate()
         moves = state.legal_moves()
         self.generated += len(moves)
-        best = None
+        best = -INFINITY
         for move in moves:
             score = -self._visit(state, move, depth - 1, ply + 1)
-            if best is None or score > best:
+            if score > best:
                 best = score
                 pv_table[ply] = [move, *pv_table[ply + 1]]
         return best

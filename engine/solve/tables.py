@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.game import MAX_PLIES, State
+from engine.games.tictactoe import TicTacToe
+from engine.games.wolves import Wolves
 from engine.search.info import RootMove, SearchInfo
 from engine.solve.positions import TicTacToeSpace, WolvesSpace
 from engine.solve.tablebase import Entry, Progress, Table, TableError, solve
@@ -134,10 +136,22 @@ def _building_event(state: State, stage: str, done: int, total: int | None, star
 
 def probe(state: State, directory: Path | None = None) -> Entry | None:
     """The exact value of ``state`` for the side to move, or None when its game has no table."""
-    if state.name not in SPACES:
+    index = _index_of(state)
+    if index is None:
         return None
     solved = table(state.name, directory)
-    return solved.entry(space(state.name).index_of(state)) if solved else None
+    return solved.entry(index) if solved else None
+
+
+def _index_of(state: object) -> int | None:
+    """The index of ``state`` in the space of its game (``SPACES``), None for a game without a table. (A game's
+    ``play`` takes its own moves, not any ``Move``, so its class is no subtype of ``State`` for the type checker:
+    ``state`` is narrowed from ``object``.)"""
+    if isinstance(state, TicTacToe):
+        return TicTacToeSpace.index_of(state)
+    if isinstance(state, Wolves):
+        return WolvesSpace.index_of(state)
+    return None
 
 
 def _winner_text(state: State, entry: Entry) -> str:

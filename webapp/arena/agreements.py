@@ -4,14 +4,13 @@ both asked)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from webapp.arena.cache import GameCache
 from webapp.arena.creation import Creation
 from webapp.arena.endings import Endings
 from webapp.arena.live import LiveGame
 from webapp.arena.moves import Moves
 from webapp.arena.outbox import Outbox
+from webapp.arena.payloads import StatePayload
 from webapp.errors import ArenaError
 from webapp.hints import Hints
 from webapp.offers import AGREED_DRAW, check_kind, check_offer, pending
@@ -33,7 +32,7 @@ class Agreements:
         self.outbox = outbox
         self.secret = secret
 
-    def offer(self, game_id: str, seat: int | None, kind: object, client: str = "") -> dict[str, Any]:
+    def offer(self, game_id: str, seat: int | None, kind: object, client: str = "") -> StatePayload:
         """``seat`` offers ``kind`` ("draw", "takeback", "rematch"; ``webapp.offers``) to the other player of a game
         between two people, or accepts it when the other player offered it already; returns the new state (the
         rematch's creation also sends ``rematch``). Errors: bad_request, forbidden, not_allowed, game_over."""
@@ -52,7 +51,7 @@ class Agreements:
                 raise ArenaError("not_allowed", "the rematch exists already")
             return self._set_offers(live, seat, offers | {kind: seat})
 
-    def decline(self, game_id: str, seat: int | None, kind: object) -> dict[str, Any]:
+    def decline(self, game_id: str, seat: int | None, kind: object) -> StatePayload:
         """``seat`` declines the other player's pending offer of ``kind`` (or withdraws its own); returns the new
         state. Errors: bad_request, forbidden, not_allowed (nothing pending)."""
         kind = check_kind(kind)
@@ -83,7 +82,7 @@ class Agreements:
             new_id = self.creation.make_rematch(live, client)
             return new_id, 1 - seat, issue_token(self.secret, new_id, 1 - seat)
 
-    def play_alone(self, game_id: str, seat: int | None) -> dict[str, Any]:
+    def play_alone(self, game_id: str, seat: int | None) -> StatePayload:
         """The player of a friend game still waiting for the friend chooses to play on alone (the free seat stays
         open to the invited friend); returns the new state. Errors: forbidden, game_over, not_allowed."""
         with self.cache.locked(game_id) as live:
@@ -97,7 +96,7 @@ class Agreements:
             live.set_options(options)
             return self.outbox.state(live, seat)
 
-    def set_hints(self, game_id: str, seat: int | None, on: bool, client: str = "") -> dict[str, Any]:
+    def set_hints(self, game_id: str, seat: int | None, on: bool, client: str = "") -> StatePayload:
         """Turn the game's hints on or off for ``seat``'s player; returns the new state. Against the engine the
         player decides alone; between two people, hints come on once both have asked (the first ask is kept in
         ``options.hints_asked_by`` and shown to both), and either may turn them off. Errors: forbidden
@@ -124,13 +123,13 @@ class Agreements:
             self.hints.follow(live)
             return self.outbox.state(live, seat)
 
-    def _set_offers(self, live: LiveGame, seat: int, offers: dict[str, int | None]) -> dict[str, Any]:
+    def _set_offers(self, live: LiveGame, seat: int, offers: dict[str, int | None]) -> StatePayload:
         self.store.set_offers(live.id, offers)
         live.stored.offers = offers
         live.stored.version += 1
         return self.outbox.state(live, seat)
 
-    def _accept(self, live: LiveGame, seat: int, kind: str, client: str) -> dict[str, Any]:
+    def _accept(self, live: LiveGame, seat: int, kind: str, client: str) -> StatePayload:
         """``seat`` accepts the other player's ``kind`` offer: the draw ends the game, the takeback undoes the
         moves back to the asker's turn, the rematch is made. Lock held."""
         if kind == "draw":

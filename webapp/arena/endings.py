@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
 from webapp.arena.cache import GameCache
 from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
+from webapp.arena.payloads import StatePayload
 from webapp.arena.turns import EngineTurns
 from webapp.clocks import result_on_time
 from webapp.errors import ArenaError
@@ -34,7 +34,7 @@ class Endings:
         """Use ``flags`` to be told when a running clock falls (its callback must be ``on_clock_due``)."""
         self._flags = flags
 
-    def finish(self, live: LiveGame, winner: int | None, reason: str, you: int | None = None) -> dict[str, Any]:
+    def finish(self, live: LiveGame, winner: int | None, reason: str, you: int | None = None) -> StatePayload:
         """End the game now (``winner``, ``reason``): its search cancelled, stored, its hints dropped, the room told;
         returns the final state for ``you``. Lock held."""
         self.turns.cancel(live, reason)
@@ -43,7 +43,7 @@ class Endings:
         return self._after_finish(live, you)
 
     def end_by(self, game_id: str, seat: int | None, winner: int | None, reason: str,
-               allowed: Callable[[LiveGame], None] = lambda live: None) -> dict[str, Any]:
+               allowed: Callable[[LiveGame], None] = lambda live: None) -> StatePayload:
         """End the game by ``seat``'s act (``winner``, ``reason``), once ``allowed(live)`` has not refused it;
         returns the final state. Errors: forbidden, game_over, and those of ``allowed``."""
         with self.cache.locked(game_id) as live:
@@ -53,11 +53,11 @@ class Endings:
             allowed(live)
             return self.finish(live, winner, reason, seat)
 
-    def resign(self, game_id: str, seat: int | None) -> dict[str, Any]:
+    def resign(self, game_id: str, seat: int | None) -> StatePayload:
         """``seat`` resigns; returns the final state. Errors: forbidden, game_over."""
         return self.end_by(game_id, seat, None if seat is None else 1 - seat, "resigned")
 
-    def abort(self, game_id: str, seat: int | None) -> dict[str, Any]:
+    def abort(self, game_id: str, seat: int | None) -> StatePayload:
         """``seat`` aborts the game while neither side has moved twice (``offers.may_abort``): no winner, reason
         "aborted"; returns the final state. Errors: forbidden, game_over, not_allowed."""
         def allowed(live: LiveGame) -> None:
@@ -96,7 +96,7 @@ class Endings:
         self._after_finish(live, None)
         return True
 
-    def _after_finish(self, live: LiveGame, you: int | None) -> dict[str, Any]:
+    def _after_finish(self, live: LiveGame, you: int | None) -> StatePayload:
         self.hints.forget(live.id)
         answer = self.outbox.state(live, you)
         self.cache.evict_if_idle(live)

@@ -3,12 +3,11 @@ resume it, and set the seconds between its moves."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from webapp.arena.cache import GameCache
 from webapp.arena.endings import Endings
 from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
+from webapp.arena.payloads import StatePayload
 from webapp.arena.turns import EngineTurns
 from webapp.errors import ArenaError
 from webapp.seats import is_stop_code
@@ -31,7 +30,7 @@ class EngineGames:
         self.outbox = outbox
         self.secret = secret
 
-    def stop(self, game_id: str, code: object) -> dict[str, Any]:
+    def stop(self, game_id: str, code: object) -> StatePayload:
         """End an engine-against-engine game with the stop code its creator got (``seats.stop_code``): its search is
         cancelled and it finishes without a winner, reason "stopped"; returns the final state. Errors: forbidden
         (not the code, or not an engine-against-engine game), game_over."""
@@ -40,7 +39,7 @@ class EngineGames:
             live.paused = False
             return self.endings.finish(live, None, "stopped")
 
-    def direct(self, game_id: str, code: object, paused: object = None, pace: object = None) -> dict[str, Any]:
+    def direct(self, game_id: str, code: object, paused: object = None, pace: object = None) -> StatePayload:
         """The creator (with the stop code it got) pauses or resumes the game (``paused``) or sets the seconds
         between its moves (``pace``, one of ``PACES``); kept in its options, so every node and a restart keep them.
         A pause cancels the running search; resuming starts it again. Returns the new state. Errors: bad_request,
@@ -56,7 +55,7 @@ class EngineGames:
             if paused is not None:
                 options["paused_by_creator"] = paused
             if pace is not None:
-                options["pace"] = float(pace)  # type: ignore[arg-type]  # checked against PACES above
+                options["pace"] = float(pace)
             if options != live.stored.options:
                 self.store.set_options(game_id, options)
                 live.set_options(options)

@@ -15,6 +15,7 @@ from webapp.arena.cache import GameCache
 from webapp.arena.endings import Endings
 from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
+from webapp.arena.payloads import StatePayload
 from webapp.arena.turns import EngineTurns
 from webapp.errors import ArenaError
 from webapp.hints import Hints
@@ -36,7 +37,7 @@ class Moves:
         self.outbox = outbox
 
     def play(self, game_id: str, seat: int | None, move_text: str, answer: bool = True,
-             client: str = "") -> dict[str, Any] | None:
+             client: str = "") -> StatePayload | None:
         """A person's move with ``seat`` from ``client`` (an address: the engine's reply counts against its share
         of the engines); returns the new state (None unless ``answer``). Errors: forbidden, game_over,
         not_your_turn, illegal_move, waiting_for_opponent."""
@@ -115,7 +116,7 @@ class Moves:
         self.hints.follow(live)
         self.cache.evict_if_idle(live)
 
-    def takeback(self, game_id: str, seat: int | None) -> dict[str, Any]:
+    def takeback(self, game_id: str, seat: int | None) -> StatePayload:
         """Against the engine with ``options.takeback``: undo back to ``seat``'s last turn (its move and the engine's
         reply). Between two people a takeback is asked with an offer. Errors: forbidden, not_allowed."""
         with self.cache.locked(game_id) as live:
@@ -124,7 +125,7 @@ class Moves:
                 raise ArenaError("not_allowed", "takeback is not enabled in this game")
             return self.take_back(live, seat, seat)
 
-    def take_back(self, live: LiveGame, asker: int, you: int) -> dict[str, Any]:
+    def take_back(self, live: LiveGame, asker: int, you: int) -> StatePayload:
         """Undo the moves back to ``asker``'s last turn; returns the new state for ``you``. Errors: not_allowed.
         Lock held."""
         if live.stored.reason == "resigned":

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from webapp.arena.live import LiveGame
-from webapp.arena.payloads import Payloads
+from webapp.arena.payloads import Payloads, StatePayload
 
 Emit = Callable[..., None]
 
@@ -19,7 +19,7 @@ class Outbox:
         self.emit = emit
         self.payloads = payloads
 
-    def state(self, live: LiveGame, you: int | None = None) -> dict[str, Any]:
+    def state(self, live: LiveGame, you: int | None = None) -> StatePayload:
         """Send the game's state to its room; returns the state for ``you`` (with ``you``), for the answer to the
         request that changed it."""
         self.emit("state", self.payloads.state(live), to=live.id)

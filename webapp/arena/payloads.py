@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 from engine.game import describe_score
 from webapp.arena.live import LiveGame
@@ -14,6 +14,110 @@ from webapp.display import engine_label, tree_nodes
 from webapp.offers import pending
 from webapp.search.jobs import Runner
 from webapp.store import StoredSeat
+
+
+class SeatPayload(TypedDict):
+    """One seat: its number, who sits there, whether it is taken (an engine's always is) and its label."""
+
+    seat: int
+    kind: Literal["human", "engine"]
+    taken: bool
+    label: str
+
+
+class PositionPayload(TypedDict):
+    """A past position of a game and the move that made it (None for the start)."""
+
+    id: str
+    game: str
+    ply: int
+    setup: str
+    view: dict[str, Any]
+    move: str | None
+    by: int | None
+
+
+class HistoryEntry(TypedDict):
+    """One move of the game state's ``history``: who played it and, for an engine's, its search's findings."""
+
+    ply: int
+    move: str
+    by: int
+    score: int | None
+    score_text: str | None
+    depth: int | None
+    clock_ms: int | None
+
+
+class EvalEntry(TypedDict):
+    """An engine move's score in the game state's ``evals``, from seat 0's side."""
+
+    ply: int
+    score: int
+    score_text: str | None
+
+
+class ResultPayload(TypedDict):
+    """How a finished game ended: the winning seat (None for a draw) and why."""
+
+    winner: int | None
+    reason: str | None
+
+
+class StatePayload(TypedDict):
+    """The game state of docs/protocol.md; ``you`` (the asker's seat, None for a watcher) only in an answer to
+    its asker."""
+
+    id: str
+    url: str
+    game: str
+    title: str
+    players: list[str]
+    score_unit: str
+    search_tree: bool
+    move_notation: str
+    options: dict[str, Any]
+    game_options: dict[str, Any]
+    start_setup: str
+    setup: str
+    moves: list[str]
+    ply: int
+    history: list[HistoryEntry]
+    evals: list[EvalEntry]
+    status: str
+    result: ResultPayload | None
+    to_move: int | None
+    seats: list[SeatPayload]
+    opponent: dict[str, Any]
+    legal_moves: list[str]
+    view: dict[str, Any]
+    watchers: int
+    search_state: str
+    clock: dict[str, Any] | None
+    rematch_id: str | None
+    offers: dict[str, int | None]
+    waiting_for_opponent: bool
+    version: int
+    created_at: str
+    updated_at: str
+    you: NotRequired[int | None]
+
+
+class SummaryPayload(TypedDict):
+    """A game's line in the live list."""
+
+    id: str
+    url: str
+    game: str
+    title: str
+    ply: int
+    to_move: int
+    status: str
+    opponent: dict[str, Any]
+    seats: list[SeatPayload]
+    watchers: int
+    free_seat: bool
+    updated_at: str
 
 
 def seat0_text(score: int, by: int, text: str | None, units_per_point: int) -> str | None:
@@ -34,14 +138,14 @@ def seat_label(live: LiveGame, seat: StoredSeat) -> str:
     return f"Engine {engine_label(engine)}"
 
 
-def seat_payload(live: LiveGame, seat: StoredSeat) -> dict[str, Any]:
+def seat_payload(live: LiveGame, seat: StoredSeat) -> SeatPayload:
     """``{seat, kind, taken, label}`` of one seat."""
     engine = seat.engine
     return {"seat": seat.seat, "kind": "human" if engine is None else "engine",
             "taken": seat.taken or engine is not None, "label": seat_label(live, seat)}
 
 
-def position_payload(live: LiveGame, ply: int) -> dict[str, Any]:
+def position_payload(live: LiveGame, ply: int) -> PositionPayload:
     """The position after ``ply`` moves (0 to ``live.ply``) and the move that made it."""
     state = live.position_at(ply)
     move = live.stored.moves[ply - 1] if ply else None
@@ -62,18 +166,18 @@ class Payloads:
         self._presence = presence
         self._runner = runner
 
-    def state(self, live: LiveGame, you: int | None = None, include_you: bool = False) -> dict[str, Any]:
+    def state(self, live: LiveGame, you: int | None = None, include_you: bool = False) -> StatePayload:
         """The game state of docs/protocol.md; ``you`` is added when ``include_you``."""
         stored, state = live.stored, live.state
-        history = [{"ply": m.ply, "move": m.move, "by": m.by, "score": m.score, "score_text": m.score_text,
-                    "depth": m.depth, "clock_ms": m.clock_ms}
-                   for m in stored.moves]
+        history: list[HistoryEntry] = [{"ply": m.ply, "move": m.move, "by": m.by, "score": m.score,
+                                        "score_text": m.score_text, "depth": m.depth, "clock_ms": m.clock_ms}
+                                       for m in stored.moves]
         scale = getattr(type(state), "score_scale", 1)
-        evals = [{"ply": m.ply, "score": m.score if m.by == 0 else -m.score,
-                  "score_text": seat0_text(m.score, m.by, m.score_text, scale)}
-                 for m in stored.moves if m.score is not None]
+        evals: list[EvalEntry] = [{"ply": m.ply, "score": m.score if m.by == 0 else -m.score,
+                                   "score_text": seat0_text(m.score, m.by, m.score_text, scale)}
+                                  for m in stored.moves if m.score is not None]
         clocks = live.clocks()
-        payload = {
+        payload: StatePayload = {
             "id": stored.id, "url": f"/g/{stored.id}", "game": stored.game, "title": state.title,
             "players": list(state.players), "score_unit": state.score_unit, "move_notation": state.move_notation,
             "search_tree": tree_nodes(stored.game) > 0,
@@ -100,7 +204,7 @@ class Payloads:
             payload["you"] = you
         return payload
 
-    def summary(self, live: LiveGame) -> dict[str, Any]:
+    def summary(self, live: LiveGame) -> SummaryPayload:
         """The game's line in the live list."""
         stored = live.stored
         seats = [seat_payload(live, seat) for seat in stored.seats]

@@ -7,13 +7,14 @@ import datetime as dt
 import json
 from typing import Any
 
+from engine.game import PgnState
 from webapp.arena.cache import GameCache
 from webapp.arena.outbox import Outbox
-from webapp.arena.payloads import Payloads, position_payload
+from webapp.arena.payloads import Payloads, PositionPayload, StatePayload, SummaryPayload, position_payload
 from webapp.arena.presence import Presence
 from webapp.clocks import clock_comment
 from webapp.errors import ArenaError
-from webapp.reviews import Reviews
+from webapp.reviews import AnalysisPayload, Reviews, ReviewStatus
 from webapp.store import Store
 
 LIVE_LIST_SIZE = 50
@@ -33,7 +34,7 @@ class Reads:
         self.reviews = reviews
         self.outbox = outbox
 
-    def game_state(self, game_id: str, you: int | None) -> dict[str, Any]:
+    def game_state(self, game_id: str, you: int | None) -> StatePayload:
         """The state of game ``game_id`` with ``you``; unknown ids raise ``not_found``."""
         with self.cache.locked(game_id) as live:
             payload = self.payloads.state(live, you, include_you=True)
@@ -50,7 +51,7 @@ class Reads:
         with self.cache.locked(game_id, fresh=False) as live:
             return live.engine_of(seat) is None
 
-    def position(self, game_id: str, ply: int) -> dict[str, Any]:
+    def position(self, game_id: str, ply: int) -> PositionPayload:
         """The position after ``ply`` moves (read-only view); a ply beyond the game raises ``not_found``."""
         with self.cache.locked(game_id) as live:
             if not 0 <= ply <= live.ply:
@@ -77,7 +78,7 @@ class Reads:
         ``not_found`` for an unknown game or a game without PGN (all but chess)."""
         with self.cache.locked(game_id) as live:
             state = live.state
-            if not hasattr(state, "pgn"):
+            if not isinstance(state, PgnState):
                 raise ArenaError("not_found", f"game {game_id} is not a chess game; only chess games have a PGN")
             moves = live.stored.moves
             evals = {move.ply: state.eval_comment(move.score if move.by == 0 else -move.score, move.depth)
@@ -85,10 +86,10 @@ class Reads:
             clocks = {move.ply: clock_comment(move.clock_ms) for move in moves if move.clock_ms is not None}
             comments = {ply: " ".join(part for part in (evals.get(ply), clocks.get(ply)) if part)
                         for ply in evals.keys() | clocks.keys()}
-            text: str = state.pgn({ply: comment for ply, comment in comments.items() if comment})
+            text = state.pgn({ply: comment for ply, comment in comments.items() if comment})
             return text
 
-    def live_games(self, now: dt.datetime | None = None) -> list[dict[str, Any]]:
+    def live_games(self, now: dt.datetime | None = None) -> list[SummaryPayload]:
         """Summaries of the games being played at ``now`` (default: now), most recently active first: unfinished
         games changed (a move, a seat taken...) in the last ``LIVE_RECENT_SECONDS``, or watched right now on any
         node. An abandoned game leaves the list; its link still works."""
@@ -109,7 +110,7 @@ class Reads:
                 self.outbox.emit("state", self.payloads.state(live), to=game_id)
         return len(game_ids)
 
-    def review(self, game_id: str, client: str = "") -> dict[str, Any]:
+    def review(self, game_id: str, client: str = "") -> ReviewStatus:
         """Start (once) the review of a finished game for ``client``'s share of the engines (``webapp.reviews``);
         returns its status. Errors: not_allowed (the game is still being played)."""
         with self.cache.locked(game_id) as live:
@@ -118,7 +119,7 @@ class Reads:
             start, moves = live.start, [move.move for move in live.stored.moves]
         return self.reviews.start(game_id, start, moves, client)
 
-    def analyse_position(self, game_id: str, ply: int, client: str = "") -> dict[str, Any]:
+    def analyse_position(self, game_id: str, ply: int, client: str = "") -> AnalysisPayload:
         """"What would the engine do here?" for the position after ``ply`` moves of a finished game, for
         ``client``'s share of the engines (``Reviews.analyse``). Errors: not_allowed (still being played),
         not_found (no such ply)."""

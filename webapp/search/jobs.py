@@ -3,9 +3,10 @@ protocol both runners implement (``webapp.search.pool`` on this node's processes
 on the workers of an RQ queue), and ``run_job``, which runs one job inside a worker and sends its events back.
 
 Every job ends with exactly one "final" or "failed" event. Events go out as ``(job_id, info)`` where ``info`` is a
-dict with a ``kind``: "started", the engine's "progress" / "depth" / "final" events (``SearchInfo.to_dict()``),
-or "failed" (the search raised; ``message`` says what). "progress" and "depth" are throttled where they are made
-(``Throttle``), so neither the pipes nor Redis carry more than ``PROGRESS_PER_SECOND`` of them per search.
+dict with a ``kind`` (``webapp.search.job_events``): "started", the engine's "progress" / "depth" / "final" events
+(``SearchInfo.to_dict()``), or "failed" (the search raised; ``message`` says what). "progress" and "depth" are
+throttled where they are made (``Throttle``), so neither the pipes nor Redis carry more than
+``PROGRESS_PER_SECOND`` of them per search.
 """
 
 from __future__ import annotations
@@ -22,16 +23,15 @@ from engine.hints import move_hints
 from engine.player import think
 from engine.review import SearchSettings, look_at
 from engine.search import make_searcher
-from engine.search.info import Limits, SearchInfo, SearchOptions
+from engine.search.info import Limits, SearchInfo, SearchInfoDict, SearchOptions
 from engine.truth import live_truth
 from webapp.display import engine_label
 from webapp.search.fair_queue import LIVE
+from webapp.search.job_events import AnalysisEvent, Iteration, JobEvent
 from webapp.search_records import fit_info
 
 WORKER_NICENESS = 10
 """Searches run at a lower priority than the web server, so moves and events stay fast while engines think."""
-ITERATION_FIELDS = ("depth", "seldepth", "best", "score", "score_text", "pv", "pv_text", "nodes", "time_ms")
-"""What the final event's ``iterations`` keep of each completed depth."""
 CEILING_SECONDS = 60.0
 CEILING_NODES = 20_000_000
 PROGRESS_PER_SECOND = 10
@@ -144,7 +144,7 @@ class Throttle:
 class Results(Protocol):
     """Where ``run_job`` sends its events: a pipe end, or the search queue's publisher."""
 
-    def send(self, message: tuple[int, dict[str, Any]]) -> None:
+    def send(self, message: tuple[int, JobEvent]) -> None:
         """Send ``(job_id, info)``."""
 
 
@@ -184,8 +184,8 @@ class _Sender:
         self._job_id = job.id
         self._throttle = Throttle(PROGRESS_PER_SECOND)
 
-    def send(self, info: dict[str, Any]) -> None:
-        if info.get("kind") in THROTTLED and not self._throttle.allow(self._job_id):
+    def send(self, info: JobEvent) -> None:
+        if info["kind"] in THROTTLED and not self._throttle.allow(self._job_id):
             return
         info["sent_at"] = time.time()
         self._results.send((self._job_id, info))
@@ -220,28 +220,36 @@ def run_job(job: SearchJob, results: Results, stop: StopSignal, ceiling: Ceiling
     sender = _Sender(results, job)
     sender.send({"kind": "started", "engine": job.engine, "engine_label": engine_label(job.engine)})
     try:
-        final = None
-        iterations = []
+        last: SearchInfoDict | None = None
+        iterations: list[Iteration] = []
         bounded = _CeilingStop(stop, ceiling, job.deadline)
         for info in search_events(job, bounded):
             bounded.nodes = info.nodes
             data = info.to_dict()
             if info.final:
-                final = data
+                last = data
                 break
             if info.kind == "depth":  # its tree is kept for the final event's iterations, not streamed
-                iterations.append({name: data[name] for name in ITERATION_FIELDS} | {"tree": data.pop("tree")})
+                iterations.append(_iteration(data, data.pop("tree", None)))
             sender.send(data)
-        if final is None or not final.get("best"):
+        if last is None or not last["best"]:
             raise RuntimeError("the search ended without a move")
-        final = fit_info(final | {"iterations": iterations, "engine": job.engine,
-                                  "engine_label": engine_label(job.engine), "truth": live_truth(job.state)})
+        final = fit_info({**last, "iterations": iterations, "engine": job.engine,
+                          "engine_label": engine_label(job.engine), "truth": live_truth(job.state)})
         remaining = job.not_before - time.time()
         if remaining > 0:
             stop.wait(remaining)
         sender.send(final)
     except Exception as error:  # any engine failure is reported; the worker lives on
         sender.send({"kind": "failed", "message": f"{type(error).__name__}: {error}"})
+
+
+def _iteration(depth_event: SearchInfoDict, tree: dict[str, Any] | None) -> Iteration:
+    """What the final event's ``iterations`` keep of a completed depth: its "depth" event's summary and ``tree``."""
+    return {"depth": depth_event["depth"], "seldepth": depth_event["seldepth"], "best": depth_event["best"],
+            "score": depth_event["score"], "score_text": depth_event["score_text"], "pv": depth_event["pv"],
+            "pv_text": depth_event["pv_text"], "nodes": depth_event["nodes"], "time_ms": depth_event["time_ms"],
+            "tree": tree}
 
 
 def run_analysis_job(job: SearchJob, results: Results, stop: StopSignal, ceiling: Ceiling = Ceiling()) -> None:
@@ -253,10 +261,11 @@ def run_analysis_job(job: SearchJob, results: Results, stop: StopSignal, ceiling
     bounded = _CeilingStop(stop, ceiling, job.deadline)
     state: State = job.state
     try:
+        final: AnalysisEvent
         if "review" in job.engine:
-            final = {"view": look_at(state, SearchSettings(**job.engine["review"]), bounded).to_dict()}
+            final = {"kind": "final", "view": look_at(state, SearchSettings(**job.engine["review"]), bounded).to_dict()}
         else:
-            final = {"hints": move_hints(state, SearchSettings(**job.engine["hints"]), bounded)}
-        sender.send({"kind": "final", **final})
+            final = {"kind": "final", "hints": move_hints(state, SearchSettings(**job.engine["hints"]), bounded)}
+        sender.send(final)
     except Exception as error:  # any engine failure is reported; the worker lives on
         sender.send({"kind": "failed", "message": f"{type(error).__name__}: {error}"})

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from typing import cast
 
 from redis import Redis
 from redis.exceptions import LockError
@@ -59,7 +60,7 @@ class SearchLeases:
         """Extend this node's leases of ``game_ids`` to ``ttl`` from now (taking those no node holds again);
         returns the games whose lease another node holds now (this node's expired meanwhile), which are no longer
         this node's. Nothing is lost while Redis cannot be reached."""
-        lost = []
+        lost: list[str] = []
         for game_id in game_ids:
             with self._lock:
                 lease = self._held.get(game_id) or self._new_lease(game_id)
@@ -94,7 +95,8 @@ class SearchLeases:
         if not game_ids:
             return []
         try:
-            holders = self.redis.mget([PREFIX + game_id for game_id in game_ids])
+            # redis-py types the answers of its sync and asyncio clients as one (``Awaitable | Any``)
+            holders = cast("list[bytes | None]", self.redis.mget([PREFIX + game_id for game_id in game_ids]))
         except UNREACHABLE:
             return []
         return [game_id for game_id, holder in zip(game_ids, holders, strict=True) if holder is None]

@@ -25,6 +25,7 @@ from rq import Queue, Worker, get_current_job
 from engine.games import game_class, game_names
 from webapp.config import search_queue_url
 from webapp.redis_clients import connect
+from webapp.search.job_events import JobEvent
 from webapp.search.jobs import WORKER_NICENESS, SearchJob, run_job
 from webapp.search.wire import CANCEL_POLL_SECONDS, HEARTBEAT_SECONDS, QUEUE_NAMES, cancel_key
 
@@ -45,7 +46,7 @@ class _Publisher:
         self.silenced = False
         self._silencing = threading.Lock()
 
-    def send(self, message: tuple[int, dict[str, Any]]) -> None:
+    def send(self, message: tuple[int, JobEvent]) -> None:
         """Publish ``(job_id, info)``."""
         job_id, info = message
         self._publish({"job": job_id, "info": info})

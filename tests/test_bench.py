@@ -1,0 +1,14 @@
+"""The benchmarks behind ``python -m engine bench``."""
+
+from engine.bench import stop_latencies
+
+
+def test_a_search_that_ends_before_the_stop_adds_no_latency():
+    # tic-tac-toe is solved long before the stop flag would be set: nothing to measure, and no crash
+    assert stop_latencies("tictactoe", after=30, runs=2) == []
+
+
+def test_a_stopped_search_gives_one_latency_per_run():
+    latencies = stop_latencies("connect4", after=0.05, runs=2)
+    assert len(latencies) == 2
+    assert all(latency >= 0 for latency in latencies)
