@@ -62,7 +62,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     queue_url = app.config["SOCKETIO_MESSAGE_QUEUE"]
     queue = ResilientRedisManager(queue_url) if queue_url else None
     socketio.init_app(app, async_mode="threading", max_http_buffer_size=MAX_BODY_BYTES, async_handlers=False,
-                      manage_session=False, client_manager=queue, serializer=ReadablePacket)
+                      manage_session=False, client_manager=queue,
+                      serializer=ReadablePacket)  # type: ignore[call-arg]  # python-socketio's option, not in the stubs
     _trust_proxies(app, app.config["ARENA_PROXY_HOPS"])
     install_address_limits(app)
     store = Store(app.config["DATABASE_URL"])
@@ -75,7 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         queue.on_reconnect = arena.reads.broadcast_cached_games
         queue.start()
     atexit.register(arena.close)
-    stop_on_gunicorn_sigterm(socketio.server, arena.close)
+    stop_on_gunicorn_sigterm(socketio.server, arena.close)  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
     arena.resume()
     return app
 

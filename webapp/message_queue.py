@@ -60,7 +60,7 @@ class ResilientRedisManager(RedisManager):
     name = "redis"
 
     def __init__(self, url: str, channel: str = CHANNEL, retry_interval: float = 1.0,
-                 on_reconnect: Callable[[], None] | None = None) -> None:
+                 on_reconnect: Callable[[], object] | None = None) -> None:
         super().__init__(url, channel=channel)
         self.retry_interval = retry_interval
         self.on_reconnect = on_reconnect

@@ -85,7 +85,7 @@ def game_cards() -> list[GameCard]:
              "oracle": describe_level(name, level.number)}
             for level in game_levels(name)
         ]
-        cards.append(GameCard(name, cls.title, tuple(cls.players), levels))
+        cards.append(GameCard(name, cls.title, (cls.players[0], cls.players[1]), levels))
     return cards
 
 

@@ -257,7 +257,7 @@ def run_analysis_job(job: SearchJob, results: Results, stop: StopSignal, ceiling
     (``engine.hints.move_hints``: the final's ``hints``) with the job's search settings: send "started", then one
     "final", or "failed"."""
     sender = _Sender(results, job)
-    sender.send({"kind": "started", "engine": job.engine})
+    sender.send({"kind": "started", "engine": job.engine, "engine_label": engine_label(job.engine)})
     bounded = _CeilingStop(stop, ceiling, job.deadline)
     state: State = job.state
     try:

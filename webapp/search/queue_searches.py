@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
+from typing import cast
 
 from redis import Redis
 from redis.exceptions import RedisError
@@ -122,7 +123,10 @@ class NodeSearches:
         return True
 
     def report_queued(self, tracked: Tracked) -> None:
-        index = self.redis.lpos(self.queues[tracked.job.priority].key, tracked.rq_id)
+        """Report ``tracked`` as "queued" with its place on its queue (1 = next), unless it is no longer there or
+        no longer tracked, or a worker has started it."""
+        # LPOS without COUNT answers one index or None (redis-py types every form of its answer together).
+        index = cast(int | None, self.redis.lpos(self.queues[tracked.job.priority].key, tracked.rq_id))
         with self.lock:
             if index is None or self.tracked.get(tracked.job.id) is not tracked or tracked.started:
                 return

@@ -13,6 +13,7 @@ from webapp.store.heartbeat import Heartbeat
 from webapp.store.records import PlyTakenError, StoredGame, StoredMove, StoredSeat
 from webapp.store.reviews import ReviewRecords
 from webapp.store.tables import (
+    Base,
     Database,
     GameRow,
     MoveRow,
@@ -20,17 +21,19 @@ from webapp.store.tables import (
     SearchRecordRow,
     SeatRow,
     is_duplicate_key,
+    rows_changed,
     utc,
     utc_now,
 )
 
 DELETE_BATCH = 500
 """Game ids per ``DELETE ... WHERE id IN (...)`` statement (SQLite allows 32,766 parameters, PostgreSQL 65,535)."""
-_INSERT_MOVE = MoveRow.__table__.insert()
-_INSERT_RECORD = SearchRecordRow.__table__.insert()
-_UPDATE_GAME_TURN = GameRow.__table__.update().where(
-    GameRow.__table__.c.id == bindparam("b_game_id"), GameRow.__table__.c.ply == bindparam("b_previous_ply"),
-    GameRow.__table__.c.status == "active").values(version=GameRow.__table__.c.version + 1)
+_GAMES = Base.metadata.tables["games"]
+_INSERT_MOVE = Base.metadata.tables["moves"].insert()
+_INSERT_RECORD = Base.metadata.tables["search_records"].insert()
+_UPDATE_GAME_TURN = _GAMES.update().where(
+    _GAMES.c.id == bindparam("b_game_id"), _GAMES.c.ply == bindparam("b_previous_ply"),
+    _GAMES.c.status == "active").values(version=_GAMES.c.version + 1)
 """The turn update of a move: it changes a row only if the game is still active at the ply before the move."""
 _VERSION_QUERY = select(GameRow.version).where(GameRow.id == bindparam("game_id"))
 """Built once: constructing the statement costs more than running it."""
@@ -153,7 +156,7 @@ class Store:
             result = session.execute(update(GameRow).where(*condition).values(
                 status="finished", to_move=None, winner=winner, reason=reason, updated_at=now, offers=None,
                 version=GameRow.version + 1))
-            if at_ply is not None and result.rowcount != 1:
+            if at_ply is not None and rows_changed(result) != 1:
                 raise PlyTakenError(f"game {game_id} is no longer active at ply {at_ply}")
         return now
 
@@ -169,7 +172,7 @@ class Store:
             result = session.execute(update(SeatRow).where(
                 SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.taken.is_(False), SeatRow.engine.is_(None)
             ).values(taken=True))
-            if result.rowcount != 1:
+            if rows_changed(result) != 1:
                 return False
             session.execute(update(GameRow).where(GameRow.id == game_id).values(version=GameRow.version + 1))
             return True

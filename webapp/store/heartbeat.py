@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import select, update
 
-from webapp.store.tables import Database, GameRow, HeartbeatRow, utc, utc_now
+from webapp.store.tables import Database, GameRow, HeartbeatRow, rows_changed, utc, utc_now
 
 _HEARTBEAT = "service"
 
@@ -38,12 +38,12 @@ class Heartbeat:
                 return 0.0
             taken = session.execute(update(HeartbeatRow).where(
                 HeartbeatRow.name == _HEARTBEAT, HeartbeatRow.at == last.at).values(at=now))
-            if taken.rowcount != 1:
+            if rows_changed(taken) != 1:
                 return 0.0
             running = session.execute(select(GameRow.id, GameRow.turn_started_at).where(
                 GameRow.status == "active", GameRow.turn_started_at.is_not(None)))
-            for game_id, started in running.all():
-                started = utc(started)
+            for game_id, turn_started in running.all():
+                started = utc(turn_started) if turn_started is not None else now
                 if started < last_at:
                     session.execute(update(GameRow).where(GameRow.id == game_id).values(
                         turn_started_at=started + (now - last_at)))

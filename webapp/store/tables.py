@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -22,7 +22,7 @@ from sqlalchemy import (
     inspect,
     text,
 )
-from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.engine import URL, Connection, CursorResult, Engine, Result, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -199,6 +199,12 @@ def _add_missing_columns(connection: Connection) -> None:
     for table, column, definition in ADDED_COLUMNS:
         if column not in {existing["name"] for existing in inspector.get_columns(table)}:
             connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {definition}"))
+
+
+def rows_changed(result: Result[Any]) -> int:
+    """How many rows an UPDATE or DELETE changed (SQLAlchemy types ``Session.execute``'s answer as the general
+    ``Result``; for these statements it is a ``CursorResult``)."""
+    return cast("CursorResult[Any]", result).rowcount
 
 
 def is_duplicate_key(error: IntegrityError) -> bool:
