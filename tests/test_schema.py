@@ -109,6 +109,14 @@ def test_socketio_payloads_are_checked(payload, message):
     assert caught.value.code == "bad_request"
 
 
+def test_deeply_nested_data_is_refused():
+    deep: object = "5"
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(ArenaError, match="nested too deeply"):
+        check_body("playMove", {"move": deep})
+
+
 def test_lab_payloads_are_checked_against_the_description():
     good = {"game": "tictactoe", "setup": "", "moves": ["5"], "configs": [{"preset": "mcts", "playouts": 10.0}]}
     state, [config] = lab.parse_run(good)

@@ -92,7 +92,10 @@ def check(schema: dict[str, Any], data: object, codes: Mapping[str, str] | None 
     or ``$ref`` to ``#/components/...``; each schema is compiled once). Else ``ArenaError``: its code is
     ``codes[field]`` for a fault inside the top-level ``field``, else ``default``; its message names the field
     and what it expects."""
-    error = next(_validator(json.dumps(schema, sort_keys=True)).iter_errors(data), None)
+    try:
+        error = next(_validator(json.dumps(schema, sort_keys=True)).iter_errors(data), None)
+    except ValueError:  # data nested deeper than the validator recurses
+        raise ArenaError(default, "the payload is nested too deeply") from None
     if error is None:
         return data
     error = _meant(error)
