@@ -20,8 +20,8 @@ from webapp.errors import ArenaError
 GAME_ID = re.compile(schema.component("GameId")["pattern"])
 """A game id (``fullmatch``), as the API description gives it."""
 MAX_EVENT_BYTES = 4096
-ARENA_OPTIONS = ("takeback", "hints")
-"""The options of a new game that are the arena's, not the game's."""
+ARENA_OPTIONS = tuple(schema.component("NewGame")["properties"]["options"]["properties"])
+"""The options of a new game that are the arena's (``takeback``, ``hints``), not the game's."""
 NEW_GAME_CODES = {"game": "bad_game", "options": "bad_game", "setup": "bad_game", "clock": "bad_game",
                   "opponent": "bad_opponent", "side": "bad_opponent"}
 """The error code of a fault in each field of a new game (other faults are ``bad_request``)."""
