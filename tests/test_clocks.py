@@ -11,7 +11,9 @@ from test_api import assert_error, create
 
 from engine.games import new_game
 from webapp.clocks import TIMEOUT, TIMEOUT_DRAW, Clocks, TimeControl, clocks_of, result_on_time
+from webapp.errors import ArenaError
 from webapp.store import StoredMove
+from webapp.validation import check_new_game
 
 FLAG_WAIT = 30.0
 """Seconds a test waits at most for a 15-second clock to fall."""
@@ -37,14 +39,18 @@ def wait_for_end(client, game_id: str) -> dict:
 
 
 def test_time_controls_are_checked():
-    assert TimeControl.parse(None) is None
-    assert TimeControl.parse({"minutes": 3, "increment": 2}) == TimeControl(3.0, 2)
-    assert TimeControl.parse({"minutes": 0.25, "increment": 0}).initial_ms == 15_000
+    def clock_of(clock: object) -> TimeControl | None:
+        return check_new_game({"game": "nim", "opponent": {"type": "friend"}, "clock": clock}).clock
+
+    assert clock_of(None) is None
+    assert clock_of({"minutes": 3, "increment": 2}) == TimeControl(3.0, 2)
+    assert clock_of({"minutes": 0.25, "increment": 0}).initial_ms == 15_000
     for bad in ({"minutes": 0.1, "increment": 0}, {"minutes": 181, "increment": 0}, {"minutes": 5},
                 {"minutes": 5, "increment": 61}, {"minutes": 5, "increment": 1.5}, {"minutes": True, "increment": 0},
                 {"minutes": "5", "increment": 0}, [5, 0], {"minutes": 5, "increment": 0, "delay": 1}):
-        with pytest.raises(Exception, match="clock must be null or"):
-            TimeControl.parse(bad)
+        with pytest.raises(ArenaError, match=r"^clock") as caught:
+            clock_of(bad)
+        assert caught.value.code == "bad_game"
 
 
 def test_clocks_follow_the_stored_moves():

@@ -70,7 +70,7 @@ def test_lab_numbers_equal_the_analyse_command(app, capsys: pytest.CaptureFixtur
 @pytest.mark.parametrize(("payload", "message"), [
     ({"game": "go", "setup": "", "moves": [], "configs": [{"preset": "alphabeta"}]}, "unknown game"),
     ({"game": "tictactoe", "setup": "55", "moves": [], "configs": [{"preset": "alphabeta"}]}, "already taken"),
-    ({"game": "tictactoe", "setup": "", "moves": [], "configs": []}, "choose 1 to 4"),
+    ({"game": "tictactoe", "setup": "", "moves": [], "configs": []}, "configs must be a list of 1 to 4"),
     ({"game": "tictactoe", "setup": "", "moves": [], "configs": [{"preset": "magic"}]}, "unknown preset"),
     ({"game": "tictactoe", "setup": "", "moves": [], "configs": [{"preset": "minimax", "depth": 99}]}, "depth must"),
     ({"game": "tictactoe", "setup": "123456789", "moves": [], "configs": [{"preset": "minimax"}]}, "the game is over"),

@@ -1,4 +1,4 @@
-"""docs/openapi.yaml checked against a real gunicorn with schemathesis: requests generated from the description
+"""webapp/openapi.yaml checked against a real gunicorn with schemathesis: requests generated from the description
 (valid ones, and the coverage phase's edge and invalid ones) get no server error, only documented statuses and
 content types, and bodies that match the documented schemas. Path ids and tokens are sometimes swapped for those
 of real games (a friend game under way, one against the engine, a finished one, one with a free seat), so the
@@ -24,7 +24,7 @@ from schemathesis.specs.openapi.checks import (
 )
 from servers import GENEROUS_LIMITS, LiveServer
 
-SPEC = Path(__file__).resolve().parent.parent / "docs" / "openapi.yaml"
+SPEC = Path(__file__).resolve().parent.parent / "webapp" / "openapi.yaml"
 SECRET = "openapi-test-secret"
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 

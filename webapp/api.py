@@ -20,7 +20,7 @@ from webapp.message_queue import ResilientRedisManager
 from webapp.players import Players
 from webapp.seats import BadTokenError, invite_code, issue_token, read_token, stop_code
 from webapp.sockets import socketio
-from webapp.validation import GAME_ID, check_fields, check_move_text, check_new_game
+from webapp.validation import GAME_ID, check_body, check_new_game
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 csrf.protect(bp)
@@ -193,9 +193,8 @@ def get_pgn(game_id: str) -> Response:
 def post_move(game_id: str) -> Response:
     """Play ``{move, token}``; answers the new state."""
     _checked_id(game_id)
-    data = check_fields(_body(), ("move",), ("token",))
-    move = check_move_text(data["move"])
-    return jsonify(_arena().moves.play(game_id, _seat(game_id, data.get("token")), move, client=_client()))
+    data = check_body("playMove", _body())
+    return jsonify(_arena().moves.play(game_id, _seat(game_id, data.get("token")), data["move"], client=_client()))
 
 
 @bp.post("/games/<game_id>/seats")
@@ -205,7 +204,7 @@ def take_seat(game_id: str) -> tuple[Response, int]:
     with ``{invite}`` (the code of the share link; not needed in a game open to anyone)."""
     arena = _arena()
     _checked_id(game_id)
-    data = check_fields(_body(), (), ("token", "invite"))
+    data = check_body("takeSeat", _body())
     if data.get("token") is not None:
         seat = _seat(game_id, data["token"])
         return _seat_answer(game_id, seat, data["token"])
@@ -220,7 +219,7 @@ def take_seat(game_id: str) -> tuple[Response, int]:
 def resign(game_id: str) -> Response:
     """Resign with the caller's seat; answers the final state."""
     _checked_id(game_id)
-    data = check_fields(_body(), (), ("token",))
+    data = check_body("resign", _body())
     return jsonify(_arena().endings.resign(game_id, _seat(game_id, data.get("token"))))
 
 
@@ -228,7 +227,7 @@ def resign(game_id: str) -> Response:
 def stop(game_id: str) -> Response:
     """Stop an engine-against-engine game with ``{stop_code}`` (its creator's); answers the final state."""
     _checked_id(game_id)
-    data = check_fields(_body(), ("stop_code",), ())
+    data = check_body("stopGame", _body())
     return jsonify(_arena().engine_games.stop(game_id, data["stop_code"]))
 
 
@@ -236,7 +235,7 @@ def stop(game_id: str) -> Response:
 def takeback(game_id: str) -> Response:
     """Take back the caller's last move (and the engine's reply); answers the new state."""
     _checked_id(game_id)
-    data = check_fields(_body(), (), ("token",))
+    data = check_body("takeback", _body())
     return jsonify(_arena().moves.takeback(game_id, _seat(game_id, data.get("token"))))
 
 
@@ -245,7 +244,7 @@ def rematch(game_id: str) -> tuple[Response, int]:
     """Create (once) the rematch; 201 ``{id, url, seat, token, invite, invite_url}`` for the caller, whose browser
     holds the seat. Between two players the first ask offers it: 202 with the state."""
     _checked_id(game_id)
-    data = check_fields(_body(), (), ("token",))
+    data = check_body("rematch", _body())
     seat = _seat(game_id, data.get("token"))
     made = _arena().agreements.rematch(game_id, seat, _client())
     if made is None:  # between two players: offered, made once the other player asks too
@@ -266,7 +265,7 @@ def get_review(game_id: str) -> Response:
 def start_review(game_id: str) -> tuple[Response, int]:
     """Start the review of a finished game (anyone holding the link; once for all); 202 with its status."""
     _checked_id(game_id)
-    check_fields(_body(), (), ())
+    check_body("startReview", _body())
     return jsonify(_arena().reads.review(game_id, _client())), 202
 
 
@@ -274,7 +273,7 @@ def start_review(game_id: str) -> tuple[Response, int]:
 def cancel_review(game_id: str) -> Response:
     """Stop the game's review running on this server; it may be asked for again."""
     _checked_id(game_id)
-    check_fields(_body(), (), ())
+    check_body("cancelReview", _body())
     return jsonify(_arena().reviews.cancel(game_id))
 
 
@@ -284,7 +283,7 @@ def analyse_position(game_id: str, ply: int) -> tuple[Response, int]:
     """What the engine would do in the position after ``ply`` moves of a finished game; 202, the answer reaches the
     game's room as ``analysis``."""
     _checked_id(game_id)
-    check_fields(_body(), (), ())
+    check_body("analysePosition", _body())
     return jsonify(_arena().reads.analyse_position(game_id, ply, _client())), 202
 
 
@@ -292,9 +291,7 @@ def analyse_position(game_id: str, ply: int) -> tuple[Response, int]:
 def set_hints(game_id: str) -> Response:
     """Turn hints on or off with ``{on, token}`` (between two people, on once both asked); answers the state."""
     _checked_id(game_id)
-    data = check_fields(_body(), ("on",), ("token",))
-    if not isinstance(data["on"], bool):
-        raise ArenaError("bad_request", "on must be true or false")
+    data = check_body("setHints", _body())
     return jsonify(_arena().agreements.set_hints(game_id, _seat(game_id, data.get("token")), data["on"], _client()))
 
 
@@ -302,7 +299,7 @@ def set_hints(game_id: str) -> Response:
 def abort(game_id: str) -> Response:
     """Abort with the caller's seat while neither side has moved twice; answers the final state."""
     _checked_id(game_id)
-    data = check_fields(_body(), (), ("token",))
+    data = check_body("abort", _body())
     return jsonify(_arena().endings.abort(game_id, _seat(game_id, data.get("token"))))
 
 
@@ -310,7 +307,7 @@ def abort(game_id: str) -> Response:
 def play_alone(game_id: str) -> Response:
     """The player of a friend game waiting for the friend plays on alone; answers the state."""
     _checked_id(game_id)
-    data = check_fields(_body(), (), ("token",))
+    data = check_body("playAlone", _body())
     return jsonify(_arena().agreements.play_alone(game_id, _seat(game_id, data.get("token"))))
 
 
@@ -319,7 +316,7 @@ def offer(game_id: str) -> Response:
     """Offer ``{kind}`` ("draw", "takeback", "rematch") to the other player, or accept the other player's; answers
     the state."""
     _checked_id(game_id)
-    data = check_fields(_body(), ("kind",), ("token",))
+    data = check_body("offer", _body())
     return jsonify(_arena().agreements.offer(game_id, _seat(game_id, data.get("token")), data["kind"], _client()))
 
 
@@ -327,7 +324,7 @@ def offer(game_id: str) -> Response:
 def decline_offer(game_id: str) -> Response:
     """Decline the other player's pending ``{kind}`` offer, or withdraw one's own; answers the state."""
     _checked_id(game_id)
-    data = check_fields(_body(), ("kind",), ("token",))
+    data = check_body("declineOffer", _body())
     return jsonify(_arena().agreements.decline(game_id, _seat(game_id, data.get("token")), data["kind"]))
 
 
@@ -336,5 +333,5 @@ def direct_engines(game_id: str) -> Response:
     """Pause, resume (``paused``) or pace (``pace`` seconds) an engine-against-engine game with ``{stop_code}``
     (its creator's); answers the state."""
     _checked_id(game_id)
-    data = check_fields(_body(), ("stop_code",), ("paused", "pace"))
+    data = check_body("directEngines", _body())
     return jsonify(_arena().engine_games.direct(game_id, data["stop_code"], data.get("paused"), data.get("pace")))

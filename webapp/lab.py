@@ -2,7 +2,8 @@
 
 A run is started by the Socket.IO event ``lab_start`` ``{game, setup, moves, configs}`` (the position: ``setup``
 in the game's notation, empty for the start, then ``moves`` played from it); each config is
-``{preset, depth, time, playouts}`` (see ``PRESETS``). Its searches go through the same engine runner as games
+``{preset, depth, time, playouts}`` (see ``PRESETS``); the payload's shape and limits are the API description's
+``LabStart`` schema (webapp/openapi.yaml). Its searches go through the same engine runner as games
 (queued when every worker is busy, the same caps on depth and time, but after every live game's engine turn and
 within the client's share of the engines: ``webapp.search.fair_queue``), one job per column. Every event of
 those searches reaches the run's room ``lab-<run>`` as ``lab`` ``{run, column, info}``, ``info`` being the
@@ -21,17 +22,15 @@ from typing import Any
 from engine.game import GameError, play_moves
 from engine.games import game_class, game_names
 from engine.search.info import Limits, SearchOptions
+from webapp import schema
 from webapp.errors import ArenaError
 from webapp.search.fair_queue import BACKGROUND
 from webapp.search.jobs import Runner, SearchJob
 
 ROOM_PREFIX = "lab-"
 """The Socket.IO room of run ``<run>`` is ``lab-<run>``."""
-MAX_CONFIGS = 4
-MAX_DEPTH = 64
-MAX_TIME = 30.0
-MAX_PLAYOUTS = 200_000
-MAX_MOVES = 100
+MAX_CONFIGS: int = schema.component("LabStart")["properties"]["configs"]["maxItems"]
+"""How many columns a run may have (the API description's ``LabStart.configs``)."""
 DEFAULT_TIME = 5.0
 """Time cap of a config that gives neither a depth nor a time (every search must end)."""
 
@@ -72,58 +71,41 @@ class LabConfig:
         return PRESETS[self.preset][2]
 
 
-def _number(config: dict[str, Any], name: str, kind: type, low: float, high: float) -> Any:
-    value = config.get(name)
-    if value is None or value == "":
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or (kind is int and not float(value).is_integer()):
-        raise ArenaError("bad_request", f"{name} must be a {'whole ' if kind is int else ''}number, got {value!r}")
-    if not low <= value <= high:
-        raise ArenaError("bad_request", f"{name} must be from {low} to {high}, got {value!r}")
-    return kind(value)
-
-
-def parse_config(config: object) -> LabConfig:
-    """A config ``{preset, depth?, time?, playouts?}``; a bad one raises ``ArenaError`` ("bad_request")."""
-    if not isinstance(config, dict) or set(config) - {"preset", "depth", "time", "playouts"}:
-        raise ArenaError("bad_request", "a config is {preset, depth, time, playouts}")
-    preset = config.get("preset")
+def parse_config(config: dict[str, Any]) -> LabConfig:
+    """A schema-checked config ``{preset, depth?, time?, playouts?}``; an unknown preset raises ``ArenaError``
+    ("bad_request"). MCTS ignores ``depth``, the others ``playouts``; a config without any limit gets
+    ``DEFAULT_TIME``."""
+    preset = config["preset"]
     if preset not in PRESETS:
         raise ArenaError("bad_request", f"unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
-    depth = _number(config, "depth", int, 1, MAX_DEPTH)
-    seconds = _number(config, "time", float, 0.05, MAX_TIME)
-    playouts = _number(config, "playouts", int, 1, MAX_PLAYOUTS)
+    depth, seconds, playouts = config.get("depth"), config.get("time"), config.get("playouts")
     if preset == "mcts":
         depth = None
     else:
         playouts = None
     if depth is None and seconds is None and playouts is None:
         seconds = DEFAULT_TIME
-    return LabConfig(preset, Limits(depth=depth, time=seconds, nodes=playouts))
+    return LabConfig(preset, Limits(depth=None if depth is None else int(depth),
+                                    time=None if seconds is None else float(seconds),
+                                    nodes=None if playouts is None else int(playouts)))
 
 
-def parse_run(data: dict[str, Any]) -> tuple[Any, list[LabConfig]]:
-    """The position (``setup`` then ``moves``) and configs of a ``lab_start`` payload; anything wrong raises
-    ``ArenaError``."""
-    game, setup, moves, configs = data["game"], data["setup"], data["moves"], data["configs"]
+def parse_run(data: object) -> tuple[Any, list[LabConfig]]:
+    """The position (``setup`` then ``moves``) and configs of a ``lab_start`` payload (the ``LabStart`` schema);
+    anything wrong raises ``ArenaError``: ``bad_game`` for the game or the position, else ``bad_request``."""
+    data = schema.check(schema.component_ref("LabStart"), data, {"game": "bad_game"})
+    game, setup = data["game"], data["setup"]
     if game not in game_names():
         raise ArenaError("bad_game", f"unknown game {game!r}")
-    if not isinstance(setup, str) or len(setup) > 200:
-        raise ArenaError("bad_request", "setup must be the position in the game's notation (at most 200 characters)")
-    if not isinstance(moves, list) or len(moves) > MAX_MOVES or not all(isinstance(m, str) and len(m) <= 16
-                                                                        for m in moves):
-        raise ArenaError("bad_request", f"moves must be a list of at most {MAX_MOVES} move texts")
     cls = game_class(game)
     try:
         state = cls.from_setup(setup) if setup.strip() else cls.initial()
-        state = play_moves(state, moves)
+        state = play_moves(state, data["moves"])
     except GameError as error:
         raise ArenaError("bad_game", str(error)) from None
     if state.outcome() is not None:
         raise ArenaError("bad_game", f"the game is over in that position ({state.outcome().reason})")
-    if not isinstance(configs, list) or not 1 <= len(configs) <= MAX_CONFIGS:
-        raise ArenaError("bad_request", f"choose 1 to {MAX_CONFIGS} configurations")
-    return state, [parse_config(config) for config in configs]
+    return state, [parse_config(config) for config in data["configs"]]
 
 
 def room_of(run: str) -> str:

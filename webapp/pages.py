@@ -10,7 +10,6 @@ games on offer.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from webapp.display import score_facts
 from webapp.lab import Lab
 from webapp.search.jobs import Ceiling
 from webapp.seats import invite_code, issue_token
+from webapp.validation import GAME_ID
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -58,9 +58,6 @@ VENDOR_FILES = frozenset({
     "socket.io-client/dist/socket.io.esm.min.js.map",
 })
 """The only files under ``node_modules`` that ``/vendor/<path>`` serves; any other path is a 404."""
-
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-"""What a game id looks like (docs/protocol.md); anything else is a 404 without asking the store."""
 
 
 @dataclass(frozen=True, slots=True)

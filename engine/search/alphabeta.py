@@ -37,7 +37,7 @@ from typing import cast
 
 from engine.game import WIN, HintedState, Move, State, is_decided
 from engine.search.base import (
-    MAX_DEPTH,
+    DEEPEST_ITERATION,
     BaseSearcher,
     SearchAborted,
     StopFlag,
@@ -94,7 +94,7 @@ class Searcher(BaseSearcher):
         self._horizon = 0
         self._in_null = 0
         self._scores: list[int] = []
-        self._pv_table: list[list[Move]] = [[] for _ in range(MAX_DEPTH + 2)]
+        self._pv_table: list[list[Move]] = [[] for _ in range(DEEPEST_ITERATION + 2)]
         if self.tt is not None:
             self.tt.new_search()
         moves = state.legal_moves()
@@ -106,7 +106,7 @@ class Searcher(BaseSearcher):
             return
         self._root_order = self.orderer.order(state, moves, self._root_tt_move(), 0) if self._ordering else list(moves)
         self.best = state.move_text(self._root_order[0])
-        max_depth = self.limits.depth or MAX_DEPTH
+        max_depth = self.limits.depth or DEEPEST_ITERATION
         depths = range(1, max_depth + 1) if options.iterative else (max_depth,)
         for depth in depths:
             if depth > 1 and self._elapsed() > (self.limits.time or float("inf")) / 2:
@@ -117,7 +117,7 @@ class Searcher(BaseSearcher):
             except SearchAborted:
                 self._adopt_partial_iteration()
                 break
-            if depth == MAX_DEPTH:
+            if depth == DEEPEST_ITERATION:
                 depth = max(self.seldepth, 1)
             iteration_nodes = self.nodes - nodes_before
             self.nodes_per_depth.append(iteration_nodes)
@@ -264,7 +264,7 @@ class Searcher(BaseSearcher):
             state = state.play(move)
         if self.tt is not None:
             seen = {state.key}
-            while len(texts) < MAX_DEPTH and state.outcome() is None:
+            while len(texts) < DEEPEST_ITERATION and state.outcome() is None:
                 entry = self.tt.get(state.symmetric_key if self._symmetric else state.key)
                 if entry is None or entry[4] is None or entry[5] != state.key or entry[4] not in state.legal_moves():
                     break
@@ -303,7 +303,7 @@ class Searcher(BaseSearcher):
         outcome = state.outcome()
         if outcome is not None:
             return terminal_score(outcome, state.to_move, ply)
-        if self._check_extension and ply < MAX_DEPTH - 1 and state.in_check():
+        if self._check_extension and ply < DEEPEST_ITERATION - 1 and state.in_check():
             depth += 1
         ab = self._alphabeta
         if depth <= 0 and not self._bounds:

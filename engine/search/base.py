@@ -25,9 +25,10 @@ CHECK_EVERY = 256
 PROGRESS_INTERVAL = 0.1
 """Seconds between two progress events during a long iteration."""
 
-MAX_DEPTH = 200
+DEEPEST_ITERATION = 200
 """Deepest iteration a search attempts when no depth limit is given (the game is usually solved long before);
-small enough for Python's default recursion limit."""
+small enough for Python's default recursion limit. The engine's own bound, not the cap on the depth a web client
+may ask for (``Depth`` in webapp/openapi.yaml)."""
 
 ALGORITHMS = ("alphabeta", "minimax", "mcts")
 

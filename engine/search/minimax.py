@@ -10,7 +10,13 @@ Every root move gets an exact score. With ``record_tree`` the last pass's tree i
 from __future__ import annotations
 
 from engine.game import WIN, Move, State
-from engine.search.base import MAX_DEPTH, BaseSearcher, SearchAborted, effective_branching_factor, terminal_score
+from engine.search.base import (
+    DEEPEST_ITERATION,
+    BaseSearcher,
+    SearchAborted,
+    effective_branching_factor,
+    terminal_score,
+)
 from engine.search.info import RootMove
 from engine.search.tree import TreeRecorder
 
@@ -26,7 +32,7 @@ class MinimaxSearcher(BaseSearcher):
     def _run(self) -> None:
         state = self.state
         self._horizon = 0
-        self._pv_table: list[list[Move]] = [[] for _ in range(MAX_DEPTH + 2)]
+        self._pv_table: list[list[Move]] = [[] for _ in range(DEEPEST_ITERATION + 2)]
         moves = state.legal_moves()
         outcome = state.outcome()
         if outcome is not None or not moves:
@@ -35,7 +41,7 @@ class MinimaxSearcher(BaseSearcher):
             self._emit("final")
             return
         self.best = state.move_text(moves[0])
-        max_depth = self.limits.depth or MAX_DEPTH
+        max_depth = self.limits.depth or DEEPEST_ITERATION
         depths = range(1, max_depth + 1) if self.options.iterative else (max_depth,)
         for depth in depths:
             if depth > 1 and self._elapsed() > (self.limits.time or float("inf")) / 2:
@@ -46,7 +52,7 @@ class MinimaxSearcher(BaseSearcher):
                 score, best, roots = self._search_root(moves, depth)
             except SearchAborted:
                 break
-            if depth == MAX_DEPTH:
+            if depth == DEEPEST_ITERATION:
                 depth = self.seldepth
             self.nodes_per_depth.append(self.nodes - nodes_before)
             self.ebf = effective_branching_factor(self.nodes - nodes_before, depth)
