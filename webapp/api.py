@@ -22,7 +22,8 @@ from webapp.seats import BadTokenError, invite_code, issue_token, read_token, st
 from webapp.sockets import socketio
 from webapp.validation import GAME_ID, check_body, check_new_game
 
-bp = Blueprint("api", __name__, url_prefix="/api")
+API_PREFIX = "/api"
+bp = Blueprint("api", __name__, url_prefix=API_PREFIX)
 csrf.protect(bp)
 
 
@@ -114,7 +115,7 @@ def http_error(error: HTTPException) -> tuple[Response, int]:
 def unrouted_error(error: HTTPException) -> tuple[Response, int] | HTTPException:
     """A path under ``/api`` that no route matches (404), or a method its route does not take (405), answers
     ``{error, message}`` like every other API error; other paths keep the plain error page."""
-    if request.path.startswith(bp.url_prefix + "/"):
+    if request.path.startswith(API_PREFIX + "/"):
         return http_error(error)
     return error
 
@@ -149,7 +150,8 @@ def health() -> Response:
     """Which server answered and whether it reaches the others: ``node`` (``ARENA_NODE``, else the host name and
     the instance folder's name), ``message_queue`` ("none" when ``SOCKETIO_MESSAGE_QUEUE`` is unset, else "up"
     or "down") and ``games_in_memory`` (how many games this node holds in memory)."""
-    manager = socketio.server.manager if socketio.server is not None else None
+    server = socketio.server  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
+    manager = server.manager if server is not None else None
     queue = "none"
     if isinstance(manager, ResilientRedisManager):
         queue = "up" if manager.available else "down"

@@ -93,19 +93,20 @@ def parse_config(config: dict[str, Any]) -> LabConfig:
 def parse_run(data: object) -> tuple[Any, list[LabConfig]]:
     """The position (``setup`` then ``moves``) and configs of a ``lab_start`` payload (the ``LabStart`` schema);
     anything wrong raises ``ArenaError``: ``bad_game`` for the game or the position, else ``bad_request``."""
-    data = schema.check(schema.component_ref("LabStart"), data, {"game": "bad_game"})
-    game, setup = data["game"], data["setup"]
+    payload = schema.check(schema.component_ref("LabStart"), data, {"game": "bad_game"})
+    game, setup = payload["game"], payload["setup"]
     if game not in game_names():
         raise ArenaError("bad_game", f"unknown game {game!r}")
     cls = game_class(game)
     try:
         state = cls.from_setup(setup) if setup.strip() else cls.initial()
-        state = play_moves(state, data["moves"])
+        state = play_moves(state, payload["moves"])
     except GameError as error:
         raise ArenaError("bad_game", str(error)) from None
-    if state.outcome() is not None:
-        raise ArenaError("bad_game", f"the game is over in that position ({state.outcome().reason})")
-    return state, [parse_config(config) for config in data["configs"]]
+    outcome = state.outcome()
+    if outcome is not None:
+        raise ArenaError("bad_game", f"the game is over in that position ({outcome.reason})")
+    return state, [parse_config(config) for config in payload["configs"]]
 
 
 def room_of(run: str) -> str:

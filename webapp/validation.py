@@ -112,9 +112,9 @@ def _opponent(
         return {"type": "engine", **settings}, (None, settings), side
     levels = [int(level) for level in opponent["levels"]]
     styles = opponent.get("personalities", [None, None])
-    seats = tuple({"level": level, **_style(style)} for level, style in zip(levels, styles, strict=True))
+    seats = [{"level": level, **_style(style)} for level, style in zip(levels, styles, strict=True)]
     normalised = {"type": "engines", "levels": levels, **({"personalities": styles} if any(styles) else {})}
-    return normalised, seats, None
+    return normalised, (seats[0], seats[1]), None
 
 
 def check_new_game(body: object) -> NewGameRequest:
