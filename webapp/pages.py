@@ -18,7 +18,7 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from engine.games import game_class, game_names
 from engine.levels import game_levels
 from engine.oracles import describe_level
-from webapp import chess_assets
+from webapp import chess_assets, schema
 from webapp.display import score_facts
 from webapp.lab import Lab
 from webapp.search.jobs import Ceiling
@@ -46,8 +46,9 @@ bp = Blueprint(
 
 @bp.app_context_processor
 def page_facts() -> dict[str, object]:
-    """What every page's scripts read from the server rather than keep a copy of: the score scale."""
-    return {"score_facts": score_facts()}
+    """What every page reads from the server rather than keep a copy of: the score scale (for its scripts) and
+    the deepest search a form may ask for (the API description's ``Depth``)."""
+    return {"score_facts": score_facts(), "depth_limit": schema.component("Depth")["maximum"]}
 
 
 # The chess board's piece images (/chess/pieces/wK.svg) are served with the pages that draw them.

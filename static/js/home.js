@@ -82,7 +82,10 @@ function opponent() {
     case "custom": {
       const depth = Number(value("depth"));
       const time = Number(value("time"));
-      if (!Number.isInteger(depth) || depth < 1 || depth > 64) throw new Error("Depth: a whole number from 1 to 64.");
+      const deepest = Number(form.elements.depth.max); // the server's limit, from its API description
+      if (!Number.isInteger(depth) || depth < 1 || depth > deepest) {
+        throw new Error(`Depth: a whole number from 1 to ${deepest}.`);
+      }
       if (!(time >= 0.05 && time <= 60)) throw new Error("Time: from 0.05 to 60 seconds.");
       return { type: "engine", depth, time, algorithm: value("algorithm"), ...style(value("algorithm")) };
     }
