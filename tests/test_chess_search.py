@@ -12,6 +12,8 @@ from engine.chess.levels import LEVELS
 from engine.chess.search import ChessSearcher
 from engine.game import WIN, play_moves
 from engine.games.chess import ChessState
+from engine.search import final_event, make_searcher
+from engine.search.base import BaseSearcher
 from engine.search.info import Limits, SearchInfo, SearchOptions
 
 
@@ -124,7 +126,13 @@ def test_time_and_node_limits_are_honoured() -> None:
     timed = final(state, Limits(time=0.2))
     assert timed.best is not None and timed.depth < 64
     counted = final(state, Limits(nodes=3000))
-    assert counted.best is not None and counted.nodes <= 3000 + 1024
+    assert counted.best is not None and counted.nodes <= 3000
+
+
+def test_make_searcher_gives_chess_its_own_base_searcher() -> None:
+    searcher = make_searcher(ChessState.from_setup(chess.STARTING_FEN), Limits(depth=1))
+    assert isinstance(searcher, ChessSearcher) and isinstance(searcher, BaseSearcher)
+    assert final_event(searcher.search()).algorithm == "alphabeta"
 
 
 @pytest.mark.parametrize("switch", ["tt", "pvs", "null_move", "lmr", "aspiration", "killers", "history",

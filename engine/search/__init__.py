@@ -14,8 +14,9 @@ def make_searcher(state: State, limits: Limits = Limits(), options: SearchOption
                   stop: StopFlag | None = None) -> BaseSearcher:
     """The alpha-beta, minimax or MCTS searcher for ``state``, as ``options.algorithm`` says.
 
-    A game whose state class names a ``searcher_class`` ("module:Class", same constructor) gets that class for
-    alpha-beta (chess has its own fast searcher).
+    A game whose state class names a ``searcher_class`` ("module:Class", a ``BaseSearcher`` subclass with the same
+    constructor) gets that class for alpha-beta (chess has its own fast searcher); another class raises
+    ``TypeError``.
 
     Bad limits or options (including a personality the game does not have) raise ``ValueError`` naming the field;
     a non-state raises ``TypeError``.
@@ -26,9 +27,13 @@ def make_searcher(state: State, limits: Limits = Limits(), options: SearchOption
 
     check_options(options)
     check_personality(state, options)
-    if options.algorithm == "alphabeta" and getattr(type(state), "searcher_class", None):
-        module_name, _, class_name = type(state).searcher_class.partition(":")
-        return getattr(importlib.import_module(module_name), class_name)(state, limits, options, stop)
+    own_searcher: str | None = getattr(type(state), "searcher_class", None)
+    if options.algorithm == "alphabeta" and own_searcher:
+        module_name, _, class_name = own_searcher.partition(":")
+        game_searcher = getattr(importlib.import_module(module_name), class_name)
+        if not (isinstance(game_searcher, type) and issubclass(game_searcher, BaseSearcher)):
+            raise TypeError(f"{own_searcher} is not a BaseSearcher subclass")
+        return game_searcher(state, limits, options, stop)
     searcher = {"alphabeta": Searcher, "minimax": MinimaxSearcher, "mcts": MctsSearcher}[options.algorithm]
     return searcher(state, limits, options, stop)
 

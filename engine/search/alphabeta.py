@@ -292,6 +292,12 @@ class Searcher(BaseSearcher):
         With true value ``v``: if ``v <= alpha`` the result ``r`` is an upper bound, ``v <= r <= alpha``; if
         ``v >= beta`` it is a lower bound, ``beta <= r <= v``; otherwise ``r == v``. "True value" means the
         depth-limited value (heuristic at the horizon), which is the game's value when no horizon is reached.
+
+        One long function because its steps (bounds, TT probe, null move, move loop, TT store) read and narrow the
+        same locals (``alpha``, ``beta``, ``alpha_start``, ``tt_move``, the horizon count) in turn. Speed is not
+        the reason here: moving the TT probe into a helper method (returning the hit, the TT move and the
+        narrowed window) gave the same nodes per second (``python -m engine analyse connect4 --depth 13``, medians
+        of 5 alternating runs: 64,505 against 64,486, same 161,651 nodes).
         """
         self.nodes += 1
         if self.nodes >= self._next_check:
