@@ -6,8 +6,11 @@ import importlib
 from collections.abc import Iterable
 
 from engine.game import State
+from engine.search.alphabeta import Searcher
 from engine.search.base import BaseSearcher, StopFlag, check_options, check_personality
 from engine.search.info import Limits, SearchInfo, SearchOptions
+from engine.search.mcts import MctsSearcher
+from engine.search.minimax import MinimaxSearcher
 
 
 def make_searcher(state: State, limits: Limits = Limits(), options: SearchOptions = SearchOptions(),  # noqa: B008
@@ -21,10 +24,6 @@ def make_searcher(state: State, limits: Limits = Limits(), options: SearchOption
     Bad limits or options (including a personality the game does not have) raise ``ValueError`` naming the field;
     a non-state raises ``TypeError``.
     """
-    from engine.search.alphabeta import Searcher
-    from engine.search.mcts import MctsSearcher
-    from engine.search.minimax import MinimaxSearcher
-
     check_options(options)
     check_personality(state, options)
     own_searcher: str | None = getattr(type(state), "searcher_class", None)
