@@ -264,5 +264,5 @@ class BaseSearcher:
             nps=int(self.nodes / elapsed) if elapsed > 0 else 0, score=self.score, score_text=score_text,
             pv=list(self.pv), best=self.best, root_moves=list(self.root_moves), ebf=self.ebf,
             final=kind == "final", nodes_per_depth=list(self.nodes_per_depth),
-            tree=self.tree if kind in ("depth", "final") else None,
+            tree=self.tree if kind in ("depth", "final") else None, score_scale=scale,
         ))

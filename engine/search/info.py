@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
+from engine.game import describe_score
+
 Algorithm = Literal["alphabeta", "minimax", "mcts"]
 EventKind = Literal["progress", "depth", "final"]
 
@@ -123,10 +125,18 @@ class SearchInfo:
     search_best: str | None = None
     """The search's own best move when a level played another on purpose (its randomness): ``best`` is then the
     move played, with its own ``score``, ``score_text`` and ``pv``; None when ``best`` is the search's choice."""
+    score_scale: int = 1
+    """Score units per point of the game's heuristic (its state class's ``score_scale``: 100 for chess's
+    centipawns, else 1), as ``score_text`` and each root move's ``score_text`` are written."""
 
     def to_dict(self) -> SearchInfoDict:
-        """JSON-able form of the event (dataclass fields as a dict)."""
-        return cast("SearchInfoDict", asdict(self))
+        """JSON-able form of the event (dataclass fields as a dict); each root move also has its ``score_text``
+        (``engine.game.describe_score`` of its score in ``score_scale``; None without a score)."""
+        data = cast("SearchInfoDict", asdict(self))
+        for root_move in data["root_moves"]:
+            score = root_move["score"]
+            root_move["score_text"] = None if score is None else describe_score(score, self.score_scale)
+        return data
 
 
 class RootMoveDict(TypedDict):
@@ -139,6 +149,8 @@ class RootMoveDict(TypedDict):
     value: float | None
     bound: str | None
     text: str | None
+    score_text: NotRequired[str | None]
+    """Added by ``SearchInfo.to_dict``: the text of ``score``, as the event's own ``score_text`` is written."""
 
 
 class SearchInfoDict(TypedDict):
@@ -172,4 +184,5 @@ class SearchInfoDict(TypedDict):
     pv_text: list[str] | None
     building: dict[str, Any] | None
     search_best: str | None
+    score_scale: int
     sent_at: NotRequired[float]

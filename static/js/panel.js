@@ -2,7 +2,7 @@
 // Events may arrive faster than the screen refreshes; they are folded into one redraw per animation frame.
 import { drawEvaluation, drawNodesPerDepth } from "./charts.js";
 import { horizonError } from "./truth.js";
-import { escapeHtml, formatCount, formatMillis, formatPercent, isDecided, scoreClass, WIN } from "./format.js";
+import { escapeHtml, formatCount, formatMillis, formatPercent, isDecided, scoreClass } from "./format.js";
 
 const COUNT_UP_MS = 160;
 const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -22,17 +22,6 @@ const STATE_TEXT = {
   record: "stored search",
 };
 
-/** Text of a root move's score in the same units as the search's own score text. */
-function rootScoreText(score, unitsPerPoint) {
-  if (score === null || score === undefined) return "…";
-  if (isDecided(score)) {
-    const plies = WIN - Math.abs(score);
-    return score > 0 ? `win in ${Math.floor((plies + 1) / 2)}` : `loss in ${Math.floor(plies / 2)}`;
-  }
-  if (unitsPerPoint === 1) return `${score >= 0 ? "+" : ""}${score}`;
-  return `${score >= 0 ? "+" : ""}${(score / unitsPerPoint).toFixed(2)}`;
-}
-
 /** A root move's score is exact, or only a bound the search proved: "≥" (at least) or "≤" (at most). */
 const BOUND_MARK = { lower: "≥ ", upper: "≤ " };
 const BOUND_TITLE = { lower: " (a lower bound: at least this)", upper: " (an upper bound: at most this)" };
@@ -46,11 +35,6 @@ const SOURCE_TEXT = {
   table: " · the exact value, read from the solved table",
   solver: " · the exact value, found by the solver",
 };
-
-/** 100 when the search reports its score in hundredths ("+0.35"), else 1 (whole points, "+2"). */
-function unitsOf(info) {
-  return /^[+-]?\d+\.\d+$/.test(info.score_text ?? "") ? 100 : 1;
-}
 
 /** Width (0-100) of each candidate's bar: decided wins full, losses nearly empty, heuristics spread between. */
 function barWidths(rows, useVisits) {
@@ -224,7 +208,7 @@ export class EnginePanel {
     choice.textContent = preferred
       ? `This level plays a move at random among those close to the best: it played ${info.pv_text?.[0] ?? info.best}, `
         + `scored and lined out above, while its search preferred ${preferred.text ?? preferred.move} `
-        + `(${rootScoreText(preferred.score, unitsOf(info))}).`
+        + `(${preferred.score_text ?? "…"}).`
       : "";
 
     const unit = this.$("p-score-unit");
@@ -337,7 +321,6 @@ export class EnginePanel {
     const solved = SOLVED.has(info.source);
     const shown = solved ? rows : rows.slice(0, 8);
     const widths = barWidths(shown, useVisits);
-    const units = unitsOf(info);
     const truth = info.truth ?? null;
     host.classList.toggle("with-truth", Boolean(truth));
     this.$("p-truth-note").hidden = !truth;
@@ -363,7 +346,7 @@ export class EnginePanel {
       row.querySelector(".rm-score").textContent = info.source === "book"
         ? `${formatCount(rm.visits ?? 0)} lines`
         : useVisits ? `${formatCount(rm.visits ?? 0)} · ${Number.isFinite(rm.value) ? rm.value.toFixed(2) : "…"}`
-        : `${BOUND_MARK[rm.bound] ?? ""}${solved && rm.score === 0 ? "draw" : rootScoreText(rm.score, units)}`;
+        : `${BOUND_MARK[rm.bound] ?? ""}${solved && rm.score === 0 ? "draw" : (rm.score_text ?? "…")}`;
       row.classList.toggle("best", rm.move === info.best);
       row.classList.toggle("pos", !useVisits && rm.move !== info.best && isDecided(rm.score) && rm.score > 0);
       row.classList.toggle("neg", !useVisits && rm.move !== info.best && isDecided(rm.score) && rm.score < 0);
