@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from webapp import socketio
 from webapp.config import ConfigError, load_config
+from webapp.sockets import socketio
 
 FRIEND = {"game": "tictactoe", "opponent": {"type": "friend"}}
 OTHER = {"REMOTE_ADDR": "127.0.0.2"}

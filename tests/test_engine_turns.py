@@ -11,7 +11,8 @@ import pytest
 from inbox import Inbox
 from sqlalchemy import update
 
-from webapp import create_app, socketio
+from webapp import create_app
+from webapp.sockets import socketio
 from webapp.store import GameRow
 
 ENGINES = {"game": "tictactoe", "opponent": {"type": "engines", "levels": [1, 1]}}

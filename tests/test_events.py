@@ -9,7 +9,7 @@ import signal
 import pytest
 from inbox import Inbox
 
-from webapp import socketio
+from webapp.sockets import socketio
 
 
 @pytest.fixture

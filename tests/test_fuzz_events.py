@@ -29,8 +29,8 @@ from hypothesis import event as note
 from hypothesis import strategies as st
 from servers import GENEROUS_LIMITS
 
-from webapp import socketio
 from webapp.errors import STATUS_OF_CODE
+from webapp.sockets import socketio
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ANSWER_OF_EVENT = {"join": "state", "move": "moved", "resign": "state", "takeback": "state", "rematch": "rematch",

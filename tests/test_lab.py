@@ -10,9 +10,9 @@ import pytest
 
 from engine.cli import main
 from engine.commands.analyse import TOGGLES
-from webapp import socketio
 from webapp.lab import PRESETS
 from webapp.lab import job_key as lab_job_key
+from webapp.sockets import socketio
 
 
 def lab_client(app):

@@ -17,7 +17,8 @@ from redis import Redis
 from servers import ROOT, EventClient, LiveServer
 from services import RedisServer
 
-from webapp import create_app, socketio
+from webapp import create_app
+from webapp.sockets import socketio
 
 NIM_BIG = {"piles": [9, 9, 9, 9]}
 """A Nim position that a minimax search does not finish: it thinks for its whole time."""

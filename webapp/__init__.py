@@ -1,106 +1,20 @@
-"""Alpha-Beta Arena's web app: ``create_app()`` builds the Flask app; ``socketio`` is its Socket.IO server.
+"""Alpha-Beta Arena's web app. Serve it with ``gunicorn -w 1 --threads 64 -b HOST:PORT "webapp:create_app()"``.
 
-Serve with ``gunicorn -w 1 --threads 64 -b HOST:PORT "webapp:create_app()"``.
+This package's own module stays light on purpose: the engine's worker processes (started with "spawn", and
+``python -m webapp.search.worker``) import ``webapp.search`` and must not load Flask, the pages and the store with
+it (about 30 MiB and half a second more per process). So ``create_app`` loads ``webapp.app`` when it is called.
 """
 
 from __future__ import annotations
 
-import atexit
-import secrets
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
-from werkzeug.middleware.proxy_fix import ProxyFix
-
-from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
-from webapp.address_limits import init_app as install_address_limits
-from webapp.api import bp as api_bp
-from webapp.arena.assemble import Arena, ArenaSettings, assemble
-from webapp.config import MAX_BODY_BYTES, instance_path, load_config
-from webapp.headers import add_security_headers
-from webapp.message_queue import ResilientRedisManager
-from webapp.pages import bp as pages_bp
-from webapp.players import Players
-from webapp.redis_clients import connect as connect_redis
-from webapp.search.jobs import Runner
-from webapp.search.leases import SearchLeases
-from webapp.search.pool import EngineRunner
-from webapp.search.queue_runner import QueuedRunner
-from webapp.shutdown import stop_on_gunicorn_sigterm
-from webapp.socket_packets import ReadablePacket
-from webapp.sockets import socketio
-from webapp.store import Store
-from webapp.watcher_counts import WatcherCounts
-
-__all__ = ["create_app", "socketio"]
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """The app, configured from the environment (see docs/protocol.md, "Configuration") and ``test_config``.
+    """The Flask app, configured from the environment and ``test_config``: ``webapp.app.create_app``."""
+    from webapp.app import create_app as build  # loaded only where the app is served (see the module docstring)
 
-    Opens the database, sets up the engine pool (its processes start with the first search) and restarts the
-    search of every unfinished game whose turn is the engine's. With ``SOCKETIO_MESSAGE_QUEUE``, emits reach the
-    other nodes through Redis (``webapp.message_queue``; each node keeps serving its own clients while Redis is
-    unreachable). Socket.IO events of one connection are handled in order, in that connection's own thread
-    (``async_handlers=False``): no thread is started per event. A packet that cannot be decoded reaches the
-    handlers as an event of its own (``webapp.socket_packets``).
-    """
-    folder = instance_path()
-    app = Flask(__name__, instance_path=str(folder) if folder else None)
-    # Werkzeug would answer a path with "//" by a redirect to the URL rebuilt from the request's Host header, which
-    # the client chose: such paths are a 404 instead, so no answer ever points to another host.
-    app.url_map.merge_slashes = False
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-    app.config.from_mapping(load_config(Path(app.instance_path)))
-    if test_config:
-        app.config.from_mapping(test_config)
-    app.register_blueprint(api_bp)
-    app.register_blueprint(pages_bp)
-    add_security_headers(app)
-
-    queue_url = app.config["SOCKETIO_MESSAGE_QUEUE"]
-    queue = ResilientRedisManager(queue_url) if queue_url else None
-    socketio.init_app(app, async_mode="threading", max_http_buffer_size=MAX_BODY_BYTES, async_handlers=False,
-                      manage_session=False, client_manager=queue,
-                      serializer=ReadablePacket)  # type: ignore[call-arg]  # python-socketio's option, not in the stubs
-    _trust_proxies(app, app.config["ARENA_PROXY_HOPS"])
-    install_address_limits(app)
-    store = Store(app.config["DATABASE_URL"])
-    players = Players(store, app.config["SECRET_KEY"])
-    players.install(app)
-    app.extensions["players"] = players
-    arena = _assemble_arena(app, store, shared=queue is not None)
-    app.extensions["arena"] = arena
-    if queue is not None:
-        queue.on_reconnect = arena.reads.broadcast_cached_games
-        queue.start()
-    atexit.register(arena.close)
-    stop_on_gunicorn_sigterm(socketio.server, arena.close)  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
-    arena.resume()
-    return app
-
-
-def _assemble_arena(app: Flask, store: Store, shared: bool) -> Arena:
-    """The game core with its collaborators: the runner of searches (this node's processes, or the workers of
-    ``ARENA_SEARCH_QUEUE``), and with ``SOCKETIO_MESSAGE_QUEUE`` (``shared``) the leases and watcher counts kept
-    in that Redis under this node's random name."""
-    config = app.config
-    search_queue = config["ARENA_SEARCH_QUEUE"]
-    runner: Runner = QueuedRunner(search_queue) if search_queue else EngineRunner(config["ARENA_WORKERS"])
-    settings = ArenaSettings(pace=config["ARENA_PACE"], shared=shared, idle_games=config["ARENA_IDLE_GAMES"],
-                             untouched_seconds=config["ARENA_UNTOUCHED_GAME_SECONDS"],
-                             unwatched_pause=config["ARENA_UNWATCHED_PAUSE"])
-    bookkeeping = connect_redis(config["SOCKETIO_MESSAGE_QUEUE"]) if shared else None
-    node = secrets.token_hex(8)
-    return assemble(store, config["SECRET_KEY"], socketio.emit, runner, settings,
-                    leases=SearchLeases(bookkeeping, node) if bookkeeping is not None else None,
-                    watcher_counts=WatcherCounts(bookkeeping, node) if bookkeeping is not None else None)
-
-
-def _trust_proxies(app: Flask, hops: int) -> None:
-    """With ``hops`` > 0 (``ARENA_PROXY_HOPS``), believe that many proxies' ``X-Forwarded-For``, ``-Proto`` and
-    ``-Host`` (werkzeug's ``ProxyFix``), so the request's scheme, and with it the ``Secure`` cookie flag and the
-    same-origin checks, are those the browser used; with 0, those headers are ignored (anyone could forge them)."""
-    if hops:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
+    return build(test_config)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine.game import describe_score
+from webapp.display import engine_label
 from webapp.search.job_events import FinalEvent
 
 RECORD_MAX_BYTES = 64 * 1024
@@ -68,6 +70,21 @@ def _fit_tree(tree: dict[str, Any], budget: int) -> dict[str, Any]:
 def encode_record(message: dict[str, Any]) -> str:
     """The JSON text stored for the final ``search`` event ``message`` (its info already ``fit_info``)."""
     return _dumps(message)
+
+
+def read_record(text: str, score_scale: int) -> dict[str, Any]:
+    """The stored record ``text`` as the room receives a ``search`` event now: a record stored before events
+    carried the engine's label and each root move's score text gets them here (``engine_label``, and
+    ``describe_score`` in the game's ``score_scale``), so every record shows the same in the panel."""
+    message: dict[str, Any] = json.loads(text)
+    info = message["info"]
+    if "engine_label" not in info and isinstance(info.get("engine"), dict):
+        info["engine_label"] = engine_label(info["engine"])
+    for root_move in info.get("root_moves", []):
+        if "score_text" not in root_move:
+            score = root_move.get("score")
+            root_move["score_text"] = None if score is None else describe_score(score, score_scale)
+    return message
 
 
 def _dumps(value: Any) -> str:

@@ -3,7 +3,6 @@ engine move's record) and the current hints; the room gets the new watcher count
 
 from __future__ import annotations
 
-import json
 import time
 
 from webapp.arena.cache import GameCache
@@ -13,6 +12,7 @@ from webapp.arena.presence import Presence
 from webapp.arena.turns import EngineTurns
 from webapp.hints import Hints
 from webapp.search.jobs import Runner
+from webapp.search_records import read_record
 from webapp.store import Store
 
 
@@ -44,7 +44,7 @@ class Membership:
                 self.outbox.emit("search", {"game_id": game_id, "ply": job.ply, "seat": job.seat,
                                             "info": live.last_search}, to=sid)
             elif job is None and (record := self._last_record(live)) is not None:
-                self.outbox.emit("search", json.loads(record), to=sid)
+                self.outbox.emit("search", read_record(record, getattr(type(live.state), "score_scale", 1)), to=sid)
             if live.stored.options.get("hints") and live.active:
                 hints = self.hints.latest(game_id, live.ply)
                 if hints is not None:

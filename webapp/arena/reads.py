@@ -4,7 +4,6 @@ list, and asking a finished game's review or a position's analysis (run by ``web
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Any
 
 from engine.game import PgnState
@@ -15,6 +14,7 @@ from webapp.arena.presence import Presence
 from webapp.clocks import clock_comment
 from webapp.errors import ArenaError
 from webapp.reviews import AnalysisPayload, Reviews, ReviewStatus
+from webapp.search_records import read_record
 from webapp.store import Store
 
 LIVE_LIST_SIZE = 50
@@ -66,11 +66,11 @@ class Reads:
         person's move, a move older than records, a ply beyond the game)."""
         with self.cache.locked(game_id) as live:
             known = 1 <= ply <= live.ply
+            scale = getattr(type(live.state), "score_scale", 1)
         record = self.store.search_record(game_id, ply) if known else None
         if record is None:
             raise ArenaError("not_found", f"game {game_id} has no engine search recorded for ply {ply}")
-        answer: dict[str, Any] = json.loads(record)
-        return answer
+        return read_record(record, scale)
 
     def pgn(self, game_id: str) -> str:
         """A chess game's PGN, each engine move followed by its evaluation from White's side and its search depth
