@@ -42,7 +42,7 @@ def refusal(body: object) -> tuple[str, str]:
     ({"game": "nim", "opponent": {"type": "engines", "levels": [1, 9]}}, "bad_opponent",
      "opponent.levels[1] must be a whole number from 1 to 8"),
     ({"game": "nim", "opponent": {"type": "engine", "level": 1, "personality": 3}}, "bad_opponent",
-     'opponent.personality must be the name of a style, e.g. "aggressive", not 3'),
+     'opponent.personality must be the name of a style, e.g. "aggressive" or null, not 3'),
     ({"game": "nim", "options": {"piles": [1] * 17}, "opponent": FRIEND}, "bad_game",
      "options.piles must be a list of at most 16 items, each a whole number"),
     ({"game": "nim", "options": {"bad name": 1}, "opponent": FRIEND}, "bad_game",
@@ -147,3 +147,14 @@ def test_the_description_is_one_file_shipped_in_the_package():
     dependencies = config["project"]["dependencies"]
     assert any(name.startswith("jsonschema-rs==") for name in dependencies)
     assert any(name.startswith("pyyaml==") for name in dependencies)
+
+
+def test_null_stands_for_absent_where_it_always_did():
+    engine = {"type": "engine", "level": 3, "personality": None}
+    request = check_new_game({"game": "chess", "opponent": engine, "options": None})
+    assert request.engines == (None, {"level": 3}) and request.takeback and request.game_options == {}
+    request = check_new_game({"game": "nim", "opponent": FRIEND, "options": {"takeback": None, "piles": [3]}})
+    assert not request.takeback and request.game_options == {"piles": [3]}
+    assert check_body("playMove", {"move": "5", "token": None}) == {"move": "5", "token": None}
+    direct = {"stop_code": "x", "paused": None, "pace": None}
+    assert check_body("directEngines", direct) == direct

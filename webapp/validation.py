@@ -127,8 +127,10 @@ def check_new_game(body: object) -> NewGameRequest:
     if clock is not None and opponent["type"] == "engines":
         raise ArenaError("bad_game", "clocks are for games with a person in them; an engine-against-engine game "
                                      "is paced instead")
-    options = data.get("options", {})
-    takeback = options.get("takeback", opponent["type"] == "engine")
+    options = data.get("options") or {}
+    takeback = options.get("takeback")
+    if takeback is None:
+        takeback = opponent["type"] == "engine"
     game_options = {name: value for name, value in options.items() if name not in ARENA_OPTIONS}
     return NewGameRequest(data["game"], game_options, takeback, data.get("setup"), opponent, engines, side,
                           None if clock is None else TimeControl(float(clock["minutes"]), int(clock["increment"])),

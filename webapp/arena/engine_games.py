@@ -13,10 +13,6 @@ from webapp.errors import ArenaError
 from webapp.seats import is_stop_code
 from webapp.store import Store
 
-PACES = (0.0, 0.5, 2.0, 5.0)
-"""The seconds between two moves of an engine-against-engine game its creator may choose (the default is the
-server's ``pace``)."""
-
 
 class EngineGames:
     """Directs this node's engine-against-engine games. Stop codes are checked with ``secret``."""
@@ -39,15 +35,12 @@ class EngineGames:
             live.paused = False
             return self.endings.finish(live, None, "stopped")
 
-    def direct(self, game_id: str, code: object, paused: object = None, pace: object = None) -> StatePayload:
+    def direct(self, game_id: str, code: object, paused: bool | None = None,
+               pace: float | None = None) -> StatePayload:
         """The creator (with the stop code it got) pauses or resumes the game (``paused``) or sets the seconds
-        between its moves (``pace``, one of ``PACES``); kept in its options, so every node and a restart keep them.
-        A pause cancels the running search; resuming starts it again. Returns the new state. Errors: bad_request,
-        forbidden, game_over."""
-        if paused is not None and not isinstance(paused, bool):
-            raise ArenaError("bad_request", "paused must be true or false")
-        if pace is not None and (isinstance(pace, bool) or pace not in PACES):
-            raise ArenaError("bad_request", f"pace must be one of {', '.join(f'{p:g}' for p in PACES)} seconds")
+        between its moves (``pace``, checked against the API description's choices by the caller); kept in its
+        options, so every node and a restart keep them. None changes nothing. A pause cancels the running search;
+        resuming starts it again. Returns the new state. Errors: forbidden, game_over."""
         with self.cache.locked(game_id) as live:
             self._check_creator(live, code, "direct",
                                "only a game between two engines is paused or paced by its creator")
