@@ -43,7 +43,6 @@ bp = Blueprint(
 )
 
 
-
 @bp.app_context_processor
 def page_facts() -> dict[str, object]:
     """What every page reads from the server rather than keep a copy of: the score scale (for its scripts) and

@@ -6,7 +6,7 @@ after every live game's engine turn and within that client's share of the engine
 never starves a game being played. Its jobs' key is ``review:<game id>:<position>``. While it runs, the
 game's room gets ``review`` ``{game_id, status: "running", done, total}``; at the end ``review`` with the stored
 review (``status`` "done", ``verdicts``, ``averages``, ``settings``), computed by ``engine.review.verdicts_from`` as
-the command line computes it. A review is claimed in the store first (``Store.claim_review``): asking again, on any
+the command line computes it. A review is claimed in the store first (``store.reviews.claim``): asking again, on any
 node, while it runs or once it is done starts nothing.
 """
 

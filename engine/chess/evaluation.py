@@ -24,6 +24,9 @@ import chess
 
 from engine.chess.board import EMPTY_BOARD
 
+CENTIPAWNS = 100
+"""Score units per pawn: the evaluation counts hundredths of a pawn."""
+
 # Tables list rank 8 first, file a to h, from White's side; index 0 is a8.
 PAWN_MG = (
     0, 0, 0, 0, 0, 0, 0, 0,

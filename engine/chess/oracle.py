@@ -15,6 +15,7 @@ from typing import Any
 import chess
 import chess.syzygy
 
+from engine.chess.evaluation import CENTIPAWNS
 from engine.chess.levels import LEVELS
 from engine.chess.openings import book_moves, opening_of, pick_book_move
 from engine.search.info import RootMove, SearchInfo
@@ -76,7 +77,7 @@ def _final(best: str, score: int | None, text: str, source: str,
     return SearchInfo(
         kind="final", algorithm="alphabeta", depth=0, seldepth=0, nodes=0, qnodes=0, cutoffs=0, pruned=0,
         generated=0, tt_probes=0, tt_hits=0, time_ms=0.0, nps=0, score=score, score_text=text, pv=[best],
-        best=best, root_moves=root_moves, ebf=None, final=True, source=source,
+        best=best, root_moves=root_moves, ebf=None, final=True, source=source, score_scale=CENTIPAWNS,
     )
 
 

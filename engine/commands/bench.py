@@ -55,8 +55,11 @@ def run(args: argparse.Namespace) -> int:
         for row in search_rows(games, args.max_nodes):
             print(format_search_row(row), flush=True)
         latencies = sorted(stop_latencies())
-        print(f"\nstop flag to final event (connect4, unlimited search, {len(latencies)} runs): median "
-              f"{latencies[len(latencies) // 2]:.1f} ms, max {latencies[-1]:.1f} ms")
+        if latencies:
+            print(f"\nstop flag to final event (connect4, unlimited search, {len(latencies)} runs): median "
+                  f"{latencies[len(latencies) // 2]:.1f} ms, max {latencies[-1]:.1f} ms")
+        else:
+            print("\nstop flag to final event: every search ended by itself before its stop")
     if args.no_solve:
         return 0
     if not CONNECT4_DATA.exists():

@@ -23,7 +23,7 @@ import chess.pgn
 import chess.polyglot
 
 from engine.chess import board as internal
-from engine.chess.evaluation import DEFAULT_PERSONALITY, PERSONALITIES, build_tables, game_phase
+from engine.chess.evaluation import CENTIPAWNS, DEFAULT_PERSONALITY, PERSONALITIES, build_tables, game_phase
 from engine.chess.openings import opening_of
 from engine.game import IllegalMoveError, InvalidSetupError, Outcome, is_decided, plies_to_end
 
@@ -77,7 +77,7 @@ class ChessState:
         "pawns (the engine counts in hundredths of a pawn)")
     """What a heuristic score counts, in words (decided scores read "win in N" / "loss in N")."""
     players: ClassVar[tuple[str, str]] = ("White", "Black")
-    score_scale: ClassVar[int] = 100
+    score_scale: ClassVar[int] = CENTIPAWNS
     searcher_class: ClassVar[str] = "engine.chess.search:ChessSearcher"
     personalities: ClassVar[tuple[str, ...]] = tuple(PERSONALITIES)
     """Evaluation styles a search can be given (``SearchOptions.personality``); the first is the default."""

@@ -207,13 +207,13 @@ def search_events(job: SearchJob, stop: Any) -> Iterator[SearchInfo]:
 
 
 def run_job(job: SearchJob, results: Results, stop: StopSignal, ceiling: Ceiling = Ceiling()) -> None:
-    """Run one job, sending "started", its events, and one "final" (or "failed") on ``results``. The final event
-    also carries the job's ``engine`` settings, ``truth`` (each legal move's exact value where it is known cheaply,
-    ``engine.truth.live_truth``: display only, computed after the move was chosen) and ``iterations``: one
-    summary (``ITERATION_FIELDS``, and ``tree``, that iteration's recorded tree, or None) per completed depth, in
-    order; the recorded trees are cut to fit a search record (``search_records.fit_info``). The search stops at
-    ``ceiling`` at the latest, or at the job's ``deadline`` if sooner (or when ``stop`` is set), and plays its
-    best move so far. A review or hints job runs ``run_analysis_job`` instead."""
+    """Run one job, sending "started", its events, and one "final" (or "failed") on ``results``. The final event also
+    carries the job's ``engine`` settings and their ``engine_label``, ``truth`` (each legal move's exact value where it
+    is known cheaply, ``engine.truth.live_truth``: display only, computed after the move was chosen) and ``iterations``:
+    one summary (``job_events.Iteration``, with ``tree``, that iteration's recorded tree, or None) per completed depth,
+    in order; the recorded trees are cut to fit a search record (``search_records.fit_info``). The search stops at
+    ``ceiling`` at the latest, or at the job's ``deadline`` if sooner (or when ``stop`` is set), and plays its best move
+    so far. A review or hints job runs ``run_analysis_job`` instead."""
     if "review" in job.engine or "hints" in job.engine:
         run_analysis_job(job, results, stop, ceiling)
         return

@@ -23,7 +23,7 @@ from redis.exceptions import RedisError
 from rq import Queue, Worker, get_current_job
 
 from engine.games import game_class, game_names
-from webapp.config import search_queue_url
+from webapp.config import ConfigError, search_queue_url
 from webapp.redis_clients import connect
 from webapp.search.job_events import JobEvent
 from webapp.search.jobs import WORKER_NICENESS, SearchJob, run_job
@@ -125,11 +125,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     every ``RETRY_SECONDS``; with ``--burst`` it exits with status 1 instead."""
     parser = argparse.ArgumentParser(prog="python -m webapp.search.worker",
                                      description="Run engine searches from the search queue of the web nodes.")
-    parser.add_argument("--url", default=search_queue_url(),
-                        help="the queue's Redis, redis://HOST:PORT/DB (default: $ARENA_SEARCH_QUEUE)")
+    parser.add_argument("--url", help="the queue's Redis, redis://HOST:PORT/DB (default: $ARENA_SEARCH_QUEUE)")
     parser.add_argument("--burst", action="store_true", help="quit once the queue is empty")
     parser.add_argument("--name", help="the worker's name in RQ and in its log (default: random)")
     args = parser.parse_args(argv)
+    if not args.url:
+        try:
+            args.url = search_queue_url()
+        except ConfigError as error:
+            parser.error(str(error))
     if not args.url:
         parser.error("give --url redis://HOST:PORT/DB or set ARENA_SEARCH_QUEUE")
     try:

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from webapp.store.heartbeat import Heartbeat
+from webapp.store.heartbeat import HeartbeatRecord
 from webapp.store.records import PlyTakenError, StoredGame, StoredMove, StoredSeat
 from webapp.store.reviews import ReviewRecords
 from webapp.store.tables import (
@@ -55,7 +55,7 @@ class Store:
         self._sessions = self.database.sessions
         self._transaction = self.database.transaction
         self.reviews = ReviewRecords(self.database)
-        self.heartbeat = Heartbeat(self.database)
+        self.heartbeat = HeartbeatRecord(self.database)
 
     def close(self) -> None:
         """Close every pooled connection."""

@@ -10,7 +10,7 @@ from webapp.store.tables import Database, GameRow, HeartbeatRow, rows_changed, u
 _HEARTBEAT = "service"
 
 
-class Heartbeat:
+class HeartbeatRecord:
     """The ``heartbeat`` table's one row."""
 
     def __init__(self, database: Database) -> None:

@@ -13,7 +13,6 @@ class PlyTakenError(Exception):
     without it meanwhile (taken back, resigned)."""
 
 
-
 @dataclass(slots=True)
 class StoredMove:
     """One move as stored: ply (1-based), text, the seat that played it, and the engine's score and search depth

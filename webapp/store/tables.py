@@ -130,7 +130,6 @@ class PlayerSeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
 
 
-
 def utc(value: dt.datetime) -> dt.datetime:
     """``value`` in UTC: SQLite gives naive UTC datetimes back, PostgreSQL aware ones in the session's time zone."""
     return value.astimezone(dt.UTC) if value.tzinfo else value.replace(tzinfo=dt.UTC)
@@ -212,7 +211,6 @@ def is_duplicate_key(error: IntegrityError) -> bool:
     cause = error.orig
     return getattr(cause, "sqlstate", None) == "23505" or getattr(cause, "sqlite_errorname", None) in (
         "SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE")
-
 
 
 class Database:
