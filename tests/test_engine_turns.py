@@ -37,7 +37,8 @@ def make_app(tmp_path, monkeypatch):
 
 
 def test_an_unwatched_engine_game_pauses_and_goes_on_when_somebody_watches(make_app):
-    app = make_app(ARENA_UNWATCHED_PAUSE=0)
+    # paced, so the game cannot reach its end between the watcher's third move and its leaving
+    app = make_app(ARENA_UNWATCHED_PAUSE=0, ARENA_PACE=0.2)
     arena = app.extensions["arena"]
     game_id = app.test_client().post("/api/games", json=ENGINES).json["id"]
     state = app.test_client().get(f"/api/games/{game_id}").json

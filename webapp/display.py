@@ -1,7 +1,7 @@
 """What the browser is told rather than keeping copies of the server's facts: the scale of scores (which values
-are decided wins and losses), which games draw the searched tree, and how an engine's settings are named. The
-pages embed ``score_facts()``; the game state says whether its game has a tree (``search_tree``); search events
-and seats carry ``engine_label``."""
+are decided wins and losses), which games draw the searched tree, and how an engine's settings are named. Every
+page's body carries ``score_facts()`` as data attributes; the game state says whether its game has a tree
+(``search_tree``); search events and seats carry ``engine_label``."""
 
 from __future__ import annotations
 

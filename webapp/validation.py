@@ -44,10 +44,16 @@ class NewGameRequest:
     hints: bool = False
 
 
+BODY_CODES = {"token": "bad_token", "invite": "bad_invite"}
+"""Error codes of a fault in these fields of any request body (a seat token, an invitation code); other faults are
+``bad_request``."""
+
+
 def check_body(operation_id: str, body: object) -> dict[str, Any]:
     """``body`` if it is the JSON request body the API description gives the operation ``operation_id``, else
+    ``ArenaError``: ``bad_token`` or ``bad_invite`` for a fault in ``token`` or ``invite`` (``BODY_CODES``), else
     ``bad_request``."""
-    return schema.check(schema.request_body(operation_id), body)
+    return schema.check(schema.request_body(operation_id), body, BODY_CODES)
 
 
 def check_event(data: object, required: tuple[str, ...]) -> dict[str, Any]:

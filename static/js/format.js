@@ -30,11 +30,10 @@ export function formatMillis(ms) {
   return ms < 1000 ? `${integer.format(ms)} ms` : `${oneDecimal.format(ms / 1000)} s`;
 }
 
-/** The score scale of engine/game.py, as the page embeds it (webapp/display.py): a win on the spot scores `win`, a
- * win in n plies `win - n`; a score beyond `win - max_plies` in size is a decided result. */
-const SCORE_FACTS = JSON.parse(document.getElementById("score-facts").textContent);
-export const WIN = SCORE_FACTS.win;
-const MAX_PLIES = SCORE_FACTS.max_plies;
+/** The score scale of engine/game.py, as the page's body gives it (webapp/display.py): a win on the spot scores
+ * WIN, a win in n plies WIN - n; a score beyond WIN - MAX_PLIES in size is a decided result. */
+export const WIN = Number(document.body.dataset.scoreWin);
+const MAX_PLIES = Number(document.body.dataset.scoreMaxPlies);
 
 /** True for a proven win or loss score. */
 export function isDecided(score) {
