@@ -213,6 +213,12 @@ def plies_to_end(score: int) -> int:
     return WIN - abs(score)
 
 
+def score_scale(state: object) -> int:
+    """Score units per point of ``state``'s game: its class's ``score_scale`` (chess: 100, centipawns), else 1."""
+    scale: int = getattr(type(state), "score_scale", 1)
+    return scale
+
+
 def describe_score(score: int, units_per_point: int = 100) -> str:
     """Human text for a score: "win in 3" / "loss in 2" (in moves of the side to move) or "+0.35".
 

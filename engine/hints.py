@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
-from engine.game import WIN, State, describe_score
+from engine.game import WIN, State, describe_score, score_scale
 from engine.review import SearchSettings, shown_move
 from engine.search import make_searcher
 from engine.search.info import Limits, SearchOptions
@@ -51,7 +51,7 @@ def move_hints(state: State, settings: SearchSettings = HINT_SETTINGS, stop: Any
     for info in make_searcher(state, Limits(depth=settings.depth, time=settings.seconds), _EVERY_MOVE_EXACT,
                               stop).search():
         final = info
-    scale = getattr(type(state), "score_scale", 1)
+    scale = score_scale(state)
     moves: dict[str, MoveHint] = {} if final is None else {
         root.move: {"value": describe_score(root.score, scale), "score": root.score,
                     "shown": shown_move(state, root.move)}

@@ -12,7 +12,7 @@ import dataclasses
 import random
 from collections.abc import Iterator
 
-from engine.game import State, describe_score, is_decided
+from engine.game import State, describe_score, is_decided, score_scale
 from engine.levels import level_for
 from engine.oracles import consult, prepare
 from engine.search import make_searcher
@@ -97,7 +97,7 @@ def played_instead(state: State, info: SearchInfo, chosen: str, options: SearchO
         for event in follow.search():
             if event.final:
                 line = event.pv
-    scale = getattr(type(state), "score_scale", 1)
+    scale = score_scale(state)
     score_text = describe_score(root.score, scale) if root.score is not None else info.score_text
     return dataclasses.replace(info, best=chosen, score=root.score, score_text=score_text, pv=[chosen, *line],
                                search_best=info.best)

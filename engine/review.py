@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
-from engine.game import State, describe_score, is_decided, play_moves
+from engine.game import State, describe_score, is_decided, play_moves, score_scale
 from engine.search import make_searcher
 from engine.search.info import Limits, SearchOptions
 from engine.truth import CONNECT4_SECONDS, Exact, finished_value, move_values, of_score, position_value
@@ -222,7 +222,7 @@ def _capped(score: int) -> int:
 
 
 def _text(state: State, mover_score: int) -> str:
-    return describe_score(mover_score, getattr(state, "score_scale", 1))
+    return describe_score(mover_score, score_scale(state))
 
 
 def average_losses(verdicts: Sequence[MoveVerdict]) -> list[float | None]:

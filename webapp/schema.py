@@ -65,9 +65,11 @@ def component_ref(name: str) -> dict[str, str]:
     return {"$ref": f"{_BASE}#/components/schemas/{_escape(name)}"}
 
 
+@cache
 def request_body(operation_id: str) -> dict[str, str]:
-    """A schema referring to the JSON request body schema of the operation ``operation_id``, for ``check``; a
-    ``KeyError`` when the document has no such operation with a JSON body."""
+    """A schema referring to the JSON request body schema of the operation ``operation_id``, for ``check`` (found
+    once per operation; do not change it); a ``KeyError`` when the document has no such operation with a JSON
+    body."""
     for path, item in DOCUMENT["paths"].items():
         for method, operation in item.items():
             if isinstance(operation, dict) and operation.get("operationId") == operation_id:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from engine.game import WIN, HintedState, Move, State, is_decided
+from engine.game import WIN, HintedState, Move, State, is_decided, score_scale
 from engine.search.base import (
     DEEPEST_ITERATION,
     BaseSearcher,
@@ -150,7 +150,7 @@ class Searcher(BaseSearcher):
         if not (self._alphabeta and self.options.aspiration and previous is not None and depth > 1
                 and not is_decided(previous)):
             return self._search_root(depth, -INFINITY, INFINITY)
-        delta = max(1, getattr(type(self.state), "score_scale", 1) // 3)
+        delta = max(1, score_scale(self.state) // 3)
         if len(self._scores) < 2 or abs(previous - self._scores[-2]) >= delta:
             return self._search_root(depth, -INFINITY, INFINITY)  # the score still swings: a window would fail
         alpha, beta = previous - delta, previous + delta

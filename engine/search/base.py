@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import ClassVar, Protocol
 
-from engine.game import WIN, Outcome, State, describe_score
+from engine.game import WIN, Outcome, State, describe_score, score_scale
 from engine.search.info import Algorithm, EventKind, Limits, RootMove, SearchInfo, SearchOptions
 
 CHECK_EVERY = 256
@@ -252,7 +252,7 @@ class BaseSearcher:
 
     def _emit(self, kind: EventKind) -> None:
         elapsed = self._elapsed()
-        scale = getattr(type(self.state), "score_scale", 1)
+        scale = score_scale(self.state)
         if self.score_text_override is not None:
             score_text = self.score_text_override
         else:

@@ -112,4 +112,5 @@ def connect4_oracle(state: Connect4, level: int | None) -> SearchInfo | None:
         nps=int(nodes / elapsed * 1000) if elapsed else 0, score=score,
         score_text=describe_score(score, Connect4.score_scale), pv=[state.move_text(m) for m in pv],
         best=state.move_text(best_move), root_moves=root_moves, ebf=None, final=True, source="solver",
+        score_scale=Connect4.score_scale,
     )

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from engine.game import MAX_PLIES, State
+from engine.game import MAX_PLIES, State, score_scale
 from engine.games.tictactoe import TicTacToe
 from engine.games.wolves import Wolves
 from engine.search.info import RootMove, SearchInfo
@@ -226,5 +226,5 @@ def table_search(state: State, level: int | None) -> SearchInfo | None:
         nps=int(probes / elapsed * 1000) if elapsed else 0, score=best.score,
         score_text=_winner_text(state, best),
         pv=pv, best=pv[0], root_moves=[RootMove(state.move_text(m), v.score, bound="exact") for m, v in values],
-        ebf=None, final=True, source="table",
+        ebf=None, final=True, source="table", score_scale=score_scale(state),
     )

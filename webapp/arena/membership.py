@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from engine.game import score_scale
 from webapp.arena.cache import GameCache
 from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
@@ -44,7 +45,7 @@ class Membership:
                 self.outbox.emit("search", {"game_id": game_id, "ply": job.ply, "seat": job.seat,
                                             "info": live.last_search}, to=sid)
             elif job is None and (record := self._last_record(live)) is not None:
-                self.outbox.emit("search", read_record(record, getattr(type(live.state), "score_scale", 1)), to=sid)
+                self.outbox.emit("search", read_record(record, score_scale(live.state)), to=sid)
             if live.stored.options.get("hints") and live.active:
                 hints = self.hints.latest(game_id, live.ply)
                 if hints is not None:

@@ -7,7 +7,7 @@ import datetime as dt
 import time
 from typing import Any, Literal, NotRequired, TypedDict
 
-from engine.game import describe_score
+from engine.game import describe_score, score_scale
 from webapp.arena.live import LiveGame
 from webapp.arena.presence import Presence
 from webapp.display import engine_label, tree_nodes
@@ -172,7 +172,7 @@ class Payloads:
         history: list[HistoryEntry] = [{"ply": m.ply, "move": m.move, "by": m.by, "score": m.score,
                                         "score_text": m.score_text, "depth": m.depth, "clock_ms": m.clock_ms}
                                        for m in stored.moves]
-        scale = getattr(type(state), "score_scale", 1)
+        scale = score_scale(state)
         evals: list[EvalEntry] = [{"ply": m.ply, "score": m.score if m.by == 0 else -m.score,
                                    "score_text": seat0_text(m.score, m.by, m.score_text, scale)}
                                   for m in stored.moves if m.score is not None]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from engine.game import PgnState
+from engine.game import PgnState, score_scale
 from webapp.arena.cache import GameCache
 from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import Payloads, PositionPayload, StatePayload, SummaryPayload, position_payload
@@ -66,7 +66,7 @@ class Reads:
         person's move, a move older than records, a ply beyond the game)."""
         with self.cache.locked(game_id) as live:
             known = 1 <= ply <= live.ply
-            scale = getattr(type(live.state), "score_scale", 1)
+            scale = score_scale(live.state)
         record = self.store.search_record(game_id, ply) if known else None
         if record is None:
             raise ArenaError("not_found", f"game {game_id} has no engine search recorded for ply {ply}")
