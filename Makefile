@@ -8,10 +8,13 @@ PORT ?= 5000
 
 .PHONY: run test lint install
 
-$(VENV)/.installed: pyproject.toml
-	python3 -m venv $(VENV)
+# Installing builds the compiled engine (setup.py, docs/compiled.md), so any change to the engine's sources
+# installs again: the build never lags behind the code (and engine.native ignores a build that does).
+$(VENV)/.installed: pyproject.toml setup.py $(wildcard engine/*.py engine/*/*.py)
+	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m engine build
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -27,5 +30,7 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(PY) -m mypy
 
+# The whole suite on the compiled engine, then the engine's own tests again on the interpreted modules.
 test: install lint
 	$(PY) -m pytest
+	ARENA_PURE_PYTHON=1 $(PY) -m pytest -m engine

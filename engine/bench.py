@@ -140,7 +140,7 @@ def solve_rows(sets: tuple[str, ...], limit: int | None) -> Iterator[SolveRow]:
             start = time.perf_counter()
             score = solver.solve(state)
             micros.append((time.perf_counter() - start) * 1e6)
-            nodes.append(solver.nodes)
+            nodes.append(int(solver.nodes))
             wrong += score != int(expected)
         yield SolveRow(name, len(lines), statistics.fmean(micros), statistics.median(micros),
                        statistics.fmean(nodes), wrong)

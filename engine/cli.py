@@ -18,6 +18,7 @@ COMMANDS = {
     "uci": "speak the UCI protocol (chess)",
     "tablebase": "build or query solved tables of small games",
     "review": "a verdict on every move of a game, against the truth where it is known, else a search",
+    "build": "say whether the engine runs compiled or interpreted, and why",
 }
 
 

@@ -16,9 +16,10 @@ from engine.game import WIN, State, describe_score
 from engine.games.connect4 import CELLS, Connect4
 from engine.games.nim import Nim
 from engine.solve import tables as solved
-from engine.solve.connect4 import Solver, SolveTimeout, pons_to_engine
+from engine.solve.connect4 import SolveTimeout, pons_to_engine
 from engine.solve.connect4_oracle import move_scores
 from engine.solve.nim import value as nim_value
+from engine.solve.solver_pool import SOLVERS
 
 Result = Literal["win", "draw", "loss"]
 CONNECT4_SECONDS = 1.0
@@ -131,7 +132,8 @@ def move_values(state: State, seconds: float = CONNECT4_SECONDS, tables: Path | 
         return values
     if isinstance(position, Connect4):
         try:
-            scored = move_scores(position, Solver(), time.perf_counter() + seconds)
+            with SOLVERS.borrow() as solver:
+                scored = move_scores(position, solver, time.perf_counter() + seconds)
         except SolveTimeout:
             return None
         return {position.move_text(move): of_score(pons_to_engine(pons, position.moves)) for pons, move, _ in scored}

@@ -11,6 +11,8 @@ import pytest
 from engine.chess import board as cb
 from engine.chess.evaluation import PERSONALITIES, build_tables
 
+pytestmark = pytest.mark.engine
+
 TABLES = build_tables(12, PERSONALITIES["balanced"])
 DATA = Path(__file__).parent / "data" / "chess"
 

@@ -20,6 +20,8 @@ from engine.chess.evaluation import (
 from engine.chess.search import ChessSearcher
 from engine.games.chess import ChessState
 
+pytestmark = pytest.mark.engine
+
 
 def static_eval(board: chess.Board) -> int:
     searcher = ChessSearcher(ChessState(board))

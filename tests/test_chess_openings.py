@@ -15,6 +15,8 @@ from engine.games import new_game
 from engine.games.chess import ChessState
 from engine.player import think
 
+pytestmark = pytest.mark.engine
+
 
 def test_opening_names_follow_the_game() -> None:
     board = chess.Board()

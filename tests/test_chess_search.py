@@ -16,6 +16,8 @@ from engine.search import final_event, make_searcher
 from engine.search.base import BaseSearcher
 from engine.search.info import Limits, SearchInfo, SearchOptions
 
+pytestmark = pytest.mark.engine
+
 
 def final(state: ChessState, limits: Limits, options: SearchOptions | None = None) -> SearchInfo:
     events = list(ChessSearcher(state, limits, options).search())

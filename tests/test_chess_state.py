@@ -13,6 +13,8 @@ from engine.games.chess import ChessState
 from engine.player import think
 from engine.search.info import Limits
 
+pytestmark = pytest.mark.engine
+
 
 def test_registry_and_start_position() -> None:
     state = new_game("chess")

@@ -14,6 +14,8 @@ import pytest
 from engine.commands.uci import UciSession, time_budget, uci_score
 from engine.game import WIN
 
+pytestmark = pytest.mark.engine
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -11,6 +11,8 @@ import pytest
 
 from engine.cli import main
 
+pytestmark = pytest.mark.engine
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -13,6 +13,8 @@ from engine.player import think_at_level
 from engine.solve.connect4 import Solver, SolveTimeout, pons_to_engine
 from engine.solve.connect4_oracle import ATTEMPT_EMPTY, ATTEMPT_LEVEL, SOLVER_EMPTY, SOLVER_LEVEL, connect4_oracle
 
+pytestmark = pytest.mark.engine
+
 WON_IN_SIX = "5554224333234511764415115"
 """Pons' middle_easy line 1: the side to move wins with its 6th stone (Pons score 4)."""
 

@@ -7,7 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.commands.solve import solve_stream
+
+pytestmark = pytest.mark.engine
 
 ROOT = Path(__file__).parent.parent
 

@@ -8,7 +8,9 @@ import pytest
 
 from engine.game import WIN, InvalidSetupError
 from engine.games.connect4 import BOARD, BOTTOM, Connect4
-from engine.solve.connect4 import Solver, pons_to_engine
+from engine.solve.connect4 import TABLE_SIZE, Solver, pons_to_engine
+
+pytestmark = pytest.mark.engine
 
 SETS = Path(__file__).parent / "data" / "connect4"
 
@@ -97,10 +99,14 @@ def test_pons_scores_in_engine_convention(score: int, moves: int, engine_score: 
     assert pons_to_engine(score, moves) == engine_score
 
 
-def test_table_emptied_past_max_entries_keeps_scores_exact() -> None:
+@pytest.mark.parametrize("remembered", [1 << 20, 100])
+def test_reset_empties_every_slot_written(remembered: int) -> None:
+    """Both ways of resetting: the remembered slots only, and the whole table once more were written."""
     state = Connect4.from_setup("24617524315172127")  # Pons' middle_medium: score 2, about 26,000 nodes
-    bounded = Solver(max_entries=1000)
-    assert bounded.solve(state) == 2
-    assert len(bounded.table) <= 1000 + 8192  # emptied at a check, then at most 8,192 nodes until the next
-    unbounded = Solver()
-    assert unbounded.solve(state) == 2 and len(unbounded.table) > 1000 + 8192
+    solver = Solver(remembered=remembered)
+    assert solver.solve(state) == 2
+    first = solver.nodes
+    assert bytes(memoryview(solver.table)).count(0) < 8 * TABLE_SIZE
+    solver.reset()
+    assert bytes(memoryview(solver.table)).count(0) == 8 * TABLE_SIZE
+    assert solver.solve(state) == 2 and solver.nodes == first

@@ -12,6 +12,8 @@ from engine.game import WIN, IllegalMoveError, InvalidSetupError
 from engine.games import new_game
 from engine.games.connect4 import CELLS, Connect4, mirror
 
+pytestmark = pytest.mark.engine
+
 DRAWN_FULL_BOARD = "156366643422365415735125444215362321717777"
 """A random game that filled the board without four in a row."""
 

@@ -16,6 +16,8 @@ from engine.player import candidate_moves, think, think_at_level
 from engine.search import analyse, final_event
 from engine.search.info import Limits, RootMove, SearchOptions
 
+pytestmark = pytest.mark.engine
+
 
 @pytest.mark.parametrize("game", ["tictactoe", "nim", "connect4", "wolves", "chess"])
 def test_every_game_has_eight_levels_and_level_eight_plays_its_best(game: str) -> None:

@@ -20,6 +20,8 @@ from engine.search import final_event
 from engine.search.alphabeta import Searcher
 from engine.search.info import SearchOptions
 
+pytestmark = pytest.mark.engine
+
 EXACT = SearchOptions(iterative=False, tt_size=1 << 16)
 
 

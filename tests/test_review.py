@@ -31,6 +31,8 @@ from engine.solve import tables
 from engine.solve.connect4 import pons_to_engine
 from engine.truth import Exact, move_values, position_value
 
+pytestmark = pytest.mark.engine
+
 SETS = Path(__file__).parent / "data" / "connect4"
 
 

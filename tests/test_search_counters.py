@@ -11,6 +11,8 @@ from engine.games import new_game
 from engine.search import make_searcher
 from engine.search.info import Limits, SearchInfo, SearchOptions
 
+pytestmark = pytest.mark.engine
+
 GAMES = {"tictactoe": {}, "nim": {"piles": [3, 4, 5]}, "connect4": {}, "wolves": {}, "chess": {}}
 SEARCHES = {"alphabeta": Limits(depth=3), "minimax": Limits(depth=2), "mcts": Limits(nodes=200)}
 CHESS_PLAYOUTS = 5

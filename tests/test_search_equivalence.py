@@ -10,6 +10,7 @@ searched to the end, and at fixed depth without it.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,8 @@ from engine.games.nim import Nim
 from engine.games.tictactoe import TicTacToe
 from engine.search import analyse
 from engine.search.info import Limits, SearchOptions
+
+pytestmark = pytest.mark.engine
 
 MINIMAX = SearchOptions(algorithm="minimax", iterative=False)
 BARE = SearchOptions(iterative=False, tt=False, ordering=False, pvs=False, aspiration=False, lmr=False,

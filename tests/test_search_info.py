@@ -17,6 +17,8 @@ from engine.search import analyse, final_event, make_searcher
 from engine.search.alphabeta import Searcher
 from engine.search.info import Limits, RootMoveDict, SearchInfo, SearchInfoDict, SearchOptions
 
+pytestmark = pytest.mark.engine
+
 COUNTERS = ("nodes", "qnodes", "cutoffs", "pruned", "generated", "tt_probes", "tt_hits", "seldepth", "time_ms")
 ALGORITHMS = ("alphabeta", "minimax", "mcts")
 STOP_BOUND_SECONDS = 1.0

@@ -20,6 +20,8 @@ from engine.solve import tables
 from engine.solve.positions import TicTacToeSpace, WolvesSpace
 from engine.solve.tablebase import INVALID, ONGOING, Entry, Table, TableError
 
+pytestmark = pytest.mark.engine
+
 
 @pytest.fixture(scope="module")
 def table_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:

@@ -9,6 +9,8 @@ from engine.games.tictactoe import TicTacToe
 from engine.search import analyse
 from engine.search.info import Limits, SearchOptions
 
+pytestmark = pytest.mark.engine
+
 MINIMAX_ONE_PASS = SearchOptions(algorithm="minimax", iterative=False)
 
 

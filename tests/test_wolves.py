@@ -11,6 +11,8 @@ from engine.game import IllegalMoveError, InvalidSetupError, play_moves
 from engine.games import game_class, new_game
 from engine.games.wolves import SQUARE_BY_NAME, Wolves, escape_distance, rabbit_score
 
+pytestmark = pytest.mark.engine
+
 
 def texts(state: Wolves) -> list[str]:
     return sorted(state.move_text(m) for m in state.legal_moves())

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from engine import BUILD as ENGINE_BUILD
 from engine.game import InvalidSetupError
 from webapp import address_limits, csrf
 from webapp.address_limits import limit_create, limit_lab, limit_moves, limit_seats
@@ -149,14 +150,15 @@ def create_game() -> tuple[Response, int]:
 def health() -> Response:
     """Which server answered and whether it reaches the others: ``node`` (``ARENA_NODE``, else the host name and
     the instance folder's name), ``message_queue`` ("none" when ``SOCKETIO_MESSAGE_QUEUE`` is unset, else "up"
-    or "down") and ``games_in_memory`` (how many games this node holds in memory)."""
+    or "down"), ``games_in_memory`` (how many games this node holds in memory) and ``engine`` (whether its engine
+    runs compiled: ``engine.native``)."""
     server = socketio.server  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
     manager = server.manager if server is not None else None
     queue = "none"
     if isinstance(manager, ResilientRedisManager):
         queue = "up" if manager.available else "down"
     return jsonify({"status": "ok", "node": current_app.config["ARENA_NODE"], "message_queue": queue,
-                    "games_in_memory": _arena().cache.count()})
+                    "games_in_memory": _arena().cache.count(), "engine": ENGINE_BUILD.to_dict()})
 
 
 @bp.get("/games")

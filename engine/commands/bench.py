@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from engine import BUILD
 from engine.bench import CONNECT4_DATA, CONNECT4_SETS, SearchRow, SolveRow, search_rows, solve_rows, stop_latencies
 
 
@@ -49,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     limit = args.limit if args.limit is not None else (20 if args.quick else None)
+    print(f"engine build: {BUILD.describe()}\n")
     if not args.no_search:
         print(f"{'game':<10} {'position':<10} {'depth':>5} {'technique':<11} {'nodes':>10} {'ms':>10} {'nps':>8} "
               f"{'ebf':>6}  value")

@@ -16,14 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine.game import WIN, IllegalMoveError, InvalidSetupError, Outcome, play_digits
+from engine.games.connect4_bits import BOARD, BOTTOM, CELLS, HEIGHT, WIDTH, has_four, popcount, winning_cells
 
-WIDTH = 7
-HEIGHT = 6
-CELLS = WIDTH * HEIGHT
-BOTTOM = sum(1 << (HEIGHT + 1) * c for c in range(WIDTH))
-"""The bottom cell of every column."""
-BOARD = BOTTOM * ((1 << HEIGHT) - 1)
-"""Every playable cell (the sentinel row excluded)."""
 COLUMN_MASKS = tuple(((1 << HEIGHT) - 1) << (HEIGHT + 1) * c for c in range(WIDTH))
 BOTTOM_CELLS = tuple(1 << (HEIGHT + 1) * c for c in range(WIDTH))
 TOP_CELLS = tuple(1 << (HEIGHT + 1) * c + HEIGHT - 1 for c in range(WIDTH))
@@ -45,25 +39,6 @@ DECISIVE = 100
 """Evaluation of a position the side to move wins at once (or loses to a double threat) without search."""
 
 
-def winning_cells(stones: int, mask: int) -> int:
-    """Empty cells (bitboard) where one more stone of ``stones``' owner would complete four in a row.
-
-    For each direction (shift 1 vertical, 7 horizontal, 6 and 8 diagonal) a cell wins when the three cells on
-    one side, or two on one side and one on the other, are ``stones``; unrolled because it is the hot path.
-    """
-    r = (stones << 1) & (stones << 2) & (stones << 3)
-    left = stones << 7
-    pair = stones & left
-    r |= (pair << 7) & ((stones << 21) | (stones >> 7)) | (pair >> 14) & (left | (stones >> 21))
-    left = stones << 6
-    pair = stones & left
-    r |= (pair << 6) & ((stones << 18) | (stones >> 6)) | (pair >> 12) & (left | (stones >> 18))
-    left = stones << 8
-    pair = stones & left
-    r |= (pair << 8) & ((stones << 24) | (stones >> 8)) | (pair >> 16) & (left | (stones >> 24))
-    return r & (BOARD ^ mask)
-
-
 def open_windows(stones: int, blockers: int) -> int:
     """Sum over the four-cell windows free of ``blockers`` of the ``stones`` in each, plus ``OPEN_TWO`` for each
     such window holding at least two of them."""
@@ -78,21 +53,6 @@ def open_windows(stones: int, blockers: int) -> int:
         two = a & (b | c | d) | b & (c | d) | c & d
         total += a.bit_count() + b.bit_count() + c.bit_count() + d.bit_count() + OPEN_TWO * two.bit_count()
     return total
-
-
-def has_four(stones: int) -> bool:
-    """True when ``stones`` hold four in a row in some direction."""
-    pairs = stones & (stones >> 7)
-    if pairs & (pairs >> 14):
-        return True
-    pairs = stones & (stones >> 6)
-    if pairs & (pairs >> 12):
-        return True
-    pairs = stones & (stones >> 8)
-    if pairs & (pairs >> 16):
-        return True
-    pairs = stones & (stones >> 1)
-    return bool(pairs & (pairs >> 2))
 
 
 def four_cells(stones: int) -> int:
@@ -250,9 +210,9 @@ class Connect4:
             return -DECISIVE
         my_rows, their_rows = (ODD_ROWS, BOARD ^ ODD_ROWS) if len(self.history) & 1 == 0 else (
             BOARD ^ ODD_ROWS, ODD_ROWS)
-        score = THREAT * ((my_threats & my_rows).bit_count() - (their_threats & their_rows).bit_count())
-        score += WEAK_THREAT * ((my_threats & their_rows).bit_count() - (their_threats & my_rows).bit_count())
-        stacked = (my_threats & my_threats << 1).bit_count() - (their_threats & their_threats << 1).bit_count()
+        score = THREAT * (popcount(my_threats & my_rows) - popcount(their_threats & their_rows))
+        score += WEAK_THREAT * (popcount(my_threats & their_rows) - popcount(their_threats & my_rows))
+        stacked = popcount(my_threats & my_threats << 1) - popcount(their_threats & their_threats << 1)
         return score + STACKED * stacked + open_windows(mine, theirs) - open_windows(theirs, mine)
 
     def order_hint(self, move: int) -> int:

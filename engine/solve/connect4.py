@@ -1,4 +1,4 @@
-"""Exact Connect Four solver: Pascal Pons' algorithm, flattened for CPython.
+"""Exact Connect Four solver: Pascal Pons' algorithm, typed for the compiled build.
 
 Scores follow Pons' convention, from the side to move: 0 for a draw; if the side to move wins with its k-th stone
 from now, the score is ``(42 - stones_played - 2k + 3) // 2`` (22 minus the stones the winner has played when the
@@ -7,35 +7,34 @@ game ends); a loss is the opposite of the winner's score. ``pons_to_engine`` tur
 
 The algorithm (Pons, "Solving Connect 4: how to build a perfect AI"): negamax with alpha-beta pruning, called with
 null windows by an outer loop that narrows the [min, max] score interval (iterative deepening on the score); a
-transposition table keyed by ``position + mask`` keeping a lower or an upper bound; moves ordered by the number of
-winning cells each creates (ties: centre first); moves that hand the opponent an immediate win never searched, and a
-forced block played at once. Bitboards use Pons' layout: 7 bits per column, bit ``7 * column + row``, row 0 at the
-bottom and row 6 an always-empty sentinel.
+transposition table keeping a lower or an upper bound per position; moves ordered by the number of winning cells
+each creates (ties: centre first); moves that hand the opponent an immediate win never searched, and a forced block
+played at once. Bitboards use Pons' layout (``engine.games.connect4_bits``).
 
-The search works on raw ints (``position`` = stones of the side to move, ``mask`` = all stones, ``moves`` = stones
-played) inside one recursive function with every constant inlined: CPython spends its time on bytecodes, so the hot
-path avoids method calls, attribute look-ups and objects per node. One saving is not in Pons' code: the score of a
-move (the winning cells it creates) is exactly the opponent-threat board the child node needs for its own
-non-losing moves, so the parent passes it down and every node computes threats once per child instead of once per
-child plus once for itself. Node counts are Pons' (his published means, within 2%); a straightforward port of his
-code, timed alongside on the same sets, takes about 2.5 times as long per position.
+The search is one class of ``i64`` arithmetic (``mypy_extensions``) over a flat table of ``i64`` entries
+(``librt.vecs.vec``): compiled by mypyc, it runs on machine words with no object per node; interpreted, the same
+code runs on Python ints (docs/compiled.md has the figures). One saving is not in Pons' code: the winning cells a
+move creates (its ordering score) are the opponent-threat board the child node needs for its own non-losing moves,
+so the parent passes them down instead of the child computing them again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from time import perf_counter
-from typing import Protocol
+from typing import Final, Protocol, final
+
+from librt.vecs import append, vec
+from mypy_extensions import i64, mypyc_attr
 
 from engine.game import WIN, InvalidSetupError
-from engine.games.connect4 import BOARD, BOTTOM, CELLS, COLUMN_MASKS, COLUMN_ORDER, has_four, winning_cells
+from engine.games.connect4 import COLUMN_MASKS, COLUMN_ORDER
+from engine.games.connect4_bits import BOARD, BOTTOM, CELLS, has_four, popcount, winning_cells
 
-DEFAULT_MAX_ENTRIES = 1 << 22
-"""Table entries kept before the table is emptied (about 400 MB at most)."""
-
-# Column masks indexed by a tie-break rank: rank 7 - i is COLUMN_ORDER[i], so sorting (score << 3 | rank) in
-# descending order gives the best score first and, among equal scores, the column nearest the centre.
-_RANK_MASKS = tuple(COLUMN_MASKS[COLUMN_ORDER[7 - rank]] if 1 <= rank <= 7 else 0 for rank in range(8))
+TABLE_SIZE: Final = 8388617
+"""Slots of the transposition table (the prime 2**23 + 9, as in Pons' code): 64 MiB of ``i64`` per solver."""
+_RANK_MASKS: Final = tuple(COLUMN_MASKS[COLUMN_ORDER[7 - rank]] if 1 <= rank <= 7 else 0 for rank in range(8))
+"""Column masks indexed by a tie-break rank: rank 7 - i is ``COLUMN_ORDER[i]``, so sorting ``score << 3 | rank``
+in descending order gives the best score first and, among equal scores, the column nearest the centre."""
 
 
 class BitboardPosition(Protocol):
@@ -51,6 +50,7 @@ class BitboardPosition(Protocol):
     def moves(self) -> int: ...
 
 
+@mypyc_attr(native_class=False)  # a compiled class cannot derive from TimeoutError
 class SolveTimeout(TimeoutError):
     """The solve's deadline passed before the score was proven."""
 
@@ -60,25 +60,37 @@ def _c_half(value: int) -> int:
     return -((-value) >> 1) if value < 0 else value >> 1
 
 
+@final
 class Solver:
     """Pons' exact solver with a transposition table that lives until ``reset()``.
 
     ``solve(position)`` returns the exact score in Pons' convention; ``nodes`` is the number of negamax calls the
-    last ``solve`` made (Pons' ``getNodeCount``). The table is a dict with exact keys rather than Pons' fixed array
-    of 2^23 + 9 partial keys: clearing a dict costs what it holds, while refilling a list of 2^23 slots takes about
-    a quarter of a second in CPython, a thousand times the whole solve of an End-Easy position. It is emptied
-    whenever it grows past ``max_entries`` (checked every 8,192 nodes), which bounds memory at roughly 100 bytes an
-    entry. Keep one solver per thread.
+    last ``solve`` made (Pons' ``getNodeCount``). The table has ``TABLE_SIZE`` slots (64 MiB, allocated with the
+    solver: create one per thread and keep it); slot ``key % TABLE_SIZE`` holds ``key << 7 | value`` for the
+    exact key ``position + mask``, a newer entry replacing an older one as in Pons' table. ``reset()`` costs what
+    the solves since the last reset stored, not the table's size: the slots first written since then are
+    remembered, up to ``remembered`` of them (default: an eighth of the table); past that, it clears the whole
+    table.
     """
 
-    def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES) -> None:
-        self.table: dict[int, int] = {}
-        self.max_entries = max_entries
-        self.nodes = 0
+    def __init__(self, remembered: i64 = TABLE_SIZE >> 3) -> None:
+        self.remembered = remembered
+        self.table: vec[i64] = vec[i64](memoryview(bytes(8 * TABLE_SIZE)).cast("q"))
+        self.written: vec[i64] = vec[i64]()
+        self.nodes: i64 = 0
+        self.deadline: float = 0.0
+        self.order: vec[i64] = vec[i64](memoryview(bytes(8 * 8 * (CELLS + 1))).cast("q"))
 
     def reset(self) -> None:
         """Forget every stored bound (Pons' benchmark resets before each position)."""
-        self.table.clear()
+        table = self.table
+        if len(self.written) > self.remembered:
+            for index in range(TABLE_SIZE):
+                table[index] = 0
+        else:
+            for index in self.written:
+                table[index] = 0
+        self.written = vec[i64]()
 
     def solve(self, state: BitboardPosition, weak: bool = False, deadline: float | None = None) -> int:
         """Exact score of ``state`` for the side to move, in Pons' convention.
@@ -103,77 +115,59 @@ class Solver:
         if weak:
             low, high = -1, 1
         threats = winning_cells(position ^ mask, mask)
-        negamax, counter = _make_negamax(self.table, self.max_entries, deadline)
-        try:
-            while low < high:
-                med = low + (high - low) // 2
-                if med <= 0 and _c_half(low) < med:
-                    med = _c_half(low)
-                elif med >= 0 and _c_half(high) > med:
-                    med = _c_half(high)
-                result = negamax(position, mask, moves, med, med + 1, threats)
-                if result <= med:
-                    high = result
-                else:
-                    low = result
-        finally:
-            self.nodes = counter()
+        self.deadline = float("inf") if deadline is None else deadline
+        while low < high:
+            med = low + (high - low) // 2
+            if med <= 0 and _c_half(low) < med:
+                med = _c_half(low)
+            elif med >= 0 and _c_half(high) > med:
+                med = _c_half(high)
+            result = self.search(position, mask, moves, med, med + 1, threats)
+            if result <= med:
+                high = result
+            else:
+                low = result
         return (low > 0) - (low < 0) if weak else low
 
+    def search(self, position: i64, mask: i64, moves: i64, alpha: i64, beta: i64, threats: i64) -> i64:
+        """Pons' negamax: the exact score when it lies strictly between ``alpha`` and ``beta``, an upper bound
+        (<= alpha) when the true score is at most alpha, a lower bound (>= beta) when it is at least beta.
 
-def _make_negamax(table: dict[int, int], max_entries: int,
-                  deadline: float | None) -> tuple[Callable[..., int], Callable[[], int]]:
-    """A negamax closure over ``table`` and a node counter; returns ``(negamax, nodes)``.
-
-    ``negamax(position, mask, moves, alpha, beta, threats)`` returns the exact score when it lies strictly between
-    ``alpha`` and ``beta``, an upper bound (<= alpha) when the true score is at most alpha, and a lower bound
-    (>= beta) when it is at least beta. ``threats`` are the opponent's winning cells (empty cells where the side
-    that just moved would complete four), which the parent computes anyway to order its moves. The side to move
-    must not have an immediate win. Table values pack Pons' way: ``bound + 19`` for an upper bound (1..37),
-    ``bound + 56`` for a lower bound (38..74).
-
-    ``negamax`` is one long function with ``winning_cells`` written out twice inside it, because a call per child
-    costs: with those two copies replaced by ``winning_cells`` calls (same nodes), ``python -m engine bench
-    --no-search --sets middle_medium --limit 40`` took 3.7 % longer per position (medians of 5 alternating runs
-    of the mean: 187,060 us against 180,363 us; slower in all 5 pairs).
-    """
-    nodes = 0
-    get = table.get
-    rank_masks = _RANK_MASKS
-
-    def negamax(position: int, mask: int, moves: int, alpha: int, beta: int, threats: int) -> int:
-        nonlocal nodes
-        nodes += 1
-        if not nodes & 0x1FFF:
-            if len(table) > max_entries:
-                table.clear()
-            if deadline is not None and perf_counter() > deadline:
-                raise SolveTimeout(f"no answer within the time allowed ({nodes} nodes searched)")
-        # The literals are BOTTOM (4432676798593) and BOARD (279258638311359), inlined for speed.
-        possible = (mask + 4432676798593) & 279258638311359  # the lowest empty cell of every column
+        ``threats`` are the opponent's winning cells (empty cells where the side that just moved would complete
+        four), which the parent computes anyway to order its moves. The side to move must not have an immediate
+        win. Table values pack Pons' way: ``bound + 19`` for an upper bound (1..37), ``bound + 56`` for a lower
+        bound (38..74); 0 is an empty slot. The moves of the node with ``moves`` stones are ordered in
+        ``self.order[8 * moves:8 * moves + 8]``.
+        """
+        self.nodes += 1
+        if not self.nodes & 0x1FFF and perf_counter() > self.deadline:
+            raise SolveTimeout(f"no answer within the time allowed ({self.nodes} nodes searched)")
+        possible = (mask + BOTTOM) & BOARD  # the lowest empty cell of every column
         forced = possible & threats
         if forced:
             if forced & (forced - 1):
-                return -((42 - moves) >> 1)
+                return -((CELLS - moves) >> 1)
             possible = forced
         possible &= ~(threats >> 1)  # never play below an opponent's winning cell
         if not possible:
-            return -((42 - moves) >> 1)
-        if moves >= 40:
+            return -((CELLS - moves) >> 1)
+        if moves >= CELLS - 2:
             return 0
-        low = -((40 - moves) >> 1)
+        low = -((CELLS - 2 - moves) >> 1)
         if alpha < low:
             alpha = low
             if alpha >= beta:
                 return alpha
-        high = (41 - moves) >> 1
+        high = (CELLS - 1 - moves) >> 1
         if beta > high:
             beta = high
             if alpha >= beta:
                 return beta
         key = position + mask
-        value = get(key)
-        if value is not None:
+        slot = key % TABLE_SIZE
+        entry = self.table[slot]
+        if entry >> 7 == key:
+            value = entry & 127
             if value > 37:
                 low = value - 56
                 if alpha < low:
@@ -186,64 +180,39 @@ def _make_negamax(table: dict[int, int], max_entries: int,
                     beta = high
                     if alpha >= beta:
                         return beta
-        empty = 279258638311359 ^ mask
         opponent = position ^ mask
-        if possible & (possible - 1):
-            # Order by the number of winning cells each move creates (Pons' move score), centre first on ties.
-            # Those cells are also the child's ``threats``, so each is computed once.
-            ranked = []
-            child_threats = [0, 0, 0, 0, 0, 0, 0, 0]
-            for rank in (7, 6, 5, 4, 3, 2, 1):
-                move = possible & rank_masks[rank]
-                if move:
-                    p = position | move
-                    r = (p << 1) & (p << 2) & (p << 3)
-                    left = p << 7
-                    pair = p & left
-                    r |= (pair << 7) & ((p << 21) | (p >> 7)) | (pair >> 14) & (left | (p >> 21))
-                    left = p << 6
-                    pair = p & left
-                    r |= (pair << 6) & ((p << 18) | (p >> 6)) | (pair >> 12) & (left | (p >> 18))
-                    left = p << 8
-                    pair = p & left
-                    r = (r | (pair << 8) & ((p << 24) | (p >> 8)) | (pair >> 16) & (left | (p >> 24))) & empty
-                    child_threats[rank] = r
-                    ranked.append(r.bit_count() << 3 | rank)
-            ranked.sort(reverse=True)
-            for entry in ranked:
-                rank = entry & 7
-                score = -negamax(opponent, mask | (possible & rank_masks[rank]), moves + 1, -beta, -alpha,
-                                 child_threats[rank])
-                if score >= beta:
-                    table[key] = score + 56
-                    return score
-                if score > alpha:
-                    alpha = score
-        else:
-            p = position | possible
-            r = (p << 1) & (p << 2) & (p << 3)
-            left = p << 7
-            pair = p & left
-            r |= (pair << 7) & ((p << 21) | (p >> 7)) | (pair >> 14) & (left | (p >> 21))
-            left = p << 6
-            pair = p & left
-            r |= (pair << 6) & ((p << 18) | (p >> 6)) | (pair >> 12) & (left | (p >> 18))
-            left = p << 8
-            pair = p & left
-            r = (r | (pair << 8) & ((p << 24) | (p >> 8)) | (pair >> 16) & (left | (p >> 24))) & empty
-            score = -negamax(opponent, mask | possible, moves + 1, -beta, -alpha, r)
+        # Insertion sort of ``score << 3 | rank`` into this node's slice of the buffer, best first.
+        order = self.order
+        start = moves << 3
+        end = start
+        for rank in range(7, 0, -1):
+            move = possible & _RANK_MASKS[rank]
+            if move:
+                ranked = popcount(winning_cells(position | move, mask)) << 3 | rank
+                place = end
+                while place > start and order[place - 1] < ranked:
+                    order[place] = order[place - 1]
+                    place -= 1
+                order[place] = ranked
+                end += 1
+        for place in range(start, end):
+            move = possible & _RANK_MASKS[order[place] & 7]
+            # The move's winning cells are the child's ``threats``.
+            score = -self.search(opponent, mask | move, moves + 1, -beta, -alpha, winning_cells(position | move, mask))
             if score >= beta:
-                table[key] = score + 56
+                self._store(slot, key << 7 | (score + 56))
                 return score
             if score > alpha:
                 alpha = score
-        table[key] = alpha + 19
+        self._store(slot, key << 7 | (alpha + 19))
         return alpha
 
-    def count() -> int:
-        return nodes
-
-    return negamax, count
+    def _store(self, slot: i64, entry: i64) -> None:
+        """Write ``entry`` to ``slot``, remembering the slot for ``reset`` when it was empty."""
+        table = self.table
+        if not table[slot] and len(self.written) <= self.remembered:
+            self.written = append(self.written, slot)
+        table[slot] = entry
 
 
 def pons_to_engine(score: int, moves: int) -> int:

@@ -16,6 +16,7 @@ from engine.game import describe_score
 from engine.games.connect4 import CELLS, Connect4
 from engine.search.info import RootMove, SearchInfo
 from engine.solve.connect4 import Solver, SolveTimeout, pons_to_engine
+from engine.solve.solver_pool import SOLVERS
 
 SOLVER_EMPTY = 18
 """The oracle answers when at most this many cells are empty."""
@@ -92,14 +93,14 @@ def connect4_oracle(state: Connect4, level: int | None) -> SearchInfo | None:
         if empty > ATTEMPT_EMPTY or level < ATTEMPT_LEVEL:
             return None
         deadline = started + ATTEMPT_SECONDS
-    solver = Solver()
-    try:
-        scored = move_scores(state, solver, deadline)
-    except SolveTimeout:
-        return None
+    with SOLVERS.borrow() as solver:
+        try:
+            scored = move_scores(state, solver, deadline)
+        except SolveTimeout:
+            return None
+        best_score, best_move, _ = scored[0]
+        pv = [best_move, *principal_variation(state.play(best_move), solver, deadline)]
     nodes = sum(entry[2] for entry in scored)
-    best_score, best_move, _ = scored[0]
-    pv = [best_move, *principal_variation(state.play(best_move), solver, deadline)]
     score = pons_to_engine(best_score, state.moves)
     elapsed = (time.perf_counter() - started) * 1000
     root_moves = [
