@@ -15,6 +15,26 @@ const ERRORS = {
 };
 
 const moveNumber = (ply) => `${Math.ceil(ply / 2)}${ply % 2 ? "." : "…"}`;
+const EXACT = "the exact value of every move (solved table, solver or theory)";
+const GRADES = "centipawn losses graded as Lichess does: inaccuracy from 50, mistake from 100, blunder from 300";
+
+/** Where the verdicts come from, ply range by ply range: "Verdicts for 1.–4… from a search of depth 8 (at most
+ * 0.5 s a position); for 5.–21. from the exact value of every move (…)." */
+function aboutVerdicts(verdicts, settings) {
+  if (verdicts.every((verdict) => verdict.exact)) return `Verdicts from ${EXACT}.`;
+  if (!verdicts.some((verdict) => verdict.exact)) return `Verdicts from ${settings.text} of every position; ${GRADES}.`;
+  const runs = [];
+  for (const verdict of verdicts) {
+    const last = runs[runs.length - 1];
+    if (last && last.exact === verdict.exact) last.to = verdict.ply;
+    else runs.push({ exact: verdict.exact, from: verdict.ply, to: verdict.ply });
+  }
+  const parts = runs.map((run) => {
+    const plies = run.from === run.to ? moveNumber(run.from) : `${moveNumber(run.from)}–${moveNumber(run.to)}`;
+    return `for ${plies} from ${run.exact ? EXACT : `${settings.text} of each position`}`;
+  });
+  return `Verdicts ${parts.join("; ")}.`;
+}
 
 export class GameReview {
   /** `root` is the review card; `onSelect(ply)` shows the position after `ply` moves; `viewedPly()` is the ply of
@@ -149,16 +169,15 @@ export class GameReview {
       return item;
     }));
     if (errors.length === 0) list.innerHTML = '<li class="hint">No error on either side.</li>';
-    const exact = verdicts.some((verdict) => verdict.exact);
-    this.$("review-about").textContent = exact
-      ? "Verdicts from the exact value of every move (solved table, solver or theory)."
-      : `Verdicts from ${settings.text} of every position; centipawn losses graded as Lichess does: inaccuracy from 50, mistake from 100, blunder from 300.`;
+    this.$("review-about").textContent = aboutVerdicts(verdicts, settings);
   }
 
-  /** "12… Nf6: blunder (+0.30 → loss in 1); better g6". */
+  /** "12… Nf6: blunder (+0.30 → loss in 1); better g6", with "· searched" for a searched verdict of a review that
+   * also has exact ones. */
   describe(verdict) {
     const better = verdict.best_shown ? `; better ${verdict.best_shown}` : "";
-    return `${moveNumber(verdict.ply)} ${verdict.move_shown}: ${verdict.verdict} (${verdict.before} → ${verdict.after})${better}`;
+    const mixed = this.review.verdicts.some((v) => v.exact) && !verdict.exact ? " · searched" : "";
+    return `${moveNumber(verdict.ply)} ${verdict.move_shown}: ${verdict.verdict} (${verdict.before} → ${verdict.after})${better}${mixed}`;
   }
 
   /** Go to the position where the error was made and say what was better there. */

@@ -1,0 +1,79 @@
+"""How early in a Connect Four game the solver proves every move: time to score all legal moves, by ply.
+
+    .venv/bin/python bench/connect4_exact_by_ply.py [--per-ply N] [--budget S] [--plies A-B]
+
+The positions are the prefixes of Pons' Begin-Medium and Middle-Medium lines (positions of real length), N per
+ply. Each is scored move by move as the truth column, hints and reviews do (``connect4_oracle.move_scores`` on a
+borrowed solver, its table emptied first), with a deadline of ``--budget`` seconds. Per ply: how many were proven
+within the budget, the median and 95th percentile of the time (a timeout counts as the budget), and the median
+nodes. The budgets in ``engine.truth`` and ``engine.solve.connect4_oracle`` are chosen from this table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import BUILD
+from engine.games.connect4 import Connect4
+from engine.solve.connect4 import SolveTimeout
+from engine.solve.connect4_oracle import move_scores
+from engine.solve.solver_pool import SOLVERS
+
+SETS = Path(__file__).resolve().parent.parent / "tests" / "data" / "connect4"
+
+
+def positions_by_ply(per_ply: int) -> dict[int, list[Connect4]]:
+    """Up to ``per_ply`` distinct unfinished positions per ply, from the prefixes of the sets' lines."""
+    found: dict[int, dict[str, Connect4]] = {}
+    for name in ("begin_medium", "middle_medium"):
+        for line in (SETS / f"{name}.txt").read_text().splitlines():
+            sequence = line.split()[0]
+            for ply in range(len(sequence) + 1):
+                bucket = found.setdefault(ply, {})
+                if len(bucket) < per_ply and sequence[:ply] not in bucket:
+                    state = Connect4.from_setup(sequence[:ply])
+                    if state.outcome() is None:
+                        bucket[sequence[:ply]] = state
+    return {ply: list(bucket.values()) for ply, bucket in sorted(found.items())}
+
+
+def main() -> int:
+    """Print one line per ply."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--per-ply", type=int, default=20, help="positions per ply (default 20)")
+    parser.add_argument("--budget", type=float, default=0.5, help="seconds per position (default 0.5)")
+    parser.add_argument("--plies", default="4-30", help="the plies measured, A-B (default 4-30)")
+    args = parser.parse_args()
+    first, _, last = args.plies.partition("-")
+    print(f"engine build: {BUILD.describe()}; budget {args.budget:g} s per position (every move scored)")
+    print(f"{'ply':>3} {'empty':>5} {'proven':>9} {'median ms':>10} {'p95 ms':>8} {'median nodes':>13}", flush=True)
+    for ply, states in positions_by_ply(args.per_ply).items():
+        if not int(first) <= ply <= int(last):
+            continue
+        times, nodes, proven = [], [], 0
+        for state in states:
+            started = time.perf_counter()
+            try:
+                with SOLVERS.borrow() as solver:
+                    scored = move_scores(state, solver, started + args.budget)
+                proven += 1
+                nodes.append(sum(entry[2] for entry in scored))
+                times.append(time.perf_counter() - started)
+            except SolveTimeout:
+                times.append(args.budget)
+        times.sort()
+        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+        median_nodes = f"{statistics.median(nodes):>13.0f}" if nodes else f"{'-':>13}"
+        print(f"{ply:>3} {42 - ply:>5} {proven:>4}/{len(states):<4} {statistics.median(times) * 1e3:>10.1f} "
+              f"{p95 * 1e3:>8.1f} {median_nodes}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
