@@ -24,12 +24,13 @@ from engine.solve.solver_pool import SOLVERS
 Result = Literal["win", "draw", "loss"]
 CONNECT4_SECONDS = 1.0
 """The default time the Connect Four solver gets to prove every move of one position (``move_values``); beyond it
-the position's truth is unknown. From 18 empty cells down it takes well under a second (engine.solve.connect4_oracle);
-early positions need far longer in CPython and stay unknown."""
+the position's truth is unknown. Compiled, it proves most positions from about 31 empty cells (ply 11) down within
+it (``bench/connect4_exact_by_ply.py``, docs/compiled.md); earlier positions stay unknown."""
 TABLE_GAMES = ("tictactoe", "wolves")
-LIVE_CONNECT4_EMPTY = 18
-"""``live_truth`` asks the Connect Four solver only from this many empty cells down (where it needs well under a
-second, engine.solve.connect4_oracle); earlier positions stay unknown rather than delay the engine's move."""
+LIVE_CONNECT4_EMPTY = 29
+"""``live_truth`` asks the Connect Four solver only from this many empty cells down (ply 13): there, compiled, it
+proved all 20 positions sampled within ``LIVE_CONNECT4_SECONDS`` (median 88 ms, 95th percentile 445 ms;
+``bench/connect4_exact_by_ply.py``); earlier positions stay unknown rather than delay the engine's move."""
 LIVE_CONNECT4_SECONDS = 0.5
 LIVE_BUILT_TABLES = ("tictactoe",)
 """Tables ``live_truth`` builds when missing (tic-tac-toe's takes a tenth of a second); Wolves & Rabbit's takes

@@ -36,9 +36,9 @@ def test_oracle_plays_the_exact_win_with_every_move_scored() -> None:
 
 
 def test_oracle_declines_early_positions_low_levels_and_finished_games() -> None:
-    early = Connect4.from_setup("1234567" * 2)
+    early = Connect4.from_setup("12345671")
     assert 42 - early.moves > ATTEMPT_EMPTY and connect4_oracle(early, 8) is None
-    middle = Connect4.from_setup("1234567" * 3)
+    middle = Connect4.from_setup("1234567" * 2)
     assert SOLVER_EMPTY < 42 - middle.moves <= ATTEMPT_EMPTY and connect4_oracle(middle, ATTEMPT_LEVEL - 1) is None
     assert connect4_oracle(Connect4.from_setup(WON_IN_SIX), SOLVER_LEVEL - 1) is None
     assert connect4_oracle(Connect4.from_setup("1122334"), 8) is None
@@ -64,12 +64,12 @@ def test_attempt_gives_up_in_time_and_solver_deadline_raises() -> None:
 
 
 def test_attempt_solves_a_middle_game_position_at_the_top_level() -> None:
-    # Pons' middle_easy: 23 stones played (19 empty), the side to move wins with score 8.
-    state = Connect4.from_setup("52753311433677442422121")
+    # Pons' begin_easy: 14 stones played (28 empty), the side to move wins with score 10 (about 130 nodes).
+    state = Connect4.from_setup("13116246361136")
     info = connect4_oracle(state, ATTEMPT_LEVEL)
     assert info is not None and info.source == "solver"
-    assert info.score == pons_to_engine(8, state.moves)
-    assert connect4_oracle(state, ATTEMPT_LEVEL - 1) is None  # 19 empty cells: only the top level tries
+    assert info.score == pons_to_engine(10, state.moves) and info.score_text == "win in 5"
+    assert connect4_oracle(state, ATTEMPT_LEVEL - 1) is None  # 28 empty cells: only the top level tries
 
 
 def test_player_plays_the_solver_move_at_the_top_level() -> None:

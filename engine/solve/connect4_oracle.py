@@ -1,13 +1,13 @@
 """The Connect Four oracle: exact play from the exact solver once few enough cells are empty.
 
-Registered in ``engine.oracles`` so that ``engine.player.think`` plays perfect endgames: from ``SOLVER_EMPTY``
-empty cells down, solving every legal move takes well under a second in CPython (``bench/connect4_solver.py
-end_easy --limit 10 --oracle``: at 18 empty cells a median of 11 ms and at most 0.2 s on Pons' middle positions),
-so levels ``SOLVER_LEVEL`` and up take the exact move instead of searching. Level ``ATTEMPT_LEVEL`` also tries
-from ``ATTEMPT_EMPTY`` empty cells, giving the solver ``ATTEMPT_SECONDS``; when that is not enough the oracle
-answers None and the ordinary search plays.
+Registered in ``engine.oracles`` so that ``engine.player.think`` plays perfect endgames. Solving every legal move
+of a position, compiled (``bench/connect4_exact_by_ply.py``, 20 positions per ply from Pons' Begin-Medium and
+Middle-Medium lines, docs/compiled.md): at 24 empty cells a median of 7 ms and a 95th percentile of 39 ms; at 32
+empty, 15 of 20 within 0.5 s. So from ``SOLVER_EMPTY`` empty cells down, levels ``SOLVER_LEVEL`` and up take the
+exact move instead of searching; level ``ATTEMPT_LEVEL`` also tries from ``ATTEMPT_EMPTY`` empty cells, giving the
+solver ``ATTEMPT_SECONDS``, and plays the solver's move whenever it is proven in that time; when it is not, the
+oracle answers None and the ordinary search plays.
 """
-
 from __future__ import annotations
 
 import time
@@ -18,13 +18,13 @@ from engine.search.info import RootMove, SearchInfo
 from engine.solve.connect4 import Solver, SolveTimeout, pons_to_engine
 from engine.solve.solver_pool import SOLVERS
 
-SOLVER_EMPTY = 18
+SOLVER_EMPTY = 24
 """The oracle answers when at most this many cells are empty."""
 SOLVER_LEVEL = 7
 """The weakest level that plays exact endgames; lower levels keep their search and randomness."""
-ATTEMPT_EMPTY = 24
+ATTEMPT_EMPTY = 32
 """Up to this many empty cells, the strongest level tries the solver within ``ATTEMPT_SECONDS``."""
-ATTEMPT_SECONDS = 0.4
+ATTEMPT_SECONDS = 0.5
 ATTEMPT_LEVEL = 8
 
 

@@ -18,8 +18,8 @@ const moveNumber = (ply) => `${Math.ceil(ply / 2)}${ply % 2 ? "." : "…"}`;
 const EXACT = "the exact value of every move (solved table, solver or theory)";
 const GRADES = "centipawn losses graded as Lichess does: inaccuracy from 50, mistake from 100, blunder from 300";
 
-/** Where the verdicts come from, ply range by ply range: "Verdicts for 1.–4… from a search of depth 8 (at most
- * 0.5 s a position); for 5.–21. from the exact value of every move (…)." */
+/** Where the verdicts come from, in move ranges when a game has both kinds: "From the exact value of every move
+ * (…): 5., 6.–11…. From a search of depth 8 (at most 0.5 s a position): 1.–4…, 5…." */
 function aboutVerdicts(verdicts, settings) {
   if (verdicts.every((verdict) => verdict.exact)) return `Verdicts from ${EXACT}.`;
   if (!verdicts.some((verdict) => verdict.exact)) return `Verdicts from ${settings.text} of every position; ${GRADES}.`;
@@ -29,11 +29,11 @@ function aboutVerdicts(verdicts, settings) {
     if (last && last.exact === verdict.exact) last.to = verdict.ply;
     else runs.push({ exact: verdict.exact, from: verdict.ply, to: verdict.ply });
   }
-  const parts = runs.map((run) => {
-    const plies = run.from === run.to ? moveNumber(run.from) : `${moveNumber(run.from)}–${moveNumber(run.to)}`;
-    return `for ${plies} from ${run.exact ? EXACT : `${settings.text} of each position`}`;
-  });
-  return `Verdicts ${parts.join("; ")}.`;
+  const ranges = (exact) => runs.filter((run) => run.exact === exact)
+    .map((run) => (run.from === run.to ? moveNumber(run.from) : `${moveNumber(run.from)}–${moveNumber(run.to)}`))
+    .join(", ");
+  const capitalised = EXACT.charAt(0).toUpperCase() + EXACT.slice(1);
+  return `${capitalised}: ${ranges(true)}. From ${settings.text}: ${ranges(false)}.`;
 }
 
 export class GameReview {

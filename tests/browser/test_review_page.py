@@ -51,3 +51,25 @@ def test_a_finished_game_is_reviewed_in_the_page(live_server, browser: Browser, 
     expect(late.locator(".review-error.major", has_text="3… Nf6: blunder")).to_have_count(1)
     late.locator("#review-card").screenshot(path=artifacts / "review-card-phone.png")
     assert errors == [] and late_errors == []
+
+
+def test_a_review_says_which_plies_were_judged_exactly(live_server, browser: Browser, artifacts: Path) -> None:
+    """A Connect Four game whose opening no solver proves within its budget: the card says that its first moves
+    were judged by a search and its last ones from the exact value of every move."""
+    created = live_server.post("/api/games", {"game": "connect4", "opponent": {"type": "friend", "open": True},
+                                              "side": 0}).json()
+    game_id = created["id"]
+    yellow = live_server.post(f"/api/games/{game_id}/seats", {}).json()["token"]
+    for index, move in enumerate("7272456227752563635374"):  # Yellow wins with four in a row at ply 22
+        token = created["token"] if index % 2 == 0 else yellow
+        assert live_server.post(f"/api/games/{game_id}/moves", {"move": move, "token": token}).status_code == 200
+
+    page, errors = open_page(browser, 1400, 900)
+    page.goto(f"{live_server.url}/g/{game_id}")
+    page.click("#review-start")
+    expect(page.locator("#review-result")).to_be_visible(timeout=REVIEW_TIMEOUT_MS)
+    about = page.locator("#review-about")
+    expect(about).to_have_text(re.compile(r"^The exact value of every move \(solved table, solver or theory\): .+\. "
+                                          r"From a search of depth 8 \(at most 0\.5 s a position\): 1\.–.*\.$"))
+    page.locator("#review-card").screenshot(path=artifacts / "review-card-connect4.png")
+    assert errors == []
