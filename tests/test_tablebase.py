@@ -18,7 +18,8 @@ from engine.search import analyse, final_event
 from engine.search.info import Limits, SearchOptions
 from engine.solve import tables
 from engine.solve.positions import TicTacToeSpace, WolvesSpace
-from engine.solve.tablebase import INVALID, ONGOING, Entry, Table, TableError
+from engine.solve.retrograde import INVALID, ONGOING, TableError
+from engine.solve.tablebase import Entry, Table
 
 pytestmark = pytest.mark.engine
 

@@ -17,7 +17,7 @@ from typing import Any
 from engine.game import GameError, State
 from engine.games import game_class
 from engine.solve import tables
-from engine.solve.tablebase import TableError
+from engine.solve.retrograde import TableError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,4 +1,4 @@
-"""Numbered position spaces of the games that have solved tables (see ``engine.solve.tablebase.PositionSpace``).
+"""Numbered position spaces of the games that have solved tables (see ``engine.solve.retrograde.PositionSpace``).
 
 Tic-tac-toe: index = sum over cells of ``value * 3**cell`` (0 empty, 1 X, 2 O); the side to move follows from
 the counts. 19,683 indices.
@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from itertools import combinations
 from math import comb
+from typing import Final
 
 from engine.games.tictactoe import LINE_MASKS, TicTacToe
 from engine.games.wolves import ALL_STEPS, DOWN, SQUARE_COUNT, TOP_RANK, UP, WOLF_COUNT, Wolves, squares_of
-from engine.solve.tablebase import DRAWN, INVALID, LOST, ONGOING, WON
+from engine.solve.retrograde import DRAWN, INVALID, LOST, ONGOING, WON
 
 _POWERS = tuple(3**cell for cell in range(9))
 
@@ -27,9 +28,9 @@ def _has_line(mask: int) -> bool:
 class TicTacToeSpace:
     """Every tic-tac-toe board a game can reach, numbered in base 3."""
 
-    game = "tictactoe"
-    version = 1
-    size = 3**9
+    game: Final = "tictactoe"
+    version: Final = 1
+    size: Final = 3**9
 
     @staticmethod
     def _masks(index: int) -> tuple[int, int]:
@@ -93,10 +94,10 @@ def wolves_rank(mask: int) -> int:
 class WolvesSpace:
     """Every placement of the rabbit and four wolves on the 32 dark squares, with either side to move."""
 
-    game = "wolves"
-    version = 1
-    placements = comb(SQUARE_COUNT, WOLF_COUNT)
-    size = placements * SQUARE_COUNT * 2
+    game: Final = "wolves"
+    version: Final = 1
+    placements: Final = comb(SQUARE_COUNT, WOLF_COUNT)
+    size: Final = placements * SQUARE_COUNT * 2
 
     def __init__(self) -> None:
         masks = [0] * self.placements

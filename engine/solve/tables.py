@@ -23,7 +23,8 @@ from engine.games.tictactoe import TicTacToe
 from engine.games.wolves import Wolves
 from engine.search.info import RootMove, SearchInfo
 from engine.solve.positions import TicTacToeSpace, WolvesSpace
-from engine.solve.tablebase import Entry, Progress, Table, TableError, solve
+from engine.solve.retrograde import Progress, TableError, solve
+from engine.solve.tablebase import Entry, Table
 
 SPACES: dict[str, type[TicTacToeSpace] | type[WolvesSpace]] = {"tictactoe": TicTacToeSpace, "wolves": WolvesSpace}
 """Games with a solved table, and the class numbering their positions (``index_of`` is a static method, so
