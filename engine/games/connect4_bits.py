@@ -27,24 +27,21 @@ BOARD: Final = 279258638311359
 def winning_cells(stones: i64, mask: i64) -> i64:
     """Empty cells (bitboard) where one more stone of ``stones``' owner would complete four in a row.
 
-    For each direction (shift 1 vertical, 7 horizontal, 6 and 8 diagonal) a cell wins when the three cells on
-    one side, or two on one side and one on the other, are ``stones``. ``stones`` and ``mask`` must lie within
-    bits 0-47 (any position of the game does).
+    For each direction (shift 1 vertical, 7 horizontal, 6 and 8 diagonal) a cell wins when the three cells below
+    it, or above it, are ``stones``, or two on one side and one on the other; written out once per direction
+    because it is the solver's hot path. ``stones`` and ``mask`` must lie within bits 0-47 (any position does).
     """
     r = (stones << 1) & (stones << 2) & (stones << 3)
-    r |= _line_ends(stones, 7) | _line_ends(stones, 6) | _line_ends(stones, 8)
-    return r & (BOARD ^ mask)
-
-
-def _line_ends(stones: i64, shift: i64) -> i64:
-    """Cells completing four along one non-vertical direction: three stones below the cell (``shift`` steps
-    apart), three above, or two on one side and one on the other."""
-    left = stones << shift
+    left = stones << 7
     pair = stones & left
-    below = ((pair >> 2 * shift) & stones) << 3 * shift
-    split_below = (pair << shift) & (stones >> shift)
-    above = (pair >> 2 * shift) & (left | (stones >> 3 * shift))
-    return below | split_below | above
+    r |= ((pair >> 14) & stones) << 21 | (pair << 7) & (stones >> 7) | (pair >> 14) & (left | (stones >> 21))
+    left = stones << 6
+    pair = stones & left
+    r |= ((pair >> 12) & stones) << 18 | (pair << 6) & (stones >> 6) | (pair >> 12) & (left | (stones >> 18))
+    left = stones << 8
+    pair = stones & left
+    r |= ((pair >> 16) & stones) << 24 | (pair << 8) & (stones >> 8) | (pair >> 16) & (left | (stones >> 24))
+    return r & (BOARD ^ mask)
 
 
 def has_four(stones: i64) -> bool:

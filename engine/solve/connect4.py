@@ -27,19 +27,13 @@ from librt.vecs import append, vec
 from mypy_extensions import i64, mypyc_attr
 
 from engine.game import WIN, InvalidSetupError
-from engine.games.connect4 import COLUMN_ORDER
+from engine.games.connect4 import COLUMN_MASKS, COLUMN_ORDER
 from engine.games.connect4_bits import BOARD, BOTTOM, CELLS, has_four, popcount, winning_cells
 
 TABLE_SIZE: Final = 1048583
 """Slots of the transposition table, the prime 2**20 + 7: 8 MiB of ``i64`` per solver. Pons' 2**23 + 9 slots give
 his node counts exactly but a table eight times the size of this one misses the cache more often, which costs more
 than the few extra nodes of the smaller table (docs/compiled.md, "Table size")."""
-_RANK_COLUMNS: Final = sum(column << 8 * (7 - index) for index, column in enumerate(COLUMN_ORDER))
-"""The column of each tie-break rank, in byte ``rank`` (1-7): rank 7 - i is ``COLUMN_ORDER[i]``, so sorting
-``score << 3 | rank`` in descending order gives the best score first and, among equal scores, the column nearest
-the centre. (One integer rather than a tuple: compiled, it stays a machine word.)"""
-
-
 class BitboardPosition(Protocol):
     """What the solver reads from a position: Pons' bitboards and the number of stones played."""
 
@@ -83,6 +77,11 @@ class Solver:
         self.nodes: i64 = 0
         self.deadline: float = 0.0
         self.order: vec[i64] = vec[i64](memoryview(bytes(8 * 8 * (CELLS + 1))).cast("q"))
+        self.child_threats: vec[i64] = vec[i64](memoryview(bytes(8 * 8 * (CELLS + 1))).cast("q"))
+        # The cells of the column of each tie-break rank (1-7): rank 7 - i is ``COLUMN_ORDER[i]``, so sorting
+        # ``score << 3 | rank`` in descending order gives the best score first, then the column nearest the centre.
+        self.rank_columns: vec[i64] = vec[i64]([COLUMN_MASKS[COLUMN_ORDER[7 - rank]] if rank else 0
+                                                for rank in range(8)])
 
     def reset(self) -> None:
         """Forget every stored bound (Pons' benchmark resets before each position)."""
@@ -140,7 +139,8 @@ class Solver:
         four), which the parent computes anyway to order its moves. The side to move must not have an immediate
         win. Table values pack Pons' way: ``bound + 19`` for an upper bound (1..37), ``bound + 56`` for a lower
         bound (38..74); 0 is an empty slot. The moves of the node with ``moves`` stones are ordered in
-        ``self.order[8 * moves:8 * moves + 8]``.
+        ``self.order[8 * moves:8 * moves + 8]``, and the cells each threatens kept in ``self.child_threats``
+        at ``8 * moves + rank``.
         """
         self.nodes += 1
         if not self.nodes & 0x1FFF and perf_counter() > self.deadline:
@@ -188,10 +188,14 @@ class Solver:
         order = self.order
         start = moves << 3
         end = start
+        child_threats = self.child_threats
+        rank_columns = self.rank_columns
         for rank in range(7, 0, -1):
-            move = _cells_in_column(possible, rank)
+            move = possible & rank_columns[rank]
             if move:
-                ranked = popcount(winning_cells(position | move, mask)) << 3 | rank
+                cells = winning_cells(position | move, mask)  # what the move threatens: the child's ``threats``
+                child_threats[start + rank] = cells
+                ranked = popcount(cells) << 3 | rank
                 place = end
                 while place > start and order[place - 1] < ranked:
                     order[place] = order[place - 1]
@@ -199,9 +203,9 @@ class Solver:
                 order[place] = ranked
                 end += 1
         for place in range(start, end):
-            move = _cells_in_column(possible, order[place] & 7)
-            # The move's winning cells are the child's ``threats``.
-            score = -self.search(opponent, mask | move, moves + 1, -beta, -alpha, winning_cells(position | move, mask))
+            rank = order[place] & 7
+            move = possible & rank_columns[rank]
+            score = -self.search(opponent, mask | move, moves + 1, -beta, -alpha, child_threats[start + rank])
             if score >= beta:
                 self._store(slot, key << 7 | (score + 56))
                 return score
@@ -216,13 +220,6 @@ class Solver:
         if not table[slot] and len(self.written) <= self.remembered:
             self.written = append(self.written, slot)
         table[slot] = entry
-
-
-def _cells_in_column(cells: i64, rank: i64) -> i64:
-    """The cells of ``cells`` in the column of tie-break ``rank`` (1-7)."""
-    shift = 7 * (_RANK_COLUMNS >> 8 * rank & 0xFF)
-    # Shifted down and back rather than masked by ``0x3F << shift``: compiled, a literal left of << is a 32-bit int.
-    return (cells >> shift & 0x3F) << shift
 
 
 def pons_to_engine(score: int, moves: int) -> int:
