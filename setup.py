@@ -73,6 +73,11 @@ class BuildCompiledEngine(build_ext):
         }
         manifest = {"python": sys.implementation.cache_tag, "extensions": extensions, "sources": self.hashes}
         (folder / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+        # Extensions of earlier builds (another module list names another shared library) go.
+        kept = {folder / MANIFEST, *(folder / file for file in extensions.values())}
+        for path in folder.rglob("*"):
+            if path.is_file() and path not in kept:
+                path.unlink()
 
     def get_outputs(self) -> list[str]:
         outputs = super().get_outputs()
