@@ -182,3 +182,36 @@ def test_clocks_survive_a_sigkill(tmp_path):
     # time since the last heartbeat before the kill (at most one interval, 1 s) is given back.
     charged = before["left_ms"][1] - after["left_ms"][1]
     assert -1100 <= charged <= (up_again - read_at) * 1000 - 4000, (before, after)
+
+
+def test_a_crash_right_after_a_move_charges_nobody_for_the_outage(tmp_path):
+    """Killed within 50 ms of a move, three times (the clocks run from the third ply): the player whose turn it is
+    gets back all the down time (the turn began after the last heartbeat, so the time since the turn began is
+    forgiven), and is charged at most for the time the server ran before the kill and after the restart."""
+    server = LiveServer(tmp_path / "instance", env=GENEROUS_LIMITS).start()
+    try:
+        created = server.post("/api/games", {"game": "chess", "opponent": {"type": "friend", "open": True},
+                                             "side": 0, "clock": {"minutes": 1, "increment": 0}}).json()
+        game_id, tokens = created["id"], [created["token"]]
+        tokens.append(server.post(f"/api/games/{game_id}/seats", {}).json()["token"])
+        for ply, move in enumerate(("e4", "e5", "Nf3", "Nc6", "Bb5")):
+            if ply < 2:
+                assert server.post(f"/api/games/{game_id}/moves", {"move": move, "token": tokens[ply]}).ok
+                continue
+            moved_at = time.time()
+            answer = server.post(f"/api/games/{game_id}/moves", {"move": move, "token": tokens[ply % 2]}).json()
+            server.kill()
+            killed_at = time.time()
+            on_move = (ply + 1) % 2
+            before = answer["clock"]["left_ms"][on_move]
+            time.sleep(3.5)  # down longer than DOWN_AFTER_SECONDS: no node ran, nobody's time runs
+            started_at = time.time()
+            server.start()
+            after = server.get(f"/api/games/{game_id}").json()["clock"]
+            read_at = time.time()
+            assert after["running"] == on_move
+            charged = before - after["left_ms"][on_move]
+            ran = (killed_at - moved_at) + (read_at - started_at)  # what the server ran of this turn, at most
+            assert -50 <= charged <= ran * 1000 + 50, (ply, before, after, ran)
+    finally:
+        server.kill()

@@ -2,8 +2,9 @@
 
 Every node records a heartbeat in the store each ``HEARTBEAT_SECONDS``. A node starting after the service was down
 (the last heartbeat older than ``DOWN_AFTER_SECONDS``) moves the turn start of every running clock on by the time
-since that heartbeat (``store.heartbeat.forgive_down_time``): a player is charged for the time the service ran, up
-to the last heartbeat before it stopped, and not for the time after. So a restart longer than ``DOWN_AFTER_SECONDS``
+since that heartbeat, or since the turn began if a move came after it (``store.heartbeat.forgive_down_time``): a
+player is charged for the time the service ran, up to the last heartbeat (or move) before it stopped, and not for
+the time after. So a restart longer than ``DOWN_AFTER_SECONDS``
 gives back all the down time but at most one heartbeat interval, and a shorter one is charged as playing time (a
 node starting beside running ones must not hand out time: while any node runs, players can move).
 """

@@ -24,8 +24,9 @@ class HeartbeatRecord:
     def forgive_down_time(self, slack: float) -> float:
         """Give every running clock back the time the whole service was down: when the last heartbeat is more than
         ``slack`` seconds old, the turn start of each active game with a clock moves on by the time since that
-        heartbeat. One node does it (the heartbeat is replaced only if unchanged since it was read, in the same
-        transaction). Returns the seconds forgiven (0 when the service was not down or another node did it)."""
+        heartbeat, or since the turn began when it began after it (a move just before the crash). One node does it
+        (the heartbeat is replaced only if unchanged since it was read, in the same transaction). Returns the
+        seconds forgiven (0 when the service was not down or another node did it)."""
         now = utc_now()
         with self._database.transaction() as session:
             last = session.get(HeartbeatRow, _HEARTBEAT)
@@ -44,7 +45,9 @@ class HeartbeatRecord:
                 GameRow.status == "active", GameRow.turn_started_at.is_not(None)))
             for game_id, turn_started in running.all():
                 started = utc(turn_started) if turn_started is not None else now
-                if started < last_at:
-                    session.execute(update(GameRow).where(GameRow.id == game_id).values(
-                        turn_started_at=started + (now - last_at)))
+                # The service was surely up until the last heartbeat, and until this turn began if it began later
+                # (a move just before a crash): the time since then is given back.
+                surely_up_until = max(started, last_at)
+                session.execute(update(GameRow).where(GameRow.id == game_id).values(
+                    turn_started_at=started + (now - surely_up_until)))
             return down
