@@ -34,6 +34,8 @@ TABLE_SIZE: Final = 1048583
 """Slots of the transposition table, the prime 2**20 + 7: 8 MiB of ``i64`` per solver. Pons' 2**23 + 9 slots give
 his node counts exactly but a table eight times the size of this one misses the cache more often, which costs more
 than the few extra nodes of the smaller table (docs/compiled.md, "Table size")."""
+
+
 class BitboardPosition(Protocol):
     """What the solver reads from a position: Pons' bitboards and the number of stones played."""
 
