@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine.commands.solve import solve_stream
+from engine.games.connect4 import Connect4
+from engine.solve.connect4 import Solver
 
 pytestmark = pytest.mark.engine
 
@@ -52,3 +54,30 @@ def test_weak_option_prints_the_sign() -> None:
     out = io.StringIO()
     assert solve_stream(io.StringIO("52753311433677442422121 8\n"), out, weak=True) == 0
     assert out.getvalue().split()[1] == "1"
+
+
+def test_analyse_scores_every_column_as_pons_does() -> None:
+    """Each column's score is minus the score of the position it leads to (a move that wins at once scores as Pons'
+    ``analyze``; a full column -1000), and the best of them is the position's own score in his set."""
+    lines = [line.split() for line in (ROOT / "tests" / "data" / "connect4" / "middle_easy.txt").read_text()
+             .splitlines()[:20]]
+    out = io.StringIO()
+    errors = solve_stream(io.StringIO("".join(f"{sequence}\n" for sequence, _ in lines) + "1122334\n"), out,
+                          analyse=True)
+    answers = out.getvalue().splitlines()
+    assert errors == 1 and answers[-1] == "1122334 error the game is over: four in a row"
+    solver = Solver()
+    for (sequence, expected), answer in zip(lines, answers, strict=False):
+        fields = answer.split()
+        assert fields[0] == sequence and len(fields) == 9 and int(fields[8]) >= 0
+        scores = [int(score) for score in fields[1:8]]
+        state = Connect4.from_setup(sequence)
+        for column in range(7):
+            if not state.can_play(column):
+                assert scores[column] == -1000
+            elif state.play(column).outcome() is not None:
+                assert scores[column] == (43 - state.moves) // 2
+            else:
+                solver.reset()
+                assert scores[column] == -solver.solve(state.play(column))
+        assert max(scores) == int(expected)

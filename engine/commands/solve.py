@@ -5,6 +5,10 @@ so his benchmark files with their expected scores can be piped in as they are). 
 flushed at once: ``<sequence> <score> <nodes> <microseconds>`` with the exact score in Pons' convention (see
 ``engine.solve.connect4``), or ``<line> error <reason>`` for a line that is not a playable position; the next lines
 go on. The transposition table is cleared before each position, as in Pons' benchmark.
+
+With ``--analyse`` each line gets the exact score of every column instead, as Pons' ``-a`` prints them:
+``<sequence> <score of column 1> ... <score of column 7> <microseconds>``, ``-1000`` for a full column, a move that
+wins at once scored as Pons does (his ``analyze``). A finished game is an error line.
 """
 
 from __future__ import annotations
@@ -14,17 +18,22 @@ import sys
 import time
 from typing import TextIO
 
-from engine.game import GameError
-from engine.games.connect4 import Connect4
+from engine.game import GameError, InvalidSetupError
+from engine.games.connect4 import WIDTH, Connect4
 from engine.solve.connect4 import Solver
+from engine.solve.connect4_oracle import move_scores
 
 GAMES = ("connect4",)
+FULL_COLUMN = -1000
+"""The score ``--analyse`` gives a column that cannot be played (Pons' ``Solver::INVALID_MOVE``)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The game to solve and the options."""
     parser.add_argument("game", choices=GAMES, help="the game whose positions are read from stdin")
     parser.add_argument("--weak", action="store_true", help="only the sign of the score: 1 win, 0 draw, -1 loss")
+    parser.add_argument("--analyse", action="store_true",
+                        help="the score of every column (-1000 for a full one) instead of the position's")
 
 
 def solve_line(solver: Solver, line: str, weak: bool = False) -> str:
@@ -44,13 +53,37 @@ def solve_line(solver: Solver, line: str, weak: bool = False) -> str:
     return f"{sequence} {score} {solver.nodes} {micros}"
 
 
-def solve_stream(lines: TextIO, out: TextIO, weak: bool = False) -> int:
-    """Answer every line of ``lines`` on ``out``, flushing after each; returns how many lines were errors."""
+def analyse_line(solver: Solver, line: str, weak: bool = False) -> str:
+    """The ``--analyse`` output line for one input line (without the newline), or ``<line> error <reason>``."""
+    fields = line.split(maxsplit=1)
+    if not fields:
+        return f"{line} error empty line: expected a column sequence such as 4453"
+    sequence = fields[0]
+    try:
+        state = Connect4.from_setup(sequence)
+        outcome = state.outcome()
+        if outcome is not None:
+            raise InvalidSetupError(f"the game is over: {outcome.reason}")
+        solver.reset()
+        start = time.perf_counter()
+        scores = [FULL_COLUMN] * WIDTH
+        for score, column, _ in move_scores(state, solver, weak=weak):
+            scores[column] = score
+        micros = round((time.perf_counter() - start) * 1e6)
+    except GameError as error:
+        return f"{line} error {error}"
+    return f"{sequence} {' '.join(str(score) for score in scores)} {micros}"
+
+
+def solve_stream(lines: TextIO, out: TextIO, weak: bool = False, analyse: bool = False) -> int:
+    """Answer every line of ``lines`` on ``out`` (each column's score with ``analyse``), flushing after each;
+    returns how many lines were errors."""
     solver = Solver()
+    answer_line = analyse_line if analyse else solve_line
     errors = 0
     for raw in lines:
         line = raw.rstrip("\r\n")
-        answer = solve_line(solver, line, weak)
+        answer = answer_line(solver, line, weak)
         errors += answer.startswith(f"{line} error ")
         out.write(answer + "\n")
         out.flush()
@@ -59,4 +92,4 @@ def solve_stream(lines: TextIO, out: TextIO, weak: bool = False) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Solve stdin line by line; the exit status is 0 when every line was solved, 1 when some were errors."""
-    return 1 if solve_stream(sys.stdin, sys.stdout, weak=args.weak) else 0
+    return 1 if solve_stream(sys.stdin, sys.stdout, weak=args.weak, analyse=args.analyse) else 0

@@ -28,12 +28,14 @@ ATTEMPT_SECONDS = 0.5
 ATTEMPT_LEVEL = 8
 
 
-def move_scores(state: Connect4, solver: Solver, deadline: float | None = None) -> list[tuple[int, int, int]]:
+def move_scores(state: Connect4, solver: Solver, deadline: float | None = None,
+                weak: bool = False) -> list[tuple[int, int, int]]:
     """``(pons_score, move, nodes)`` of every legal move of ``state``, best first (ties: centre first).
 
     Pons' score of a move is minus the score of the position it leads to (his scores count the winner's stones
-    at the end, so they do not depend on the ply); a move that wins at once scores ``(43 - stones) // 2``.
-    Raises ``SolveTimeout`` when ``deadline`` (a ``time.perf_counter()`` value) passes first.
+    at the end, so they do not depend on the ply); a move that wins at once scores ``(43 - stones) // 2``. With
+    ``weak``, only the signs of the solved moves' scores are exact (a move that wins at once keeps its score, as in
+    Pons' ``analyze``). Raises ``SolveTimeout`` when ``deadline`` (a ``time.perf_counter()`` value) passes first.
     """
     scored = []
     for move in state.legal_moves():
@@ -43,7 +45,7 @@ def move_scores(state: Connect4, solver: Solver, deadline: float | None = None) 
             score = 0 if outcome.winner is None else (CELLS + 1 - state.moves) // 2
             scored.append((score, move, 0))
             continue
-        score = -solver.solve(child, deadline=deadline)
+        score = -solver.solve(child, weak=weak, deadline=deadline)
         scored.append((score, move, solver.nodes))
     scored.sort(key=lambda entry: entry[0], reverse=True)  # stable: legal_moves is centre first
     return scored
