@@ -99,3 +99,20 @@ def test_a_position_of_a_finished_game_is_analysed(app, client):
     [payload] = heard
     assert payload["status"] == "done" and payload["how"] == "exact" and payload["value"] == "draw"
     assert payload["best"] in ("1", "3", "7", "9")  # after X takes the centre only a corner holds the draw
+
+
+def test_only_the_address_that_asked_may_cancel_a_review(app, client):
+    """A chess game's review (a search of every position) is running; another address cannot stop it, the one
+    that asked can."""
+    created = client.post("/api/games", json={"game": "chess", "opponent": {"type": "friend", "open": True},
+                                              "side": 0}).json
+    game_id = created["id"]
+    black = app.test_client().post(f"/api/games/{game_id}/seats", json={}).json["token"]
+    play(app, game_id, [created["token"], black], ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"])
+    assert client.post(f"/api/games/{game_id}/review", json={}).json["status"] == "running"
+    other = app.test_client().post(f"/api/games/{game_id}/review/cancel", json={},
+                                   environ_base={"REMOTE_ADDR": "127.0.0.2"})
+    assert_error(other, 403, "forbidden")
+    assert client.get(f"/api/games/{game_id}/review").json["status"] == "running"
+    assert client.post(f"/api/games/{game_id}/review/cancel", json={}).json["status"] == "cancelled"
+    assert client.get(f"/api/games/{game_id}/review").json["status"] == "cancelled"

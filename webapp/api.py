@@ -275,10 +275,11 @@ def start_review(game_id: str) -> tuple[Response, int]:
 
 @bp.post("/games/<game_id>/review/cancel")
 def cancel_review(game_id: str) -> Response:
-    """Stop the game's review running on this server; it may be asked for again."""
+    """Stop the game's review running on this server, for the address that asked for it; it may be asked for
+    again."""
     _checked_id(game_id)
     check_body("cancelReview", _body())
-    return jsonify(_arena().reviews.cancel(game_id))
+    return jsonify(_arena().reviews.cancel(game_id, _client()))
 
 
 @bp.post("/games/<game_id>/positions/<int:ply>/analysis")

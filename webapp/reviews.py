@@ -134,13 +134,17 @@ class Reviews:
                                functools.partial(self._on_event, game_id))
         return self._progress(game_id, run)
 
-    def cancel(self, game_id: str) -> ReviewStatus:
-        """Stop the review of ``game_id`` running on this node (``not_allowed`` when none runs here); its status
-        becomes "cancelled" and it may be asked for again."""
+    def cancel(self, game_id: str, client: str) -> ReviewStatus:
+        """Stop the review of ``game_id`` running on this node for ``client`` (the address that asked for it;
+        ``forbidden`` for another, ``not_allowed`` when none runs here); its status becomes "cancelled" and it may
+        be asked for again."""
         with self._lock:
-            run = self._runs.pop(game_id, None)
-        if run is None:
-            raise ArenaError("not_allowed", "no review of this game is running on this server")
+            run = self._runs.get(game_id)
+            if run is None:
+                raise ArenaError("not_allowed", "no review of this game is running on this server")
+            if run.client != client:
+                raise ArenaError("forbidden", "only the address that asked for this review may cancel it")
+            del self._runs[game_id]
         for index in range(len(run.positions)):
             self.runner.cancel(_review_key(game_id, index), "review cancelled")
         self.store.reviews.save(game_id, "cancelled")
