@@ -5,9 +5,14 @@ Socket.IO moves count together; another address keeps its own counters."""
 
 from __future__ import annotations
 
-import pytest
+import re
 
+import pytest
+from flask_limiter.util import get_qualified_name
+
+from webapp.address_limits import limiter
 from webapp.config import ConfigError, load_config
+from webapp.schema import DOCUMENT
 from webapp.sockets import socketio
 
 FRIEND = {"game": "tictactoe", "opponent": {"type": "friend"}}
@@ -107,3 +112,37 @@ def test_the_limits_default_to_the_documented_values(tmp_path):
     config = load_config(tmp_path, {"SECRET_KEY": "x"})
     assert config["ARENA_CREATE_LIMIT"] == "30/minute;300/hour" and config["ARENA_SEAT_LIMIT"] == "30/minute"
     assert config["ARENA_MOVE_LIMIT"] == "120/minute" and config["ARENA_LAB_LIMIT"] == "10/minute"
+
+
+def test_every_post_route_of_the_api_description_has_a_limit(app):
+    """Walks the API description: each POST is served by a view that counts under some per-address limit."""
+    routes = app.url_map.bind("localhost")
+    unlimited = []
+    for path, operations in DOCUMENT["paths"].items():
+        if "post" not in operations:
+            continue
+        url = re.sub(r"\{game_id\}", "Ab3_x-9", path.replace("{ply}", "0"))
+        endpoint, _ = routes.match(url, method="POST")
+        view = app.view_functions[endpoint]
+        with app.app_context():  # the limits are read from the app's config
+            if not limiter.limit_manager.decorated_limits(get_qualified_name(view)):
+                unlimited.append(path)
+    assert unlimited == []
+
+
+def test_a_rematch_counts_as_a_creation(app):
+    """Resigning and asking for a rematch again and again cannot create more games than creating them would."""
+    app.config["ARENA_CREATE_LIMIT"] = "3/minute"
+    client = app.test_client()
+    created = client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "engine", "level": 1},
+                                              "side": 0}).json
+    game_id, token = created["id"], created["token"]
+    for _ in range(2):
+        assert client.post(f"/api/games/{game_id}/resign", json={"token": token}).status_code == 200
+        rematch = client.post(f"/api/games/{game_id}/rematch", json={"token": token})
+        assert rematch.status_code == 201, rematch.json
+        game_id, token = rematch.json["id"], rematch.json["token"]
+    assert client.post(f"/api/games/{game_id}/resign", json={"token": token}).status_code == 200
+    listed = client.get("/api/games").json["games"]
+    assert_rate_limited(client.post(f"/api/games/{game_id}/rematch", json={"token": token}))
+    assert client.get("/api/games").json["games"] == listed

@@ -220,6 +220,7 @@ def take_seat(game_id: str) -> tuple[Response, int]:
 
 
 @bp.post("/games/<game_id>/resign")
+@limit_moves
 def resign(game_id: str) -> Response:
     """Resign with the caller's seat; answers the final state."""
     _checked_id(game_id)
@@ -228,6 +229,7 @@ def resign(game_id: str) -> Response:
 
 
 @bp.post("/games/<game_id>/stop")
+@limit_moves
 def stop(game_id: str) -> Response:
     """Stop an engine-against-engine game with ``{stop_code}`` (its creator's); answers the final state."""
     _checked_id(game_id)
@@ -236,6 +238,7 @@ def stop(game_id: str) -> Response:
 
 
 @bp.post("/games/<game_id>/takeback")
+@limit_moves
 def takeback(game_id: str) -> Response:
     """Take back the caller's last move (and the engine's reply); answers the new state."""
     _checked_id(game_id)
@@ -244,6 +247,7 @@ def takeback(game_id: str) -> Response:
 
 
 @bp.post("/games/<game_id>/rematch")
+@limit_create
 def rematch(game_id: str) -> tuple[Response, int]:
     """Create (once) the rematch; 201 ``{id, url, seat, token, invite, invite_url}`` for the caller, whose browser
     holds the seat. Between two players the first ask offers it: 202 with the state."""
@@ -265,6 +269,7 @@ def get_review(game_id: str) -> Response:
 
 
 @bp.post("/games/<game_id>/review")
+@limit_create
 @limit_lab
 def start_review(game_id: str) -> tuple[Response, int]:
     """Start the review of a finished game (anyone holding the link; once for all); 202 with its status."""
@@ -274,6 +279,7 @@ def start_review(game_id: str) -> tuple[Response, int]:
 
 
 @bp.post("/games/<game_id>/review/cancel")
+@limit_moves
 def cancel_review(game_id: str) -> Response:
     """Stop the game's review running on this server, for the address that asked for it; it may be asked for
     again."""
@@ -293,6 +299,7 @@ def analyse_position(game_id: str, ply: int) -> tuple[Response, int]:
 
 
 @bp.post("/games/<game_id>/hints")
+@limit_moves
 def set_hints(game_id: str) -> Response:
     """Turn hints on or off with ``{on, token}`` (between two people, on once both asked); answers the state."""
     _checked_id(game_id)
@@ -301,6 +308,7 @@ def set_hints(game_id: str) -> Response:
 
 
 @bp.post("/games/<game_id>/abort")
+@limit_moves
 def abort(game_id: str) -> Response:
     """Abort with the caller's seat while neither side has moved twice; answers the final state."""
     _checked_id(game_id)
@@ -309,6 +317,7 @@ def abort(game_id: str) -> Response:
 
 
 @bp.post("/games/<game_id>/alone")
+@limit_moves
 def play_alone(game_id: str) -> Response:
     """The player of a friend game waiting for the friend plays on alone; answers the state."""
     _checked_id(game_id)
@@ -317,6 +326,7 @@ def play_alone(game_id: str) -> Response:
 
 
 @bp.post("/games/<game_id>/offers")
+@limit_moves
 def offer(game_id: str) -> Response:
     """Offer ``{kind}`` ("draw", "takeback", "rematch") to the other player, or accept the other player's; answers
     the state."""
@@ -326,6 +336,7 @@ def offer(game_id: str) -> Response:
 
 
 @bp.post("/games/<game_id>/offers/decline")
+@limit_moves
 def decline_offer(game_id: str) -> Response:
     """Decline the other player's pending ``{kind}`` offer, or withdraw one's own; answers the state."""
     _checked_id(game_id)
@@ -334,6 +345,7 @@ def decline_offer(game_id: str) -> Response:
 
 
 @bp.post("/games/<game_id>/engines")
+@limit_moves
 def direct_engines(game_id: str) -> Response:
     """Pause, resume (``paused``) or pace (``pace`` seconds) an engine-against-engine game with ``{stop_code}``
     (its creator's); answers the state."""

@@ -163,42 +163,49 @@ def on_move(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
 
 
 @game_event("resign", ("game_id",))
+@address_limits.limit_moves
 def on_resign(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Resign with the connection's seat; the room gets ``state``."""
     arena.endings.resign(data["game_id"], connection.seat_in(data["game_id"]))
 
 
 @game_event("takeback", ("game_id",))
+@address_limits.limit_moves
 def on_takeback(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Undo back to the player's last turn; the room gets ``state``."""
     arena.moves.takeback(data["game_id"], connection.seat_in(data["game_id"]))
 
 
 @game_event("rematch", ("game_id",))
+@address_limits.limit_create
 def on_rematch(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Create (once) the rematch, or between two players offer it; the room gets ``rematch`` or ``state``."""
     arena.agreements.rematch(data["game_id"], connection.seat_in(data["game_id"]), _client())
 
 
 @game_event("abort", ("game_id",))
+@address_limits.limit_moves
 def on_abort(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Abort with the connection's seat while neither side has moved twice; the room gets ``state``."""
     arena.endings.abort(data["game_id"], connection.seat_in(data["game_id"]))
 
 
 @game_event("play_alone", ("game_id",))
+@address_limits.limit_moves
 def on_play_alone(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Play on without the invited friend; the room gets ``state``."""
     arena.agreements.play_alone(data["game_id"], connection.seat_in(data["game_id"]))
 
 
 @game_event("offer", ("game_id", "kind"))
+@address_limits.limit_moves
 def on_offer(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Offer ``kind`` to the other player, or accept theirs; the room gets ``state`` (and ``rematch``)."""
     arena.agreements.offer(data["game_id"], connection.seat_in(data["game_id"]), data["kind"], _client())
 
 
 @game_event("decline", ("game_id", "kind"))
+@address_limits.limit_moves
 def on_decline(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Decline the other player's ``kind`` offer (or withdraw one's own); the room gets ``state``."""
     arena.agreements.decline(data["game_id"], connection.seat_in(data["game_id"]), data["kind"])
@@ -228,6 +235,7 @@ def on_lab_start(arena: Arena, connection: Connection, data: dict[str, Any]) -> 
 
 
 @game_event("lab_stop", ("run",))
+@address_limits.limit_moves
 def on_lab_stop(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """Cancel the searches of a lab run this connection started, still going (each column gets a ``cancelled``
     event); another connection's run is ``forbidden``."""
