@@ -88,3 +88,32 @@ def test_a_flood_of_unreadable_packets_is_cut_off(live_server):
         elif frame.startswith("41") or frame == "1":
             closed = True
     assert closed and "rate_limited" in codes
+
+
+@pytest.mark.parametrize(("frame", "event", "reason"), [
+    ('45999999999-["join",{"_placeholder":true,"num":0}]', "join", "binary packets are not accepted"),
+    ("49", None, "packet type 9 is not one a client sends"),
+    ("44", None, "packet type 4 is not one a client sends"),
+])
+def test_packets_a_client_does_not_send_get_a_short_error_and_one_log_line(live_server, frame, event, reason):
+    """A binary event announcing a billion attachments is refused at once (its binary frames are not kept: each is
+    refused as unreadable), and so are packet types clients never send; no traceback, the connection goes on."""
+    client = RawSocket(live_server.port)
+    log_before = live_server.log.read_text()
+    client.ws.send(frame)
+    name, error = client.next_event()
+    assert name == "error" and error["code"] == "bad_request" and error["event"] == event, error
+    assert error["message"].startswith(reason)
+    client.ws.send_binary(b"\x00" * 15_000)
+    name, error = client.next_event()
+    assert name == "error" and error["code"] == "bad_request" and "not readable" in error["message"], error
+    the_game = game_id(live_server)
+    client.ws.send(json.dumps(["join", {"game_id": the_game}]).join(["42", ""]))
+    name, state = client.next_event()
+    assert name == "state" and state["id"] == the_game
+    deadline = time.monotonic() + 5
+    while live_server.log.read_text()[len(log_before):].count("unreadable") < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    new_lines = live_server.log.read_text()[len(log_before):].splitlines()
+    assert "Traceback" not in "\n".join(new_lines)
+    assert len([line for line in new_lines if "unreadable" in line]) == 2, new_lines

@@ -1,11 +1,15 @@
-"""Socket.IO packets that cannot be read become an event the app answers, instead of an exception.
+"""Socket.IO packets that cannot be read, or that this server does not take, become an event the app answers.
 
 python-socketio decodes a packet's JSON before any handler runs; a payload nested thousands deep (``RecursionError``),
 an integer of thousands of digits (``ValueError``, Python's int conversion limit) or text that is not JSON at all
-would raise there, which logs a traceback of about thirty lines and answers nothing. ``ReadablePacket`` (the
-server's ``serializer``) decodes such a packet as the event ``MALFORMED_EVENT`` with ``{"event": NAME or None,
-"reason": TEXT}``; ``webapp.events`` answers it like any refused event: a short ``error``, one log line, and a
-place in the connection's rate limit.
+would raise there, which logs a traceback of about thirty lines and answers nothing. A packet type a client has no
+business sending (``CONNECT_ERROR``, an unknown type such as ``49``) raises after decoding, with the same
+traceback; and a binary packet (``BINARY_EVENT``, ``BINARY_ACK``) makes the server keep every binary frame that
+follows until its announced attachment count is reached, up to a billion of them. This app sends and takes no
+binary data. ``ReadablePacket`` (the server's ``serializer``) decodes each of these as the event ``MALFORMED_EVENT``
+with ``{"event": NAME or None, "reason": TEXT}``; ``webapp.events`` answers it like any refused event: a short
+``error``, one log line, and a place in the connection's rate limit (a binary frame sent after it is unreadable
+too, so a client that goes on sending them is cut off like any flood).
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import re
 from socketio import packet
 
 MALFORMED_EVENT = "malformed_packet"
+CLIENT_PACKET_TYPES = (packet.CONNECT, packet.DISCONNECT, packet.EVENT, packet.ACK)
+"""The packet types this server takes from a client."""
 EVENT_NAME = re.compile(r'\s*\[\s*"([A-Za-z_]{1,32})"')
 """The event name at the start of an event packet's JSON, read without parsing the rest."""
 
@@ -22,15 +28,26 @@ EVENT_NAME = re.compile(r'\s*\[\s*"([A-Za-z_]{1,32})"')
 class ReadablePacket(packet.Packet):
     """A Socket.IO packet whose decoding never raises: an unreadable one becomes a ``MALFORMED_EVENT`` event."""
 
+    packet_type: int | bytes
+    """The packet's type (python-socketio's constants); the whole frame when it was binary data."""
+
     def decode(self, encoded_packet: str | bytes) -> int:
-        """Decode as python-socketio does; on failure, become the event ``[MALFORMED_EVENT, {event, reason}]`` of
-        the default namespace with no attachments (returns 0)."""
+        """Decode as python-socketio does; an unreadable packet, a binary one or one of a type clients do not send
+        becomes the event ``[MALFORMED_EVENT, {event, reason}]`` of the default namespace with no attachments
+        (returns 0)."""
         try:
-            return super().decode(encoded_packet)
+            attachments = super().decode(encoded_packet)
         except RecursionError:
             reason = "the payload is nested too deeply"
-        except ValueError as error:
+        except (ValueError, TypeError) as error:
             reason = f"the payload is not readable JSON ({str(error)[:80]})"
+        else:
+            if self.packet_type in CLIENT_PACKET_TYPES and not attachments:
+                return 0
+            if self.packet_type in (packet.BINARY_EVENT, packet.BINARY_ACK) or attachments:
+                reason = "binary packets are not accepted: this server takes JSON only"
+            else:
+                reason = f"packet type {str(self.packet_type)[:20]} is not one a client sends"
         text = encoded_packet if isinstance(encoded_packet, str) else ""
         name = EVENT_NAME.search(text[:100])
         self.packet_type, self.namespace, self.id = packet.EVENT, None, None
