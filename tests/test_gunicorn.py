@@ -125,3 +125,20 @@ def test_a_crash_mid_search_loses_nothing_and_the_engine_resumes(tmp_path):
         player.close()
     finally:
         server.stop()
+
+
+def test_without_proxy_hops_no_forwarded_header_is_believed_and_no_control_socket_opens(tmp_path):
+    """Started the README way with ``ARENA_PROXY_HOPS=0``: a client's ``X-Forwarded-Proto: https`` changes neither
+    the origin the same-origin check expects nor the cookies (gunicorn believes no forwarded header either), and
+    gunicorn opens no control socket in the user's home."""
+    home = tmp_path / "home"
+    home.mkdir()
+    server = LiveServer(tmp_path / "instance", env={"HOME": str(home), "XDG_RUNTIME_DIR": ""}).start()
+    try:
+        answer = server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}},
+                             headers={"Origin": server.url, "X-Forwarded-Proto": "https"})
+        assert answer.status_code == 201, answer.json()
+        assert "secure" not in answer.headers["Set-Cookie"].lower()
+    finally:
+        server.kill()
+    assert list(home.iterdir()) == []

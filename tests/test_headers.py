@@ -72,3 +72,11 @@ def test_forwarded_headers_from_an_untrusted_client_are_ignored(client):
     refused = client.post("/api/games", json=FRIEND, headers={"X-Forwarded-Proto": "https",
                                                                "Origin": "https://localhost"})
     assert refused.status_code == 403 and refused.json["error"] == "cross_origin"
+
+
+def test_socketio_polling_answers_carry_the_security_headers(client):
+    """The Socket.IO server answers its polling requests before Flask sees them; they get the headers too."""
+    answer = client.get("/socket.io/?EIO=4&transport=polling")
+    assert answer.status_code == 200
+    for name, value in SECURITY_HEADERS.items():
+        assert answer.headers[name] == value

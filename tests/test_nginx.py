@@ -48,6 +48,8 @@ def assert_refused_by_nginx(answer: requests.Response) -> None:
     assert answer.status_code == 429
     assert answer.json() == {"error": "rate_limited", "message": "too many requests from this address; retry later"}
     assert int(answer.headers["Retry-After"]) > 0
+    assert answer.headers["X-Frame-Options"] == "DENY" and answer.headers["X-Content-Type-Options"] == "nosniff"
+    assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
 
 
 def connected_from(address: str) -> socket.socket:
@@ -136,3 +138,14 @@ def test_at_most_twenty_websockets_per_address(front: str) -> None:
     finally:
         for sock in sockets:
             sock.close()
+
+
+def test_a_forwarded_host_from_the_client_is_not_believed(front: str) -> None:
+    """nginx sets ``X-Forwarded-Host`` itself, so a foreign ``Origin`` cannot pass the app's same-origin check by
+    sending a matching ``X-Forwarded-Host``."""
+    forged = requests.post(front + "/api/games", json=FRIEND, timeout=10,
+                           headers={"Origin": "http://evil.example", "X-Forwarded-Host": "evil.example"})
+    assert forged.status_code == 403 and forged.json()["error"] == "cross_origin"
+    own = requests.post(front + "/api/games", json=FRIEND, timeout=10,
+                        headers={"Origin": front, "X-Forwarded-Host": "evil.example"})
+    assert own.status_code == 201

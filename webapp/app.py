@@ -53,7 +53,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
-    add_security_headers(app)
 
     queue_url = app.config["SOCKETIO_MESSAGE_QUEUE"]
     queue = ResilientRedisManager(queue_url) if queue_url else None
@@ -61,6 +60,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
                       manage_session=False, client_manager=queue,
                       serializer=ReadablePacket)  # type: ignore[call-arg]  # python-socketio's option, not in the stubs
     _trust_proxies(app, app.config["ARENA_PROXY_HOPS"])
+    add_security_headers(app)
     install_address_limits(app)
     store = Store(app.config["DATABASE_URL"])
     players = Players(store, app.config["SECRET_KEY"])

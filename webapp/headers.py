@@ -16,7 +16,13 @@ flags this app does not use, and has had no release since 2023; the policy itsel
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
 from flask import Flask, Response, request
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 CONTENT_SECURITY_POLICY = "; ".join((
     "default-src 'self'",
@@ -43,14 +49,30 @@ UNCACHED_PREFIXES = ("/api/", "/g/")
 page is not stored either: it holds nothing private, but a stale copy is of no use."""
 
 
+class _SecurityHeaders:
+    """WSGI middleware: ``SECURITY_HEADERS`` on every response that does not set them itself, Flask's or not (the
+    Socket.IO server answers its polling requests before Flask sees them)."""
+
+    def __init__(self, wsgi_app: WSGIApplication) -> None:
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            present = {name.lower() for name, _ in headers}
+            headers.extend((name, value) for name, value in SECURITY_HEADERS.items() if name.lower() not in present)
+            return start_response(status, headers, exc_info)
+
+        return self.wsgi_app(environ, start)
+
+
 def add_security_headers(app: Flask) -> None:
-    """Set ``SECURITY_HEADERS`` on every response of ``app`` and ``Cache-Control: no-store`` on its pages and API
-    answers (a header a view set itself is kept)."""
+    """Set ``SECURITY_HEADERS`` on every response of ``app`` (call it after the Socket.IO server is installed, so
+    that its answers get them too) and ``Cache-Control: no-store`` on its pages and API answers (a header a view
+    set itself is kept)."""
+    app.wsgi_app = _SecurityHeaders(app.wsgi_app)  # type: ignore[method-assign]
 
     @app.after_request
-    def secure(response: Response) -> Response:
-        for name, value in SECURITY_HEADERS.items():
-            response.headers.setdefault(name, value)
+    def uncached(response: Response) -> Response:
         if request.path.startswith(UNCACHED_PREFIXES) or response.mimetype == "text/html":
             response.headers["Cache-Control"] = "no-store"
         return response
