@@ -3,6 +3,10 @@ engine watched by a spectator, a game between two people through the share link,
 
 from __future__ import annotations
 
+import contextlib
+import re
+import sqlite3
+
 import requests
 import socketio
 from servers import EventClient, LiveServer
@@ -142,3 +146,21 @@ def test_without_proxy_hops_no_forwarded_header_is_believed_and_no_control_socke
     finally:
         server.kill()
     assert list(home.iterdir()) == []
+
+
+def test_a_server_error_is_a_500_with_a_request_id_logged_once(tmp_path):
+    """A database that lost a table (an error no check foresees): creating a game answers ``500 internal_error``
+    naming a request id, and the log holds that id once, with the traceback."""
+    server = LiveServer(tmp_path / "instance").start()
+    try:
+        assert server.get("/api/games").status_code == 200
+        with contextlib.closing(sqlite3.connect(tmp_path / "instance" / "arena.sqlite3")) as database:
+            database.execute("DROP TABLE seats")
+            database.commit()
+        answer = server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}})
+        assert answer.status_code == 500 and answer.json()["error"] == "internal_error"
+        request_id = re.search(r"\(id ([0-9a-f]{12})\)", answer.json()["message"]).group(1)
+        log = server.log.read_text()
+        assert log.count(request_id) == 1 and "Traceback" in log.split(request_id, 1)[1]
+    finally:
+        server.kill()

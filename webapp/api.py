@@ -3,12 +3,14 @@ resign, take back, rematch. Errors answer ``{error, message}`` with the status o
 
 from __future__ import annotations
 
+import logging
+import secrets
 from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from flask_limiter import RateLimitExceeded
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntityTooLarge
 
 from engine import BUILD as ENGINE_BUILD
 from engine.game import InvalidSetupError
@@ -25,6 +27,7 @@ from webapp.validation import GAME_ID, check_body, check_new_game
 
 API_PREFIX = "/api"
 bp = Blueprint("api", __name__, url_prefix=API_PREFIX)
+log = logging.getLogger(__name__)
 csrf.protect(bp)
 
 
@@ -107,6 +110,14 @@ def too_large(_error: RequestEntityTooLarge) -> tuple[Response, int]:
 
 @bp.errorhandler(HTTPException)
 def http_error(error: HTTPException) -> tuple[Response, int]:
+    """Werkzeug's errors as ``{error, message}``; a server error (an exception no handler expected) is ``500
+    internal_error`` with a request id, logged once with its traceback under that id."""
+    if isinstance(error, InternalServerError):
+        request_id = secrets.token_hex(6)
+        log.error("request %s (%s %s) failed", request_id, request.method, request.path,
+                  exc_info=error.original_exception or error)
+        return jsonify({"error": "internal_error",
+                        "message": f"the server failed on this request (id {request_id}); it is logged"}), 500
     codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
     code = codes.get(error.code or 400, "bad_request")
     return jsonify({"error": code, "message": error.description or error.name}), STATUS_OF_CODE[code]

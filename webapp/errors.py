@@ -23,6 +23,7 @@ STATUS_OF_CODE = {
     "too_large": 413,
     "unsupported_media_type": 415,
     "rate_limited": 429,
+    "internal_error": 500,
     "engine_failed": 500,
 }
 
