@@ -217,7 +217,7 @@ def test_a_game_that_went_on_to_a_rematch_cannot_be_taken_back(client):
     assert won["status"] == "finished" and won["result"]["winner"] == 0
     new_id = client.post(f"/api/games/{game_id}/rematch", json={"token": token}).json["id"]
     before = client.get(f"/api/games/{game_id}").json
-    assert_error(client.post(f"/api/games/{game_id}/takeback", json={"token": token}), 409, "not_allowed")
+    assert_error(client.post(f"/api/games/{game_id}/takeback", json={"token": token}), 409, "game_over")
     after = client.get(f"/api/games/{game_id}").json
     assert after == before and after["status"] == "finished" and after["rematch_id"] == new_id
     assert game_id not in [game["id"] for game in client.get("/api/games").json["games"]]

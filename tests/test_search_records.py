@@ -53,7 +53,8 @@ def test_a_late_joiner_sees_the_last_engine_search_and_a_takeback_removes_it(app
     player.emit("join", {"game_id": game_id})
     inbox = Inbox(player)
     state = inbox.next("moved", lambda moved: moved["ply"] == 1)["state"]
-    player.emit("move", {"game_id": game_id, "move": state["legal_moves"][0]})
+    one_counter = next(move for move in state["legal_moves"] if move.endswith(":1"))  # the game goes on after ply 3
+    player.emit("move", {"game_id": game_id, "move": one_counter})
     inbox.next("moved", lambda moved: moved["ply"] == 3)
     last = client.get(f"/api/games/{game_id}/searches/3").json
 

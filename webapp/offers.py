@@ -4,8 +4,8 @@ the game (``games.offers``: the seat that made each pending offer, or none), so 
 
 - ``draw``: while the game is on; accepted, the game ends drawn ("agreed draw"). The offerer's opponent moving
   instead declines it (as on Lichess).
-- ``takeback``: while the game is on or ended on the board (not resigned), by a player who has a move to take back;
-  accepted, the moves back to the asker's last turn are undone. Any move withdraws it.
+- ``takeback``: while the game is on, by a player who has a move to take back; accepted (still while the game is
+  on: a game's end is final), the moves back to the asker's last turn are undone. Any move withdraws it.
 - ``rematch``: once the game is over; accepted, the rematch is made (``Agreements.rematch``) and both move to it.
 
 An offer is answered by the other player (``accept`` or ``decline``); offering what the other player already
@@ -38,15 +38,16 @@ def check_kind(kind: object) -> str:
     return str(kind)
 
 
-def check_offer(kind: str, active: bool, resigned: bool, has_own_move: bool) -> None:
-    """Whether a player may offer ``kind`` now; ``not_allowed`` with the reason otherwise."""
+def check_offer(kind: str, active: bool, has_own_move: bool) -> None:
+    """Whether a player may offer ``kind`` now; ``not_allowed`` with the reason otherwise (``game_over`` for a
+    takeback once the game is over)."""
     if kind == "draw" and not active:
         raise ArenaError("not_allowed", "a draw is offered while the game is on")
     if kind == "rematch" and active:
         raise ArenaError("not_allowed", "a rematch is offered once the game is over")
     if kind == "takeback":
-        if resigned:
-            raise ArenaError("not_allowed", "a resigned game cannot be taken back")
+        if not active:
+            raise ArenaError("game_over", "the game is over: its end is final and cannot be taken back")
         if not has_own_move:
             raise ArenaError("not_allowed", "you have no move to take back")
 

@@ -164,7 +164,6 @@ function drawSeatBanner(state) {
 
 function drawControls(state) {
   const player = page.you !== null && page.you !== undefined;
-  const resigned = state.result?.reason === "resigned";
   $("resign").hidden = !(player && state.status === "active");
   $("stop-game").hidden = !(state.status === "active" && stopCode(state.id));
   const directing = state.status === "active" && Boolean(stopCode(state.id));
@@ -173,12 +172,13 @@ function drawControls(state) {
   $("pace-row").hidden = !directing;
   if (directing) $("pace").value = String(state.options?.pace ?? 0.5);
   $("rematch").hidden = !(player && state.status === "finished");
-  $("takeback").hidden = !(player && state.options?.takeback && hasEngine(state) && state.ply > 0 && !resigned
-    && !state.rematch_id);
+  // A game's end is final: no take-back once it is over, however it ended.
+  $("takeback").hidden = !(player && state.status === "active" && state.options?.takeback && hasEngine(state)
+    && state.ply > 0);
   const twoPlayers = state.seats.every((seat) => seat.kind === "human" && seat.taken);
   const pendingOffers = state.offers ?? {};
   $("offer-draw").hidden = !(player && twoPlayers && state.status === "active" && pendingOffers.draw === null);
-  $("ask-takeback").hidden = !(player && twoPlayers && !resigned && !state.rematch_id && pendingOffers.takeback === null
+  $("ask-takeback").hidden = !(player && twoPlayers && state.status === "active" && pendingOffers.takeback === null
     && (state.history ?? []).some((move) => move.by === page.you));
   $("abort").hidden = !(player && state.status === "active" && state.ply < 3);
   $("resign").hidden = !(player && state.status === "active" && state.ply >= 3);

@@ -45,8 +45,7 @@ class Agreements:
             offers = pending(live.stored.offers)
             if offers[kind] == 1 - seat:
                 return self._accept(live, seat, kind, client)
-            check_offer(kind, live.active, live.stored.reason == "resigned",
-                        any(move.by == seat for move in live.stored.moves))
+            check_offer(kind, live.active, any(move.by == seat for move in live.stored.moves))
             if kind == "rematch" and live.stored.rematch_id is not None:
                 raise ArenaError("not_allowed", "the rematch exists already")
             return self._set_offers(live, seat, offers | {kind: seat})

@@ -117,8 +117,9 @@ class Moves:
         self.cache.evict_if_idle(live)
 
     def takeback(self, game_id: str, seat: int | None) -> StatePayload:
-        """Against the engine with ``options.takeback``: undo back to ``seat``'s last turn (its move and the engine's
-        reply). Between two people a takeback is asked with an offer. Errors: forbidden, not_allowed."""
+        """Against the engine with ``options.takeback``, while the game is on: undo back to ``seat``'s last turn (its
+        move and the engine's reply). Between two people a takeback is asked with an offer. Errors: forbidden,
+        not_allowed, game_over."""
         with self.cache.locked(game_id) as live:
             seat = live.check_player(seat)
             if live.stored.opponent.get("type") != "engine" or not live.stored.options.get("takeback"):
@@ -126,12 +127,10 @@ class Moves:
             return self.take_back(live, seat, seat)
 
     def take_back(self, live: LiveGame, asker: int, you: int) -> StatePayload:
-        """Undo the moves back to ``asker``'s last turn; returns the new state for ``you``. Errors: not_allowed.
-        Lock held."""
-        if live.stored.reason == "resigned":
-            raise ArenaError("not_allowed", "a resigned game cannot be taken back")
-        if live.stored.rematch_id is not None:
-            raise ArenaError("not_allowed", "the players moved on to a rematch; this game cannot be taken back")
+        """Undo the moves back to ``asker``'s last turn in a game still on; returns the new state for ``you``.
+        Errors: game_over (a game's end, whatever ended it, is final), not_allowed. Lock held."""
+        if not live.active:
+            raise ArenaError("game_over", "the game is over: its end is final and cannot be taken back")
         mine = [m.ply for m in live.stored.moves if m.by == asker]
         if not mine:
             raise ArenaError("not_allowed", "you have no move to take back")
@@ -145,7 +144,6 @@ class Moves:
         live.state = state
         del live.stored.moves[keep:]
         live.record_known = False
-        live.stored.status, live.stored.winner, live.stored.reason = "active", None, None
         live.stored.offers = None
         self.endings.watch_clock(live)
         self.hints.follow(live)
