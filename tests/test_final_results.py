@@ -4,16 +4,13 @@ people (a takeback offer, or accepting one made before the end)."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from test_api import assert_error, create, friend_game
+from test_clocks import wait_for_end, wait_for_turn
 from test_events import connect, named
 
 ENGINE_NIM = {"game": "nim", "opponent": {"type": "engine", "level": 1}, "side": 0,
               "options": {"piles": [5, 5, 5], "takeback": True}}
-FLAG_WAIT = 40.0
-"""Seconds to wait at most for a 15-second clock to fall."""
 
 
 def finished(client, game_id: str) -> dict:
@@ -21,16 +18,6 @@ def finished(client, game_id: str) -> dict:
     state = client.get(f"/api/games/{game_id}").json
     assert state["status"] == "finished", state
     return state
-
-
-def wait_until_finished(client, game_id: str) -> dict:
-    deadline = time.monotonic() + FLAG_WAIT
-    while time.monotonic() < deadline:
-        state = client.get(f"/api/games/{game_id}").json
-        if state["status"] == "finished":
-            return state
-        time.sleep(0.1)
-    raise AssertionError(f"game {game_id} did not end within {FLAG_WAIT} s")
 
 
 def assert_no_takeback_against_the_engine(app, client, game_id: str, token: str) -> None:
@@ -65,16 +52,6 @@ def play(client, game_id: str, token: str, move: str) -> dict:
 def one_stone(state: dict) -> str:
     """A legal Nim move of ``state`` taking a single stone, whatever the engine did before (the game goes on)."""
     return next(move for move in state["legal_moves"] if move.endswith(":1"))
-
-
-def wait_for_turn(client, game_id: str, seat: int) -> dict:
-    deadline = time.monotonic() + FLAG_WAIT
-    while time.monotonic() < deadline:
-        state = client.get(f"/api/games/{game_id}").json
-        if state["to_move"] == seat or state["status"] != "active":
-            return state
-        time.sleep(0.05)
-    raise AssertionError(f"seat {seat} of {game_id} never got the move")
 
 
 @pytest.mark.parametrize("ending", ["rules", "resignation", "abort"])
@@ -129,7 +106,7 @@ def test_a_flag_fall_is_final_against_the_engine_and_between_two_people(app, cli
                                     json={"invite": created["invite"]}).json["token"]
     for ply, move in enumerate(["5", "1", "9"]):
         play(client, friends_id, [first, second][ply % 2], move)
-    assert wait_until_finished(client, engine_id)["result"]["reason"] == "time out"
-    assert wait_until_finished(client, friends_id)["result"]["reason"] == "time out"
+    assert wait_for_end(client, engine_id)["result"]["reason"] == "time out"
+    assert wait_for_end(client, friends_id)["result"]["reason"] == "time out"
     assert_no_takeback_against_the_engine(app, client, engine_id, token)
     assert_no_takeback_between_people(client, friends_id, [first, second])

@@ -36,8 +36,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the score of every column (-1000 for a full one) instead of the position's")
 
 
-def solve_line(solver: Solver, line: str, weak: bool = False) -> str:
-    """The output line for one input line (without the newline): the result, or ``<line> error <reason>``."""
+def _score(solver: Solver, state: Connect4, weak: bool) -> str:
+    """``<score> <nodes>``: the position's exact score and the nodes it took."""
+    score = solver.solve(state, weak=weak)
+    return f"{score} {solver.nodes}"
+
+
+def _column_scores(solver: Solver, state: Connect4, weak: bool) -> str:
+    """The seven columns' exact scores, ``FULL_COLUMN`` for a full one; a finished game is an error."""
+    outcome = state.outcome()
+    if outcome is not None:
+        raise InvalidSetupError(f"the game is over: {outcome.reason}")
+    scores = [FULL_COLUMN] * WIDTH
+    for score, column, _ in move_scores(state, solver, weak=weak):
+        scores[column] = score
+    return " ".join(str(score) for score in scores)
+
+
+def answer_line(solver: Solver, line: str, weak: bool = False, analyse: bool = False) -> str:
+    """The output line for one input line (without the newline): ``<sequence> <result> <microseconds>``, the
+    result being ``<score> <nodes>`` or, with ``analyse``, every column's score; or ``<line> error <reason>``."""
     fields = line.split(maxsplit=1)
     if not fields:
         return f"{line} error empty line: expected a column sequence such as 4453"
@@ -46,44 +64,21 @@ def solve_line(solver: Solver, line: str, weak: bool = False) -> str:
         state = Connect4.from_setup(sequence)
         solver.reset()
         start = time.perf_counter()
-        score = solver.solve(state, weak=weak)
+        result = (_column_scores if analyse else _score)(solver, state, weak)
         micros = round((time.perf_counter() - start) * 1e6)
     except GameError as error:
         return f"{line} error {error}"
-    return f"{sequence} {score} {solver.nodes} {micros}"
-
-
-def analyse_line(solver: Solver, line: str, weak: bool = False) -> str:
-    """The ``--analyse`` output line for one input line (without the newline), or ``<line> error <reason>``."""
-    fields = line.split(maxsplit=1)
-    if not fields:
-        return f"{line} error empty line: expected a column sequence such as 4453"
-    sequence = fields[0]
-    try:
-        state = Connect4.from_setup(sequence)
-        outcome = state.outcome()
-        if outcome is not None:
-            raise InvalidSetupError(f"the game is over: {outcome.reason}")
-        solver.reset()
-        start = time.perf_counter()
-        scores = [FULL_COLUMN] * WIDTH
-        for score, column, _ in move_scores(state, solver, weak=weak):
-            scores[column] = score
-        micros = round((time.perf_counter() - start) * 1e6)
-    except GameError as error:
-        return f"{line} error {error}"
-    return f"{sequence} {' '.join(str(score) for score in scores)} {micros}"
+    return f"{sequence} {result} {micros}"
 
 
 def solve_stream(lines: TextIO, out: TextIO, weak: bool = False, analyse: bool = False) -> int:
     """Answer every line of ``lines`` on ``out`` (each column's score with ``analyse``), flushing after each;
     returns how many lines were errors."""
     solver = Solver()
-    answer_line = analyse_line if analyse else solve_line
     errors = 0
     for raw in lines:
         line = raw.rstrip("\r\n")
-        answer = answer_line(solver, line, weak)
+        answer = answer_line(solver, line, weak, analyse)
         errors += answer.startswith(f"{line} error ")
         out.write(answer + "\n")
         out.flush()
