@@ -8,15 +8,8 @@ import chess
 import pytest
 
 from engine.chess import board as cb
-from engine.chess.evaluation import (
-    PAWNS_ONLY,
-    PERSONALITIES,
-    build_tables,
-    game_phase,
-    lone_king_side,
-    mopup_score,
-    pawn_structure,
-)
+from engine.chess.evaluation import PERSONALITIES, build_tables, game_phase, lone_king_side
+from engine.chess.leaf_terms import mopup_score, pawn_structure, pawns_only
 from engine.chess.search import ChessSearcher
 from engine.games.chess import ChessState
 
@@ -25,7 +18,7 @@ pytestmark = pytest.mark.engine
 
 def static_eval(board: chess.Board) -> int:
     searcher = ChessSearcher(ChessState(board))
-    return searcher._evaluate(searcher.root, 0)
+    return searcher.core.evaluate(searcher.root.board, searcher.root.score, 0)
 
 
 def test_evaluation_is_the_same_for_the_mirrored_position() -> None:
@@ -51,7 +44,7 @@ def test_evaluation_is_the_same_for_the_mirrored_position() -> None:
 def test_pawn_structure_in_the_endgame(fen: str, expected: int) -> None:
     tables = build_tables(0, PERSONALITIES["balanced"])
     position = cb.from_board(chess.Board(fen), tables)
-    assert pawn_structure(position.board.translate(PAWNS_ONLY), 0) == expected
+    assert pawn_structure(pawns_only(position.board), 0) == expected
 
 
 def test_mop_up_prefers_the_bare_king_on_the_edge_and_the_kings_close() -> None:
@@ -69,7 +62,7 @@ def test_personalities_change_the_tables() -> None:
     aggressive = build_tables(24, PERSONALITIES["aggressive"])
     solid = build_tables(24, PERSONALITIES["solid"])
     e6 = 91 - 10 * 5 + 4
-    assert aggressive["N"][e6] > solid["N"][e6]
+    assert aggressive[cb.KNIGHT * 120 + e6] > solid[cb.KNIGHT * 120 + e6]
     g1 = 97
-    assert solid["K"][g1] > aggressive["K"][g1]
+    assert solid[cb.KING * 120 + g1] > aggressive[cb.KING * 120 + g1]
     assert PERSONALITIES["aggressive"].contempt > 0 == PERSONALITIES["solid"].contempt

@@ -37,11 +37,16 @@ from engine.solve.positions import TicTacToeSpace, WolvesSpace
 from engine.solve.retrograde import solve
 
 searches = [("tictactoe", None, None), ("nim", "3,4,5", None), ("connect4", "4453", 8), ("connect4", "", 7),
-            ("wolves", None, 8), ("chess", None, 3)]
+            ("wolves", None, 8), ("chess", None, 5),
+            ("chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5),
+            ("chess", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 5),
+            ("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7)]
 out = {"searches": [], "solves": [], "oracle": None}
 for game, setup, depth in searches:
     info = analyse(new_game(game, setup), Limits(depth=depth))
-    out["searches"].append([game, info.score, info.best, info.pv, info.nodes, info.depth])
+    roots = [[move.move, move.score, move.nodes, move.bound] for move in info.root_moves]
+    out["searches"].append([game, info.score, info.best, info.pv, info.nodes, info.qnodes, info.cutoffs,
+                            info.pruned, info.generated, info.tt_hits, info.depth, roots])
 solver = Solver()
 for name, count in (("end_easy", 30), ("middle_easy", 30), ("begin_easy", 10), ("middle_medium", 3)):
     for line in (Path("tests/data/connect4") / f"{name}.txt").read_text().splitlines()[:count]:

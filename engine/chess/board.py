@@ -1,49 +1,391 @@
-"""The search's internal board: a 120-character padded string, always seen from the side to move.
+"""The search's internal board: 120 bytes, always seen from the side to move, that are the whole position.
 
-The board is 12 rows of 10 characters: two padding rows above and below, one padding column each side, and the
-eight ranks in between (index 21 is a8 and 98 is h1 when White is to move). The side to move's pieces are
-upper case, the opponent's lower case, empty squares ``.``, padding `` ``. After every move the board is turned
-half a turn (``board[::-1]`` with the cases swapped) so that the side to move always plays "up" the board; index
-``i`` becomes ``119 - i``. This is the representation popularised by the sunfish engine; the code here is our own.
+The board is 12 rows of 10 bytes: two padding rows above and below, one padding column each side, and the eight
+ranks in between (index 21 is a8 and 98 is h1 when White is to move). The side to move's pieces are the upper-case
+letters ``PNBRQK``, the opponent's lower case, empty squares ``.``, padding a space. After every move the board is
+turned half a turn (reversed, the cases swapped) so that the side to move always plays "up" the board; index ``i``
+becomes ``119 - i``. This is the representation popularised by the sunfish engine; the code here is our own.
 
-A position also carries its material + piece-square score for the side to move (updated incrementally from the
-tables passed in), the castling rights of both sides by rook corner, and the en-passant square. Moves are
-``(from, to, promotion)`` triples with promotion ``""`` or one of ``"NBRQ"``.
+Two padding bytes carry the rest of the position, so the 120 bytes are the whole position and its own key (for the
+transposition table and the repetition set): byte ``CASTLING_AT`` holds the castling rights as four bits (ours with
+the rook on index 91 and 98, theirs with the rook on 21 and 28), byte ``EN_PASSANT_AT`` the file (1-8) of the square
+a pawn just skipped, when an enemy pawn stands beside it, or 0. Both are below 32, so they read as padding.
 
-Move generation is pseudo-legal; ``needs_legality_test`` (with ``pinned``) and ``left_in_check`` decide
-legality, and ``perft`` counts only legal move paths (cross-checked against published perft counts in the tests).
+A move is an ``int``: from-index, to-index << 7 and the promotion piece (``Q``, ``N``, ``R`` or ``B`` as a byte,
+or 0) << 14. A position's material + piece-square score for the side to move is kept beside the board and updated
+by ``make_move`` from flat tables (``Tables``: index ``piece byte * 120 + board index``).
+
+Move generation is pseudo-legal; ``needs_legality_test`` (with ``pinned``) and ``left_in_check`` decide legality,
+and ``perft`` counts only legal move paths (cross-checked against published perft counts in the tests).
+
+Compiled by mypyc (see docs/compiled.md): the pieces are byte values and every loop runs on C integers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 import chess
 
-A1, H1, A8, H8 = 91, 98, 21, 28
-N, E, S, W = -10, 1, 10, -1
-KNIGHT_STEPS = (N + N + E, N + N + W, S + S + E, S + S + W, E + E + N, E + E + S, W + W + N, W + W + S)
-ORTHOGONAL = (N, E, S, W)
-DIAGONAL = (N + E, N + W, S + E, S + W)
-ALL_DIRECTIONS = ORTHOGONAL + DIAGONAL
-DIRECTIONS = {
-    "P": (N, N + N, N + W, N + E),
-    "N": KNIGHT_STEPS,
-    "B": DIAGONAL,
-    "R": ORTHOGONAL,
-    "Q": ALL_DIRECTIONS,
-    "K": ALL_DIRECTIONS,
-}
-SLIDERS = frozenset("BRQ")
-PROMOTIONS = ("Q", "N", "R", "B")
+A1: Final = 91
+H1: Final = 98
+A8: Final = 21
+H8: Final = 28
+NORTH: Final = -10
+SOUTH: Final = 10
+EAST: Final = 1
+WEST: Final = -1
+KNIGHT_STEPS: Final = (-19, -21, 21, 19, -8, 12, -12, 8)
+"""N+N+E, N+N+W, S+S+E, S+S+W, E+E+N, E+E+S, W+W+N, W+W+S."""
+ORTHOGONAL: Final = (-10, 1, 10, -1)
+DIAGONAL: Final = (-9, -11, 11, 9)
+ALL_DIRECTIONS: Final = (-10, 1, 10, -1, -9, -11, 11, 9)
 
-Move = tuple[int, int, str]
-PieceTables = Mapping[str, tuple[int, ...]]
+PAWN: Final = 80
+KNIGHT: Final = 78
+BISHOP: Final = 66
+ROOK: Final = 82
+QUEEN: Final = 81
+KING: Final = 75
+"""Our pieces: the bytes of ``P N B R Q K``."""
+THEIRS: Final = 32
+"""Added to one of our pieces gives the opponent's (lower case)."""
+EMPTY: Final = 46
+PADDING: Final = 32
+PROMOTIONS: Final = (81, 78, 82, 66)
+"""Queen, knight, rook, bishop: the order promotions are generated in."""
 
-EMPTY_BOARD = (" " * 9 + "\n") * 2 + (" " + "." * 8 + "\n") * 8 + (" " * 9 + "\n") * 2
-SWAP_SIDES = str.maketrans("PNBRQKpnbrqk", "pnbrqkPNBRQK")
-"""With ``board[::-1]``, turns the board to the other side's view (faster than ``str.swapcase``)."""
+CASTLING_AT: Final = 0
+EN_PASSANT_AT: Final = 1
+OURS_A1: Final = 1
+OURS_H1: Final = 2
+THEIRS_A8: Final = 4
+THEIRS_H8: Final = 8
+FIRST_RANK_ROW: Final = 40
+"""An en-passant square is on the row of indices 41-48: its byte holds ``square - FIRST_RANK_ROW``."""
+
+Tables = tuple[int, ...]
+"""Material + piece-square value of each of our pieces on each index: ``tables[piece * 120 + index]``."""
+
+EMPTY_BOARD: Final = (b" " * 10) * 2 + (b" " + b"." * 8 + b" ") * 8 + (b" " * 10) * 2
+SWAP_SIDES: Final = bytes.maketrans(b"PNBRQKpnbrqk", b"pnbrqkPNBRQK")
+"""Turns each piece into the other side's (used with the board reversed)."""
+TURNED_CASTLING: Final = tuple(((bits >> 3) & 1) | ((bits >> 2) & 1) << 1 | ((bits >> 1) & 1) << 2 | (bits & 1) << 3
+                               for bits in range(16))
+"""The castling bits of a position turned half a turn (ours become theirs, a1 becomes h8)."""
+
+
+class Position(NamedTuple):
+    """A board and its score for the side to move; the board is the position's identity."""
+
+    board: bytes
+    score: int
+
+
+def flat_tables(tables: Mapping[str, tuple[int, ...]]) -> Tables:
+    """The flat ``Tables`` of per-piece tables (``{"P": 120 values, ...}``, see ``engine.chess.evaluation``)."""
+    flat = [0] * (ROOK * 120 + 120)
+    for piece, values in tables.items():
+        start = ord(piece) * 120
+        flat[start:start + 120] = values
+    return tuple(flat)
+
+
+def is_ours(piece: int) -> bool:
+    """True for a piece of the side to move."""
+    return 64 < piece < 91
+
+
+def is_theirs(piece: int) -> bool:
+    """True for a piece of the opponent."""
+    return piece > 96
+
+
+def en_passant(board: bytes) -> int:
+    """The index of the square a pawn just skipped (capturable en passant), or 0."""
+    file = board[EN_PASSANT_AT]
+    return FIRST_RANK_ROW + file if file else 0
+
+
+def castling_rights(board: bytes) -> int:
+    """The castling bits (``OURS_A1 | OURS_H1 | THEIRS_A8 | THEIRS_H8``) of the position."""
+    return board[CASTLING_AT]
+
+
+def move_from(move: int) -> int:
+    """The index a move starts from."""
+    return move & 127
+
+
+def move_to(move: int) -> int:
+    """The index a move goes to."""
+    return (move >> 7) & 127
+
+
+def move_promotion(move: int) -> int:
+    """The piece a pawn move promotes to (a byte of ``QNRB``), or 0."""
+    return move >> 14
+
+
+def encode_move(start: int, end: int, promotion: int) -> int:
+    """A move from its from-index, to-index and promotion piece (0 for none)."""
+    return start | end << 7 | promotion << 14
+
+
+def _add_pawn_moves(moves: list[int], start: int, end: int) -> None:
+    if end < 29:
+        for promotion in PROMOTIONS:
+            moves.append(start | end << 7 | promotion << 14)
+    else:
+        moves.append(start | end << 7)
+
+
+def gen_moves(board: bytes) -> list[int]:
+    """Every pseudo-legal move of the side to move (castling is generated only when fully legal)."""
+    moves: list[int] = []
+    ep = en_passant(board)
+    for i in range(21, 99):
+        p = board[i]
+        if p < 65 or p > 90:
+            continue
+        if p == PAWN:
+            j = i - 10
+            if board[j] == EMPTY:
+                _add_pawn_moves(moves, i, j)
+                if i > 80 and board[j - 10] == EMPTY:
+                    moves.append(i | (j - 10) << 7)
+            if board[i - 11] > 96 or i - 11 == ep:
+                _add_pawn_moves(moves, i, i - 11)
+            if board[i - 9] > 96 or i - 9 == ep:
+                _add_pawn_moves(moves, i, i - 9)
+            continue
+        if p == KNIGHT:
+            for d in KNIGHT_STEPS:
+                q = board[i + d]
+                if q == EMPTY or q > 96:
+                    moves.append(i | (i + d) << 7)
+            continue
+        if p == KING:
+            for d in ALL_DIRECTIONS:
+                q = board[i + d]
+                if q == EMPTY or q > 96:
+                    moves.append(i | (i + d) << 7)
+            continue
+        directions = ORTHOGONAL if p == ROOK else DIAGONAL if p == BISHOP else ALL_DIRECTIONS
+        for d in directions:
+            j = i + d
+            q = board[j]
+            while q == EMPTY:
+                moves.append(i | j << 7)
+                j += d
+                q = board[j]
+            if q > 96:
+                moves.append(i | j << 7)
+    rights = board[CASTLING_AT]
+    if rights & (OURS_A1 | OURS_H1):
+        king = board.find(b"K")
+        if rights & OURS_A1 and _can_castle(board, king, A1):
+            moves.append(king | (king - 2) << 7)
+        if rights & OURS_H1 and _can_castle(board, king, H1):
+            moves.append(king | (king + 2) << 7)
+    return moves
+
+
+def _can_castle(board: bytes, king: int, corner: int) -> bool:
+    """True when our rook stands on ``corner``, the squares between are empty and the king's path is safe."""
+    if board[corner] != ROOK:
+        return False
+    step = 1 if corner > king else -1
+    for square in range(king + step, corner, step):
+        if board[square] != EMPTY:
+            return False
+    return not (attacked(board, king) or attacked(board, king + step) or attacked(board, king + 2 * step))
+
+
+def gen_noisy(board: bytes) -> list[int]:
+    """Captures (en passant included) and queen promotions of the side to move, pseudo-legal."""
+    moves: list[int] = []
+    ep = en_passant(board)
+    for i in range(21, 99):
+        p = board[i]
+        if p < 65 or p > 90:
+            continue
+        if p == PAWN:
+            if i < 39 and board[i - 10] == EMPTY:
+                moves.append(i | (i - 10) << 7 | QUEEN << 14)
+            for j in (i - 11, i - 9):
+                if board[j] > 96 or j == ep:
+                    moves.append(i | j << 7 | (QUEEN << 14 if j < 29 else 0))
+            continue
+        slider = p in (BISHOP, ROOK, QUEEN)
+        directions = (KNIGHT_STEPS if p == KNIGHT else ORTHOGONAL if p == ROOK else DIAGONAL if p == BISHOP
+                      else ALL_DIRECTIONS)
+        for d in directions:
+            j = i + d
+            q = board[j]
+            if slider:
+                while q == EMPTY:
+                    j += d
+                    q = board[j]
+            if q > 96:
+                moves.append(i | j << 7)
+    return moves
+
+
+def attacked(board: bytes, square: int) -> bool:
+    """True when the opponent (lower-case pieces) attacks ``square``."""
+    if board[square - 11] == PAWN + THEIRS or board[square - 9] == PAWN + THEIRS:
+        return True
+    for d in KNIGHT_STEPS:
+        if board[square + d] == KNIGHT + THEIRS:
+            return True
+    for d in ORTHOGONAL:
+        j = square + d
+        q = board[j]
+        if q == KING + THEIRS:
+            return True
+        while q == EMPTY:
+            j += d
+            q = board[j]
+        if q == ROOK + THEIRS or q == QUEEN + THEIRS:
+            return True
+    for d in DIAGONAL:
+        j = square + d
+        q = board[j]
+        if q == KING + THEIRS:
+            return True
+        while q == EMPTY:
+            j += d
+            q = board[j]
+        if q == BISHOP + THEIRS or q == QUEEN + THEIRS:
+            return True
+    return False
+
+
+def attacked_by_us(board: bytes, square: int) -> bool:
+    """True when the side to move (upper-case pieces) attacks ``square``."""
+    if board[square + 9] == PAWN or board[square + 11] == PAWN:
+        return True
+    for d in KNIGHT_STEPS:
+        if board[square + d] == KNIGHT:
+            return True
+    for d in ORTHOGONAL:
+        j = square + d
+        q = board[j]
+        if q == KING:
+            return True
+        while q == EMPTY:
+            j += d
+            q = board[j]
+        if q in (ROOK, QUEEN):
+            return True
+    for d in DIAGONAL:
+        j = square + d
+        q = board[j]
+        if q == KING:
+            return True
+        while q == EMPTY:
+            j += d
+            q = board[j]
+        if q in (BISHOP, QUEEN):
+            return True
+    return False
+
+
+def in_check(board: bytes) -> bool:
+    """True when the side to move's king is attacked."""
+    return attacked(board, board.find(b"K"))
+
+
+def left_in_check(child: bytes) -> bool:
+    """True when the move that produced the board ``child`` left the mover's king (now lower case) attacked."""
+    return attacked_by_us(child, child.find(b"k"))
+
+
+def pinned(board: bytes, king: int) -> list[int]:
+    """Squares of our pieces that stand between our king (index ``king``) and an enemy slider on the same line."""
+    pins: list[int] = []
+    for d in ALL_DIRECTIONS:
+        j = king + d
+        while board[j] == EMPTY:
+            j += d
+        if 64 < board[j] < 91:
+            k = j + d
+            while board[k] == EMPTY:
+                k += d
+            q = board[k]
+            if q == QUEEN + THEIRS or q == (ROOK + THEIRS if d == 10 or d == -10 or d == 1 or d == -1
+                                             else BISHOP + THEIRS):
+                pins.append(j)
+    return pins
+
+
+def needs_legality_test(board: bytes, move: int, king: int, pins: list[int]) -> bool:
+    """False when a pseudo-legal ``move`` is certainly legal while not in check: not a king move, not en
+    passant, and not by a pinned piece. ``king`` is our king's index, ``pins`` is ``pinned(board, king)``."""
+    i = move & 127
+    return i == king or i in pins or ((move >> 7) & 127 == en_passant(board) and board[i] == PAWN)
+
+
+def _turned(cells: bytearray, rights: int, ep: int) -> bytes:
+    """The board ``cells`` turned half a turn to the other side's view, with the castling bits ``rights`` (of the
+    side that just moved) and the en-passant index ``ep`` (already in the other side's view, or 0)."""
+    cells[CASTLING_AT] = PADDING
+    cells[EN_PASSANT_AT] = PADDING
+    cells[119 - CASTLING_AT] = TURNED_CASTLING[rights]
+    cells[119 - EN_PASSANT_AT] = ep - FIRST_RANK_ROW if ep else 0
+    cells.reverse()
+    return bytes(cells).translate(SWAP_SIDES)
+
+
+def make_move(board: bytes, score: int, move: int, tables: Tables) -> tuple[bytes, int]:
+    """The board after ``move`` (pseudo-legal), seen from the opponent, and its score for the opponent."""
+    i = move & 127
+    j = (move >> 7) & 127
+    promotion = move >> 14
+    p = board[i]
+    q = board[j]
+    score += tables[p * 120 + j] - tables[p * 120 + i]
+    if q != EMPTY:
+        score += tables[(q - THEIRS) * 120 + 119 - j]
+    cells = bytearray(board)
+    cells[j] = p
+    cells[i] = EMPTY
+    rights = board[CASTLING_AT]
+    new_ep = 0
+    if i == A1 or j == A1:
+        rights &= ~OURS_A1
+    if i == H1 or j == H1:
+        rights &= ~OURS_H1
+    if j == A8:
+        rights &= ~THEIRS_A8
+    elif j == H8:
+        rights &= ~THEIRS_H8
+    if p == KING:
+        rights &= ~(OURS_A1 | OURS_H1)
+        if j - i == 2 or i - j == 2:
+            corner = A1 if j < i else H1
+            rook_to = (i + j) // 2
+            cells[corner] = EMPTY
+            cells[rook_to] = ROOK
+            score += tables[ROOK * 120 + rook_to] - tables[ROOK * 120 + corner]
+    elif p == PAWN:
+        if promotion:
+            cells[j] = promotion
+            score += tables[promotion * 120 + j] - tables[PAWN * 120 + j]
+        elif j - i == -20:
+            if board[j - 1] == PAWN + THEIRS or board[j + 1] == PAWN + THEIRS:
+                new_ep = 119 - (i - 10)
+        elif j == en_passant(board):
+            cells[j + 10] = EMPTY
+            score += tables[PAWN * 120 + 119 - (j + 10)]
+    return _turned(cells, rights, new_ep), -score
+
+
+def turn(board: bytes) -> bytes:
+    """The same position with the other side to move and no en-passant square (a null move)."""
+    return _turned(bytearray(board), board[CASTLING_AT], 0)
 
 
 def square_index(square: chess.Square, white_to_move: bool) -> int:
@@ -57,306 +399,77 @@ def _index_square(index: int) -> chess.Square:
     return chess.square(col - 1, 9 - row)
 
 
-class Position(NamedTuple):
-    """A position seen from the side to move (see the module docstring). Hashable: it is its own TT key."""
-
-    board: str
-    score: int
-    castling: tuple[bool, bool]
-    """Our rights to castle with the rook on index 91 and on index 98."""
-    their_castling: tuple[bool, bool]
-    """The opponent's rights with its rook on index 21 and on index 28 (our view)."""
-    ep: int
-    """The square a pawn just skipped (capturable en passant), or 0."""
-
-    def rotate(self) -> Position:
-        """The same position with the other side to move and no en-passant square (a null move)."""
-        return Position(self.board[::-1].translate(SWAP_SIDES), -self.score, self.their_castling[::-1],
-                        self.castling[::-1], 0)
-
-
-def gen_moves(board: str, castling: tuple[bool, bool], ep: int) -> list[Move]:
-    """Every pseudo-legal move of the side to move (castling is generated only when fully legal)."""
-    moves: list[Move] = []
-    append = moves.append
-    for i, p in enumerate(board):
-        if not p.isupper():
-            continue
-        if p == "P":
-            j = i + N
-            if board[j] == ".":
-                if j < 29:
-                    for promo in PROMOTIONS:
-                        append((i, j, promo))
-                else:
-                    append((i, j, ""))
-                    if i > 80 and board[j + N] == ".":
-                        append((i, j + N, ""))
-            for j in (i + N + W, i + N + E):
-                if board[j].islower() or j == ep:
-                    if j < 29:
-                        for promo in PROMOTIONS:
-                            append((i, j, promo))
-                    else:
-                        append((i, j, ""))
-            continue
-        slider = p in SLIDERS
-        for d in DIRECTIONS[p]:
-            j = i + d
-            while True:
-                q = board[j]
-                if q == "." or q.islower():
-                    append((i, j, ""))
-                    if q != "." or not slider:
-                        break
-                    j += d
-                else:
-                    break
-    if castling[0] or castling[1]:
-        k = board.find("K")
-        for allowed, corner in ((castling[0], A1), (castling[1], H1)):
-            if not allowed or board[corner] != "R":
-                continue
-            step = 1 if corner > k else -1
-            if all(board[s] == "." for s in range(k + step, corner, step)) and not any(
-                attacked(board, s) for s in (k, k + step, k + 2 * step)
-            ):
-                append((k, k + 2 * step, ""))
-    return moves
-
-
-def gen_noisy(board: str, ep: int) -> list[Move]:
-    """Captures (en passant included) and queen promotions of the side to move, pseudo-legal."""
-    moves: list[Move] = []
-    append = moves.append
-    for i, p in enumerate(board):
-        if not p.isupper():
-            continue
-        if p == "P":
-            if i < 39 and board[i + N] == ".":
-                append((i, i + N, "Q"))
-            for j in (i + N + W, i + N + E):
-                if board[j].islower() or j == ep:
-                    append((i, j, "Q" if j < 29 else ""))
-            continue
-        slider = p in SLIDERS
-        for d in DIRECTIONS[p]:
-            j = i + d
-            q = board[j]
-            if slider:
-                while q == ".":
-                    j += d
-                    q = board[j]
-            if q.islower():
-                append((i, j, ""))
-    return moves
-
-
-def attacked(board: str, square: int) -> bool:
-    """True when the opponent (lower-case pieces) attacks ``square``."""
-    if board[square + N + W] == "p" or board[square + N + E] == "p":
-        return True
-    for d in KNIGHT_STEPS:
-        if board[square + d] == "n":
-            return True
-    for d in ORTHOGONAL:
-        j = square + d
-        q = board[j]
-        if q == "k":
-            return True
-        while q == ".":
-            j += d
-            q = board[j]
-        if q == "r" or q == "q":
-            return True
-    for d in DIAGONAL:
-        j = square + d
-        q = board[j]
-        if q == "k":
-            return True
-        while q == ".":
-            j += d
-            q = board[j]
-        if q == "b" or q == "q":
-            return True
-    return False
-
-
-def attacked_by_us(board: str, square: int) -> bool:
-    """True when the side to move (upper-case pieces) attacks ``square``."""
-    if board[square + S + W] == "P" or board[square + S + E] == "P":
-        return True
-    for d in KNIGHT_STEPS:
-        if board[square + d] == "N":
-            return True
-    for d in ORTHOGONAL:
-        j = square + d
-        q = board[j]
-        if q == "K":
-            return True
-        while q == ".":
-            j += d
-            q = board[j]
-        if q == "R" or q == "Q":
-            return True
-    for d in DIAGONAL:
-        j = square + d
-        q = board[j]
-        if q == "K":
-            return True
-        while q == ".":
-            j += d
-            q = board[j]
-        if q == "B" or q == "Q":
-            return True
-    return False
-
-
-def in_check(board: str) -> bool:
-    """True when the side to move's king is attacked."""
-    return attacked(board, board.find("K"))
-
-
-def left_in_check(child: Position) -> bool:
-    """True when the move that produced ``child`` left the mover's king (now lower case) attacked."""
-    board = child.board
-    return attacked_by_us(board, board.find("k"))
-
-
-def pinned(board: str, king: int) -> set[int]:
-    """Squares of our pieces that stand between our king (index ``king``) and an enemy slider on the same line."""
-    pins = set()
-    for directions, sliders in ((ORTHOGONAL, "rq"), (DIAGONAL, "bq")):
-        for d in directions:
-            j = king + d
-            while board[j] == ".":
-                j += d
-            if board[j].isupper():
-                k = j + d
-                while board[k] == ".":
-                    k += d
-                if board[k] in sliders:
-                    pins.add(j)
-    return pins
-
-
-def needs_legality_test(board: str, move: Move, king: int, ep: int, pins: set[int]) -> bool:
-    """False when a pseudo-legal ``move`` is certainly legal while not in check: not a king move, not en
-    passant, and not by a pinned piece. ``king`` is our king's index, ``pins`` is ``pinned(board, king)``."""
-    i = move[0]
-    return i == king or i in pins or (move[1] == ep and board[i] == "P")
-
-
-def make_move(pos: Position, move: Move, tables: PieceTables) -> Position:
-    """The position after ``move`` (pseudo-legal), seen from the opponent, with its score updated."""
-    board, score, castling, their_castling, ep = pos
-    i, j, promo = move
-    p = board[i]
-    q = board[j]
-    score += tables[p][j] - tables[p][i]
-    if q != ".":
-        score += tables[q.upper()][119 - j]
-    cells = list(board)
-    cells[j] = p
-    cells[i] = "."
-    new_ep = 0
-    if i == A1 or j == A1:
-        castling = (False, castling[1])
-    if i == H1 or j == H1:
-        castling = (castling[0], False)
-    if j == A8:
-        their_castling = (False, their_castling[1])
-    elif j == H8:
-        their_castling = (their_castling[0], False)
-    if p == "K":
-        castling = (False, False)
-        if abs(j - i) == 2:
-            corner = A1 if j < i else H1
-            rook_to = (i + j) // 2
-            cells[corner] = "."
-            cells[rook_to] = "R"
-            rook = tables["R"]
-            score += rook[rook_to] - rook[corner]
-    elif p == "P":
-        if promo:
-            cells[j] = promo
-            score += tables[promo][j] - tables["P"][j]
-        elif j - i == 2 * N:
-            if board[j + W] == "p" or board[j + E] == "p":
-                new_ep = 119 - (i + N)
-        elif j == ep:
-            cells[j + S] = "."
-            score += tables["P"][119 - (j + S)]
-    board = "".join(cells)
-    return Position(board[::-1].translate(SWAP_SIDES), -score, their_castling[::-1], castling[::-1], new_ep)
-
-
-def from_board(board: chess.Board, tables: PieceTables) -> Position:
+def from_board(board: chess.Board, tables: Tables) -> Position:
     """The internal position of a python-chess board (its side to move becomes upper case)."""
     white = board.turn == chess.WHITE
-    cells = list(EMPTY_BOARD)
+    cells = bytearray(EMPTY_BOARD)
     for square, piece in board.piece_map().items():
-        symbol = piece.symbol()
-        cells[91 - 10 * chess.square_rank(square) + chess.square_file(square)] = symbol
-    text = "".join(cells)
-    ours_k = board.has_kingside_castling_rights(board.turn)
-    ours_q = board.has_queenside_castling_rights(board.turn)
-    theirs_k = board.has_kingside_castling_rights(not board.turn)
-    theirs_q = board.has_queenside_castling_rights(not board.turn)
-    if white:
-        castling, their_castling = (ours_q, ours_k), (theirs_q, theirs_k)
-    else:
-        text = text[::-1].swapcase()
-        castling, their_castling = (ours_k, ours_q), (theirs_k, theirs_q)
+        cells[91 - 10 * chess.square_rank(square) + chess.square_file(square)] = ord(piece.symbol())
+    # The rights as White sees the board: White's rooks on a1 (91) and h1 (98), Black's on a8 (21) and h8 (28).
+    rights = (OURS_A1 * board.has_queenside_castling_rights(chess.WHITE)
+              | OURS_H1 * board.has_kingside_castling_rights(chess.WHITE)
+              | THEIRS_A8 * board.has_queenside_castling_rights(chess.BLACK)
+              | THEIRS_H8 * board.has_kingside_castling_rights(chess.BLACK))
     ep = 0
-    if board.ep_square is not None and board.has_legal_en_passant():
+    if board.ep_square is not None and board.has_pseudo_legal_en_passant():
         ep = square_index(board.ep_square, white)
-    return Position(text, score_board(text, tables), castling, their_castling, ep)
+    if white:
+        cells[CASTLING_AT] = rights
+        cells[EN_PASSANT_AT] = ep - FIRST_RANK_ROW if ep else 0
+        text = bytes(cells)
+    else:
+        text = _turned(cells, rights, ep)
+    return Position(text, score_board(text, tables))
 
 
-def score_board(board: str, tables: PieceTables) -> int:
+def score_board(board: bytes, tables: Tables) -> int:
     """Material + piece-square score of ``board`` for the side to move, computed from scratch."""
     total = 0
-    for i, p in enumerate(board):
-        if p.isupper():
-            total += tables[p][i]
-        elif p.islower():
-            total -= tables[p.upper()][119 - i]
+    for i in range(21, 99):
+        p = board[i]
+        if 64 < p < 91:
+            total += tables[p * 120 + i]
+        elif p > 96:
+            total -= tables[(p - THEIRS) * 120 + 119 - i]
     return total
 
 
-def move_uci(move: Move, white_to_move: bool) -> str:
+def move_uci(move: int, white_to_move: bool) -> str:
     """UCI text of an internal move made by White (``True``) or Black."""
-    i, j, promo = move
+    i = move & 127
+    j = (move >> 7) & 127
     if not white_to_move:
         i, j = 119 - i, 119 - j
     text = chess.SQUARE_NAMES[_index_square(i)] + chess.SQUARE_NAMES[_index_square(j)]
-    return text + promo.lower()
+    promotion = move >> 14
+    return text + chr(promotion).lower() if promotion else text
 
 
-def move_from_chess(move: chess.Move, white_to_move: bool) -> Move:
+def move_from_chess(move: chess.Move, white_to_move: bool) -> int:
     """The internal move of a python-chess move made by White (``True``) or Black."""
-    promo = chess.piece_symbol(move.promotion).upper() if move.promotion else ""
-    return (square_index(move.from_square, white_to_move), square_index(move.to_square, white_to_move), promo)
+    promotion = ord(chess.piece_symbol(move.promotion).upper()) if move.promotion else 0
+    return encode_move(square_index(move.from_square, white_to_move), square_index(move.to_square, white_to_move),
+                       promotion)
 
 
-def legal_moves(pos: Position, tables: PieceTables) -> Iterator[tuple[Move, Position]]:
-    """Each legal move of ``pos`` with the position it leads to."""
-    board = pos.board
-    king = board.find("K")
-    check = in_check(board)
+def legal_moves(position: Position, tables: Tables) -> Iterator[tuple[int, Position]]:
+    """Each legal move of ``position`` with the position it leads to."""
+    board = position.board
+    king = board.find(b"K")
+    check = attacked(board, king)
     pins = pinned(board, king)
-    for move in gen_moves(board, pos.castling, pos.ep):
-        child = make_move(pos, move, tables)
-        if (check or needs_legality_test(board, move, king, pos.ep, pins)) and left_in_check(child):
+    for move in gen_moves(board):
+        child, score = make_move(board, position.score, move, tables)
+        if (check or needs_legality_test(board, move, king, pins)) and left_in_check(child):
             continue
-        yield move, child
+        yield move, Position(child, score)
 
 
-def perft(pos: Position, depth: int, tables: PieceTables) -> int:
-    """The number of legal move paths of length ``depth`` from ``pos``."""
+def perft(position: Position, depth: int, tables: Tables) -> int:
+    """The number of legal move paths of length ``depth`` from ``position``."""
     if depth == 0:
         return 1
-    if depth == 1:
-        return sum(1 for _ in legal_moves(pos, tables))
-    return sum(perft(child, depth - 1, tables) for _, child in legal_moves(pos, tables))
+    total = 0
+    for _, child in legal_moves(position, tables):
+        total += 1 if depth == 1 else perft(child, depth - 1, tables)
+    return total

@@ -1,4 +1,4 @@
-"""Evaluation: material and piece-square tables tapered between middlegame and endgame, personalities, mop-up.
+"""Evaluation: material and piece-square tables tapered between middlegame and endgame, and personalities.
 
 The search keeps the score incrementally (see ``engine.chess.board.make_move``), so the tables it uses are fixed
 for one search: ``build_tables`` blends the middlegame and endgame tables by the game phase of the root position
@@ -9,11 +9,8 @@ The piece-square values start from Tomasz Michniewski's "Simplified Evaluation F
 Wiki), made left-right symmetric so that they read the same for both colours on the half-turned board, with an
 endgame king table that prefers the centre and endgame pawn tables that reward passed-pawn-like advances.
 
-Mop-up (``mopup_score``): with a lone enemy king and mating material, drive that king to the edge and bring our
-king close, so K+Q v K and K+R v K are won without tablebases.
-
-Pawn structure (``pawn_structure``: passed, doubled and isolated pawns) and the bishop pair are added at the leaves
-by the searcher; the pawn term depends only on where the pawns stand, so the searcher caches it.
+The terms added at the leaves of the search (pawn structure, bishop pair, mop-up against a bare king) are in
+``engine.chess.leaf_terms``; ``lone_king_side`` here says, once per search, whether mop-up applies.
 """
 
 from __future__ import annotations
@@ -22,7 +19,7 @@ from dataclasses import dataclass
 
 import chess
 
-from engine.chess.board import EMPTY_BOARD
+from engine.chess.board import EMPTY, EMPTY_BOARD, Tables, flat_tables
 
 CENTIPAWNS = 100
 """Score units per pawn: the evaluation counts hundredths of a pawn."""
@@ -151,15 +148,16 @@ def _padded(table64: list[int]) -> tuple[int, ...]:
     """A 64-entry table (a8 first) laid out on the 120-square board, zero on padding."""
     cells = [0] * 120
     k = 0
-    for index, char in enumerate(EMPTY_BOARD):
-        if char == ".":
+    for index, byte in enumerate(EMPTY_BOARD):
+        if byte == EMPTY:
             cells[index] = table64[k]
             k += 1
     return tuple(cells)
 
 
-def build_tables(phase: int, personality: Personality) -> dict[str, tuple[int, ...]]:
-    """Material + piece-square value of each piece type on each board index, blended at ``phase``."""
+def build_tables(phase: int, personality: Personality) -> Tables:
+    """Material + piece-square value of each piece type on each board index, blended at ``phase`` (the flat
+    tables of ``engine.chess.board``)."""
     mg, eg = phase, FULL_PHASE - phase
 
     def blend(piece: str, mg_table: tuple[int, ...], eg_table: tuple[int, ...]) -> list[int]:
@@ -183,7 +181,7 @@ def build_tables(phase: int, personality: Personality) -> dict[str, tuple[int, .
             raw[piece][square] += personality.piece_advance * beyond
         if rank > 3:
             raw["P"][square] += personality.pawn_storm * (rank - 3) * mg // FULL_PHASE
-    return {piece: _padded(values) for piece, values in raw.items()}
+    return flat_tables({piece: _padded(values) for piece, values in raw.items()})
 
 
 def lone_king_side(board: chess.Board) -> chess.Color | None:
@@ -195,67 +193,3 @@ def lone_king_side(board: chess.Board) -> chess.Color | None:
         if not weak_pieces and (board.queens | board.rooks) & board.occupied_co[strong]:
             return strong
     return None
-
-
-def _center_distance(index: int) -> int:
-    row, col = divmod(index, 10)
-    return max(3 - min(row - 2, 9 - row), 3 - min(col - 1, 8 - col))
-
-
-CENTER_DISTANCE = tuple(_center_distance(i) if EMPTY_BOARD[i] == "." else 0 for i in range(120))
-
-
-def mopup_score(board: str, strong_to_move: bool) -> int:
-    """Bonus for the side to move in a won ending against a bare king: enemy king near the edge and kings close."""
-    strong_king, weak_king = ("K", "k") if strong_to_move else ("k", "K")
-    s = board.find(strong_king)
-    w = board.find(weak_king)
-    sr, sc = divmod(s, 10)
-    wr, wc = divmod(w, 10)
-    distance = abs(sr - wr) + abs(sc - wc)
-    bonus = 40 * CENTER_DISTANCE[w] + 10 * (14 - distance)
-    return bonus if strong_to_move else -bonus
-
-
-PAWNS_ONLY = str.maketrans({piece: "." for piece in "NBRQKnbrqk"})
-"""``board.translate(PAWNS_ONLY)`` keeps the pawns (and the padding): the key of the pawn-structure cache."""
-PASSED_MG = (0, 0, 5, 10, 15, 25, 40, 0, 0)
-PASSED_EG = (0, 0, 10, 20, 35, 60, 100, 0, 0)
-"""Bonus of a passed pawn by its rank from its owner's side (index 2 = on the 2nd rank ... 7 = on the 7th)."""
-DOUBLED = 12
-ISOLATED = 10
-BISHOP_PAIR = 30
-
-
-def pawn_structure(pawns: str, phase: int) -> int:
-    """Passed, doubled and isolated pawns for the side to move (upper case) minus the opponent, on a board
-    holding only pawns (``board.translate(PAWNS_ONLY)``), with passed-pawn bonuses blended at ``phase``."""
-    files: dict[str, list[list[int]]] = {"P": [[] for _ in range(10)], "p": [[] for _ in range(10)]}
-    for index, char in enumerate(pawns):
-        if char == "P" or char == "p":
-            files[char][index % 10].append(index // 10)
-    mg, eg = phase, FULL_PHASE - phase
-    total = 0
-    for ours, theirs, sign in (("P", "p", 1), ("p", "P", -1)):
-        mine, other = files[ours], files[theirs]
-        score = 0
-        for col in range(1, 9):
-            rows = mine[col]
-            if not rows:
-                continue
-            if len(rows) > 1:
-                score -= DOUBLED * (len(rows) - 1)
-            if not mine[col - 1] and not mine[col + 1]:
-                score -= ISOLATED * len(rows)
-            for row in rows:
-                blockers = other[col - 1] + other[col] + other[col + 1]
-                if sign > 0:
-                    passed = not any(r < row for r in blockers)
-                    rank = 10 - row
-                else:
-                    passed = not any(r > row for r in blockers)
-                    rank = row - 1
-                if passed:
-                    score += (PASSED_MG[rank] * mg + PASSED_EG[rank] * eg) // FULL_PHASE
-        total += sign * score
-    return total

@@ -20,7 +20,8 @@ import chess
 
 from engine.chess.evaluation import PERSONALITIES
 from engine.chess.openings import pick_book_move
-from engine.chess.search import MATE_BOUND, ChessSearcher
+from engine.chess.search import ChessSearcher
+from engine.chess.tree import MATE_BOUND
 from engine.game import WIN
 from engine.games.chess import ChessState
 from engine.search.info import Limits, SearchInfo, SearchOptions

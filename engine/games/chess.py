@@ -40,7 +40,7 @@ PIECE_ORDER = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, c
 
 
 @lru_cache(maxsize=32)
-def _tables(phase: int) -> dict[str, tuple[int, ...]]:
+def _tables(phase: int) -> internal.Tables:
     return build_tables(phase, PERSONALITIES[DEFAULT_PERSONALITY])
 
 

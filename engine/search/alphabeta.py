@@ -45,9 +45,10 @@ from engine.search.base import (
     terminal_score,
 )
 from engine.search.info import Limits, RootMove, SearchOptions
+from engine.search.mate_distance import from_table, to_table
 from engine.search.ordering import MoveOrderer
 from engine.search.tree import TreeRecorder
-from engine.search.tt import NO_LOWER, NO_UPPER, SOLVED_DEPTH, TranspositionTable, from_table, to_table
+from engine.search.tt import NO_LOWER, NO_UPPER, SOLVED_DEPTH, TranspositionTable
 
 INFINITY = WIN + 1
 """Finite stand-in for an infinite bound: beyond every score."""

@@ -8,8 +8,8 @@ An entry is ``(key, depth, lower, upper, move, move_key, generation)``:
   ``NO_LOWER`` / ``NO_UPPER`` stand for "no bound".
 - ``depth`` is the remaining depth the position was searched to; ``SOLVED_DEPTH`` marks results reached without
   any heuristic evaluation, true game-theoretic bounds valid at every depth.
-- Decided scores are stored relative to the position itself (``to_table``) and turned back into scores relative
-  to the root of the current search (``from_table``), so a mate found through a transposition keeps its distance.
+- Decided scores are stored relative to the position itself and turned back into scores relative to the root of
+  the current search (``engine.search.mate_distance``), so a mate found through a transposition keeps its distance.
 - ``move`` is the best move found, valid in the position whose exact key is ``move_key`` (with symmetric keys,
   a transposed position shares the entry but not the move).
 
@@ -21,7 +21,7 @@ dicts, so a table costs memory only for the slots in use and never holds more th
 
 from __future__ import annotations
 
-from engine.game import MAX_PLIES, WIN, Move
+from engine.game import WIN, Move
 
 SOLVED_DEPTH = 1 << 30
 """Depth recorded for results that no horizon influenced: they hold at every depth."""
@@ -34,24 +34,6 @@ Entry = tuple[int, int, int, int, Move | None, int, int]
 _SPREAD = 0x9E3779B97F4A7C15
 """Odd multiplier (2^64 / golden ratio): the slot takes middle bits of ``key * _SPREAD``, which depend on all the
 low bits of the key, so keys that differ only in their high bits (packed pile sizes...) do not share slots."""
-
-
-def to_table(score: int, ply: int) -> int:
-    """A score relative to the root, found ``ply`` plies down, made relative to that position."""
-    if WIN - MAX_PLIES < score <= WIN:
-        return score + ply
-    if -WIN <= score < -(WIN - MAX_PLIES):
-        return score - ply
-    return score
-
-
-def from_table(score: int, ply: int) -> int:
-    """The inverse of ``to_table``: a stored score seen ``ply`` plies from the current root."""
-    if WIN - MAX_PLIES < score <= WIN:
-        return score - ply
-    if -WIN <= score < -(WIN - MAX_PLIES):
-        return score + ply
-    return score
 
 
 class TranspositionTable:

@@ -1,0 +1,413 @@
+"""The recursive part of the chess search: PVS alpha-beta and quiescence over the internal board.
+
+``ChessTree`` holds what the recursion reads and writes at every node (the transposition table, killers, history,
+the repetition set, the pawn-structure cache and the counters) and nothing else: the root, iterative deepening,
+time and events are ``engine.chess.search.ChessSearcher``'s. Every ``CHECK_EVERY``-th node (``next_check``) it
+calls ``tick``, which may raise to end the search (the exception passes through unchanged).
+
+Scores are for the side to move, fail-soft: a result ``<= alpha`` is an upper bound on the true score, ``>= beta``
+a lower bound, strictly between them exact (for this depth and evaluation); a forced mate scores ``WIN - plies``.
+The techniques (each switched by a ``SearchOptions`` field) are listed in ``engine.chess.search``.
+
+A transposition-table entry is one int: the best move, the bound kind, the depth and the score (relative to the
+position, ``engine.search.mate_distance``), packed by ``pack_entry``; the board's 120 bytes are its key.
+
+Compiled by mypyc (see docs/compiled.md); ``final`` so that its methods call each other natively.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Final, final
+
+from engine.chess.board import (
+    EMPTY,
+    PAWN,
+    QUEEN,
+    THEIRS,
+    Tables,
+    attacked,
+    en_passant,
+    gen_moves,
+    gen_noisy,
+    left_in_check,
+    make_move,
+    pinned,
+    turn,
+)
+from engine.chess.leaf_terms import BISHOP_PAIR, mopup_score, pawn_structure, pawns_only
+from engine.game import MAX_PLIES, WIN
+from engine.search.mate_distance import from_table, to_table
+
+if TYPE_CHECKING:
+    from engine.search.info import SearchOptions
+
+INF: Final = WIN + 1
+MATE_BOUND: Final = WIN - MAX_PLIES
+"""Scores beyond ``±MATE_BOUND`` are forced mates."""
+EXACT: Final = 0
+LOWER: Final = 1
+UPPER: Final = 2
+MAX_DEPTH: Final = 64
+"""Deepest iteration; killers are kept for four times as many plies (extensions and quiescence go deeper)."""
+TT_LIMIT: Final = 1 << 18
+"""Most TT entries kept (each costs about 0.25 kB: the board is its key); the table is cleared when full."""
+FUTILITY_MARGIN: Final = 150
+"""At depth 1, a static score this far above beta returns at once (reverse futility, "static null move")."""
+
+_VALUES: Final = {"p": 100, "n": 320, "b": 330, "r": 500, "q": 950, "k": 0, ".": 100}
+VICTIM: Final = tuple(_VALUES.get(chr(byte), 0) for byte in range(128))
+"""Value of what a move captures, by the byte on its target square (an empty one: en passant, a pawn)."""
+ATTACKER: Final = tuple({"P": 1, "N": 3, "B": 3, "R": 5, "Q": 9, "K": 10}.get(chr(byte), 0) for byte in range(128))
+"""Cost of the capturing piece for MVV-LVA ordering, by its byte."""
+PIECE_VALUE: Final = tuple(_VALUES.get(chr(byte + THEIRS), 0) if 64 < byte < 91 else 0 for byte in range(128))
+"""Value of one of our pieces, by its byte (the king 0)."""
+
+MOVE_BITS: Final = 21
+MOVE_MASK: Final = (1 << MOVE_BITS) - 1
+QUIET_MASK: Final = (1 << 14) - 1
+"""A move without its promotion: the index into the history table."""
+SCORE_OFFSET: Final = 1 << 21
+"""Added to a stored score so that the packed entry stays non-negative (scores are within ``±INF``)."""
+TT_ORDER_KEY: Final = 1 << 30
+CAPTURE_ORDER_KEY: Final = 1 << 20
+KILLER_ORDER_KEY: Final = 1 << 19
+
+
+def pack_entry(move: int, flag: int, depth: int, score: int) -> int:
+    """One TT entry: ``move`` (0 for none), ``flag`` (``EXACT``, ``LOWER`` or ``UPPER``), ``depth`` (0-255) and
+    ``score`` (relative to the position)."""
+    return move | flag << MOVE_BITS | depth << 23 | (score + SCORE_OFFSET) << 31
+
+
+def entry_move(entry: int) -> int:
+    """The best move of a packed entry, or 0."""
+    return entry & MOVE_MASK
+
+
+@final
+class ChessTree:
+    """Negamax and quiescence for one searcher; see the module docstring.
+
+    ``load`` sets the root's tables (game phase and personality), mop-up and the positions that count as
+    repetitions; ``reset_counters`` starts a search; killers and history last as long as the object, the TT until
+    ``clear_table``.
+    """
+
+    def __init__(self, options: SearchOptions, contempt: int, tick: Callable[[], None]) -> None:
+        self.alphabeta: bool = options.alphabeta
+        self.pvs: bool = options.pvs and options.alphabeta
+        self.use_tt: bool = options.tt
+        self.ordering: bool = options.ordering
+        self.use_killers: bool = options.killers
+        self.use_history: bool = options.history
+        self.quiescence: bool = options.quiescence
+        self.null_move: bool = options.null_move
+        self.lmr: bool = options.lmr
+        self.check_extension: bool = options.check_extension
+        self.contempt = contempt
+        self.tick = tick
+        self.tt: dict[bytes, int] = {}
+        self.tt_limit: int = min(options.tt_size, TT_LIMIT)
+        self.killers: list[int] = [0] * (MAX_DEPTH * 4 * 2)
+        self.history: list[int] = [0] * (QUIET_MASK + 1)
+        self.seen: set[bytes] = set()
+        self.pawn_cache: dict[bytes, int] = {}
+        self.tables: Tables = ()
+        self.phase = 0
+        self.mopup = False
+        self.strong_at_root = False
+        self.next_check = 0
+        self.nodes = 0
+        self.qnodes = 0
+        self.cutoffs = 0
+        self.pruned = 0
+        self.generated = 0
+        self.tt_probes = 0
+        self.tt_hits = 0
+        self.seldepth = 0
+
+    def load(self, tables: Tables, phase: int, mopup: bool, strong_at_root: bool, seen: set[bytes]) -> None:
+        """Search a new root: its ``tables`` and ``phase``, whether mop-up applies (and whether the strong side
+        moves at the root), and the boards of the game that count as repetitions."""
+        self.tables = tables
+        self.phase = phase
+        self.mopup = mopup
+        self.strong_at_root = strong_at_root
+        self.seen = seen
+        self.pawn_cache = {}
+
+    def clear_table(self) -> None:
+        """Forget every TT entry."""
+        self.tt.clear()
+
+    def reset_counters(self, next_check: int) -> None:
+        """Zero the counters of a new search; ``tick`` is first called at node ``next_check``."""
+        self.nodes = self.qnodes = self.cutoffs = self.pruned = self.generated = 0
+        self.tt_probes = self.tt_hits = self.seldepth = 0
+        self.next_check = next_check
+
+    def stored_move(self, board: bytes) -> int:
+        """The best move the TT holds for ``board``, or 0."""
+        entry = self.tt.get(board)
+        return 0 if entry is None else entry_move(entry)
+
+    # ------------------------------------------------------------------------------------------ evaluation
+
+    def evaluate(self, board: bytes, score: int, ply: int) -> int:
+        """Static score of ``board`` for the side to move: its incremental material + piece-square ``score``, pawn
+        structure (cached by pawn placement), the bishop pair, and mop-up against a bare king."""
+        if self.mopup:
+            return score + mopup_score(board, self.strong_at_root == (ply % 2 == 0))
+        pawns = pawns_only(board)
+        structure = self.pawn_cache.get(pawns)
+        if structure is None:
+            structure = pawn_structure(pawns, self.phase)
+            self.pawn_cache[pawns] = structure
+        total = score + structure
+        if board.count(b"B") >= 2:
+            total += BISHOP_PAIR
+        if board.count(b"b") >= 2:
+            total -= BISHOP_PAIR
+        return total
+
+    def draw(self, ply: int) -> int:
+        """A draw's score for the side to move at ``ply``: ``-contempt`` for the engine's side."""
+        return -self.contempt if ply % 2 == 0 else self.contempt
+
+    # ---------------------------------------------------------------------------------------------- search
+
+    def ordered(self, board: bytes, moves: list[int], tt_move: int, ply: int) -> list[int]:
+        """``moves`` best-first: TT move, captures (MVV-LVA) and promotions, killers, then quiets by history;
+        moves with equal keys keep their order."""
+        killer0 = self.killers[2 * ply] if self.use_killers else 0
+        killer1 = self.killers[2 * ply + 1] if self.use_killers else 0
+        use_history = self.use_history
+        ep = en_passant(board)
+        keyed: list[int] = []
+        for index in range(len(moves)):
+            move = moves[index]
+            if move == tt_move:
+                key = TT_ORDER_KEY
+            else:
+                i = move & 127
+                j = (move >> 7) & 127
+                promotion = move >> 14
+                victim = board[j]
+                if victim != EMPTY or promotion or (j == ep and board[i] == PAWN):
+                    key = CAPTURE_ORDER_KEY + VICTIM[victim] * 16 - ATTACKER[board[i]] + (900 if promotion == QUEEN
+                                                                                          else 0)
+                elif move == killer0:
+                    key = KILLER_ORDER_KEY
+                elif move == killer1:
+                    key = KILLER_ORDER_KEY - 1
+                else:
+                    key = self.history[move & QUIET_MASK] if use_history else 0
+            keyed.append(key << 8 | (255 - index))
+        keyed.sort(reverse=True)
+        return [moves[255 - (key & 255)] for key in keyed]
+
+    def negamax(self, board: bytes, score: int, alpha: int, beta: int, depth: int, ply: int, hm: int, check: bool,
+                null_ok: bool) -> int:
+        """The score of ``board`` (its incremental ``score``, ``hm`` plies since a capture or pawn move, ``check``
+        whether the side to move is in check) searched ``depth`` plies, ``ply`` plies below the root.
+
+        One long function because it runs once per node and each piece needs most of the node's state (TT probe,
+        pruning before the moves, the PVS/LMR child search, the cut-off bookkeeping).
+        """
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self.tick()
+        if ply > self.seldepth:
+            self.seldepth = ply
+        if ply:
+            if hm >= 100 or board in self.seen:
+                return self.draw(ply)
+            if alpha < -WIN + ply:
+                alpha = -WIN + ply
+            if beta > WIN - ply - 1:
+                beta = WIN - ply - 1
+            if alpha >= beta:
+                return alpha
+        if depth <= 0:
+            if self.quiescence:
+                self.nodes -= 1
+                return self.quiesce(board, score, alpha, beta, ply, check)
+            return self.evaluate(board, score, ply)
+        pv_node = beta - alpha > 1
+        tt_move = 0
+        if self.use_tt:
+            self.tt_probes += 1
+            entry = self.tt.get(board)
+            if entry is not None:
+                self.tt_hits += 1
+                tt_move = entry & MOVE_MASK
+                e_flag = (entry >> MOVE_BITS) & 3
+                e_depth = (entry >> 23) & 255
+                if e_depth >= depth and not pv_node and ply:
+                    stored = from_table((entry >> 31) - SCORE_OFFSET, ply)
+                    if (e_flag == EXACT or (e_flag == LOWER and stored >= beta)
+                            or (e_flag == UPPER and stored <= alpha)):
+                        return stored
+        if not pv_node and not check and ply:
+            static = self.evaluate(board, score, ply)
+            if self.null_move and depth == 1 and static - FUTILITY_MARGIN >= beta and abs(beta) < MATE_BOUND:
+                return static
+            if (self.null_move and null_ok and depth >= 3 and static >= beta
+                    and (b"Q" in board or b"R" in board or b"B" in board or b"N" in board)):
+                reduction = 3 if depth >= 6 else 2
+                value = -self.negamax(turn(board), -score, -beta, -beta + 1, depth - 1 - reduction, ply + 1, hm + 1,
+                                      False, False)
+                if value >= beta:
+                    return beta if value >= MATE_BOUND else value
+
+        moves = gen_moves(board)
+        count = len(moves)
+        self.generated += count
+        if self.ordering:
+            moves = self.ordered(board, moves, tt_move, ply)
+        tables = self.tables
+        king = board.find(b"K")
+        pins = pinned(board, king)
+        ep = en_passant(board)
+        seen = self.seen
+        seen.add(board)
+        best = -INF
+        best_move = 0
+        original_alpha = alpha
+        legal = 0
+        lmr_ok = self.lmr and depth >= 3 and not check
+        extend = self.check_extension
+        killer0 = self.killers[2 * ply]
+        killer1 = self.killers[2 * ply + 1]
+        try:
+            for index in range(count):
+                move = moves[index]
+                i = move & 127
+                j = (move >> 7) & 127
+                promotion = move >> 14
+                child, child_score = make_move(board, score, move, tables)
+                piece = board[i]
+                if (check or i == king or i in pins or (j == ep and piece == PAWN)) and left_in_check(child):
+                    continue
+                legal += 1
+                child_check = attacked(child, child.find(b"K"))
+                noisy = board[j] != EMPTY or promotion != 0 or (j == ep and piece == PAWN)
+                new_depth = depth - 1 + (1 if child_check and extend and ply < 2 * depth + 8 else 0)
+                child_hm = 0 if noisy or piece == PAWN else hm + 1
+                if legal == 1 or not self.pvs:
+                    window_alpha = alpha if self.alphabeta else -INF
+                    value = -self.negamax(child, child_score, -beta, -window_alpha, new_depth, ply + 1, child_hm,
+                                          child_check, True)
+                else:
+                    reduction = 0
+                    if (lmr_ok and legal > 3 and not noisy and not child_check and move != killer0
+                            and move != killer1):
+                        reduction = 1 if legal < 8 or depth < 5 else 2
+                    value = -self.negamax(child, child_score, -alpha - 1, -alpha, new_depth - reduction, ply + 1,
+                                          child_hm, child_check, True)
+                    if value > alpha and reduction:
+                        value = -self.negamax(child, child_score, -alpha - 1, -alpha, new_depth, ply + 1, child_hm,
+                                              child_check, True)
+                    if alpha < value < beta:
+                        value = -self.negamax(child, child_score, -beta, -alpha, new_depth, ply + 1, child_hm,
+                                              child_check, True)
+                if value > best:
+                    best = value
+                    best_move = move
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta and self.alphabeta:
+                            self.cutoffs += 1
+                            self.pruned += count - index - 1
+                            if not noisy:
+                                if self.killers[2 * ply] != move:
+                                    self.killers[2 * ply + 1] = self.killers[2 * ply]
+                                    self.killers[2 * ply] = move
+                                self.history[move & QUIET_MASK] += depth * depth
+                            break
+        finally:
+            seen.discard(board)
+        if legal == 0:
+            return -WIN + ply if check else self.draw(ply)
+        if self.use_tt:
+            if len(self.tt) >= self.tt_limit:
+                self.tt.clear()
+            flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+            self.tt[board] = pack_entry(best_move, flag, depth, to_table(best, ply))
+        return best
+
+    def quiesce(self, board: bytes, score: int, alpha: int, beta: int, ply: int, check: bool | None = None) -> int:
+        """Quiescence search: stand pat or resolve captures and queen promotions; every evasion when in check
+        (``check`` None: find out).
+
+        Captures that cannot raise the score enough (delta pruning) and captures of a cheaper piece on a defended
+        square (losing captures) are skipped. Same bound contract as ``negamax`` (fail-soft).
+        """
+        self.nodes += 1
+        self.qnodes += 1
+        if self.nodes >= self.next_check:
+            self.tick()
+        if ply > self.seldepth:
+            self.seldepth = ply
+        king = board.find(b"K")
+        in_check = attacked(board, king) if check is None else check
+        tables = self.tables
+        if in_check:
+            best = -WIN + ply
+            moves = gen_moves(board)
+            self.generated += len(moves)
+            for move in self.ordered(board, moves, 0, ply):
+                child, child_score = make_move(board, score, move, tables)
+                if left_in_check(child):
+                    continue
+                value = -self.quiesce(child, child_score, -beta, -alpha, ply + 1)
+                if value > best:
+                    best = value
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            self.cutoffs += 1
+                            break
+            return best
+        best = self.evaluate(board, score, ply)
+        if best >= beta:
+            return best
+        if best > alpha:
+            alpha = best
+        moves = gen_noisy(board)
+        count = len(moves)
+        if not count:
+            return best
+        self.generated += count
+        keyed: list[int] = []
+        for index in range(count):
+            move = moves[index]
+            key = 1024 + VICTIM[board[(move >> 7) & 127]] * 16 - ATTACKER[board[move & 127]] + (900 if move >> 14
+                                                                                                 else 0)
+            keyed.append(key << 8 | (255 - index))
+        keyed.sort(reverse=True)
+        margin = alpha - best - 200
+        pins = pinned(board, king)
+        ep = en_passant(board)
+        for rank in range(count):
+            move = moves[255 - (keyed[rank] & 255)]
+            i = move & 127
+            j = (move >> 7) & 127
+            victim = VICTIM[board[j]]
+            if not move >> 14 and (victim < margin or (PIECE_VALUE[board[i]] > victim + 50 and attacked(board, j))):
+                self.pruned += 1
+                continue
+            child, child_score = make_move(board, score, move, tables)
+            if (i == king or i in pins or (j == ep and board[i] == PAWN)) and left_in_check(child):
+                continue
+            value = -self.quiesce(child, child_score, -beta, -alpha, ply + 1)
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        self.cutoffs += 1
+                        self.pruned += count - rank - 1
+                        break
+        return best
