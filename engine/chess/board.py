@@ -12,8 +12,9 @@ the rook on index 91 and 98, theirs with the rook on 21 and 28), byte ``EN_PASSA
 a pawn just skipped, when an enemy pawn stands beside it, or 0. Both are below 32, so they read as padding.
 
 A move is an ``int``: from-index, to-index << 7 and the promotion piece (``Q``, ``N``, ``R`` or ``B`` as a byte,
-or 0) << 14. A position's material + piece-square score for the side to move is kept beside the board and updated
-by ``make_move`` from flat tables (``Tables``: index ``piece byte * 120 + board index``).
+or 0) << 14; move lists are ``librt.vecs.vec[i64]`` (machine integers when compiled). A position's material +
+piece-square score for the side to move is kept beside the board and updated by ``make_move`` from flat tables
+(``Tables``: index ``piece byte * 120 + board index``).
 
 Move generation is pseudo-legal; ``needs_legality_test`` (with ``pinned``) and ``left_in_check`` decide legality,
 and ``perft`` counts only legal move paths (cross-checked against published perft counts in the tests).
@@ -27,6 +28,8 @@ from collections.abc import Iterator, Mapping
 from typing import Final, NamedTuple
 
 import chess
+from librt.vecs import append, vec
+from mypy_extensions import i64
 
 A1: Final = 91
 H1: Final = 98
@@ -36,11 +39,11 @@ NORTH: Final = -10
 SOUTH: Final = 10
 EAST: Final = 1
 WEST: Final = -1
-KNIGHT_STEPS: Final = (-19, -21, 21, 19, -8, 12, -12, 8)
+KNIGHT_STEPS: Final[tuple[int, ...]] = (-19, -21, 21, 19, -8, 12, -12, 8)
 """N+N+E, N+N+W, S+S+E, S+S+W, E+E+N, E+E+S, W+W+N, W+W+S."""
-ORTHOGONAL: Final = (-10, 1, 10, -1)
-DIAGONAL: Final = (-9, -11, 11, 9)
-ALL_DIRECTIONS: Final = (-10, 1, 10, -1, -9, -11, 11, 9)
+ORTHOGONAL: Final[tuple[int, ...]] = (-10, 1, 10, -1)
+DIAGONAL: Final[tuple[int, ...]] = (-9, -11, 11, 9)
+ALL_DIRECTIONS: Final[tuple[int, ...]] = (-10, 1, 10, -1, -9, -11, 11, 9)
 
 PAWN: Final = 80
 KNIGHT: Final = 78
@@ -53,7 +56,7 @@ THEIRS: Final = 32
 """Added to one of our pieces gives the opponent's (lower case)."""
 EMPTY: Final = 46
 PADDING: Final = 32
-PROMOTIONS: Final = (81, 78, 82, 66)
+PROMOTIONS: Final[tuple[int, ...]] = (81, 78, 82, 66)
 """Queen, knight, rook, bishop: the order promotions are generated in."""
 
 CASTLING_AT: Final = 0
@@ -77,10 +80,12 @@ TURNED_CASTLING: Final = tuple(((bits >> 3) & 1) | ((bits >> 2) & 1) << 1 | ((bi
 
 
 class Position(NamedTuple):
-    """A board and its score for the side to move; the board is the position's identity."""
+    """A board, its score for the side to move and its kings (``kings_of``); the board is the position's
+    identity, the rest follows from it."""
 
     board: bytes
     score: int
+    kings: int
 
 
 def flat_tables(tables: Mapping[str, tuple[int, ...]]) -> Tables:
@@ -133,17 +138,37 @@ def encode_move(start: int, end: int, promotion: int) -> int:
     return start | end << 7 | promotion << 14
 
 
-def _add_pawn_moves(moves: list[int], start: int, end: int) -> None:
-    if end < 29:
-        for promotion in PROMOTIONS:
-            moves.append(start | end << 7 | promotion << 14)
-    else:
-        moves.append(start | end << 7)
+def _add_pawn_moves(moves: vec[i64], start: int, end: int) -> vec[i64]:
+    """``moves`` with a pawn's move to ``end`` added: four moves (one per promotion) onto the last rank."""
+    if end >= 29:
+        return append(moves, start | end << 7)
+    for promotion in PROMOTIONS:
+        moves = append(moves, start | end << 7 | promotion << 14)
+    return moves
 
 
-def gen_moves(board: bytes) -> list[int]:
-    """Every pseudo-legal move of the side to move (castling is generated only when fully legal)."""
-    moves: list[int] = []
+def kings_of(board: bytes) -> int:
+    """Where the kings stand: our king's index | the opponent's king's index << 7."""
+    return board.find(b"K") | board.find(b"k") << 7
+
+
+def moved_kings(kings: int, move: int) -> int:
+    """The kings (``kings_of``) after ``move``, in the view of the side that moves next."""
+    ours = kings & 127
+    if move & 127 == ours:
+        ours = (move >> 7) & 127
+    return (119 - (kings >> 7)) | (119 - ours) << 7
+
+
+def turned_kings(kings: int) -> int:
+    """The kings (``kings_of``) of the board turned by ``turn`` (a null move)."""
+    return (119 - (kings >> 7)) | (119 - (kings & 127)) << 7
+
+
+def gen_moves(board: bytes, king: int) -> vec[i64]:
+    """Every pseudo-legal move of the side to move, whose king stands on ``king`` (castling is generated only
+    when fully legal)."""
+    moves = vec[i64]()
     ep = en_passant(board)
     for i in range(21, 99):
         p = board[i]
@@ -152,43 +177,42 @@ def gen_moves(board: bytes) -> list[int]:
         if p == PAWN:
             j = i - 10
             if board[j] == EMPTY:
-                _add_pawn_moves(moves, i, j)
+                moves = _add_pawn_moves(moves, i, j)
                 if i > 80 and board[j - 10] == EMPTY:
-                    moves.append(i | (j - 10) << 7)
+                    moves = append(moves, i | (j - 10) << 7)
             if board[i - 11] > 96 or i - 11 == ep:
-                _add_pawn_moves(moves, i, i - 11)
+                moves = _add_pawn_moves(moves, i, i - 11)
             if board[i - 9] > 96 or i - 9 == ep:
-                _add_pawn_moves(moves, i, i - 9)
+                moves = _add_pawn_moves(moves, i, i - 9)
             continue
         if p == KNIGHT:
             for d in KNIGHT_STEPS:
                 q = board[i + d]
                 if q == EMPTY or q > 96:
-                    moves.append(i | (i + d) << 7)
+                    moves = append(moves, i | (i + d) << 7)
             continue
         if p == KING:
             for d in ALL_DIRECTIONS:
                 q = board[i + d]
                 if q == EMPTY or q > 96:
-                    moves.append(i | (i + d) << 7)
+                    moves = append(moves, i | (i + d) << 7)
             continue
         directions = ORTHOGONAL if p == ROOK else DIAGONAL if p == BISHOP else ALL_DIRECTIONS
         for d in directions:
             j = i + d
             q = board[j]
             while q == EMPTY:
-                moves.append(i | j << 7)
+                moves = append(moves, i | j << 7)
                 j += d
                 q = board[j]
             if q > 96:
-                moves.append(i | j << 7)
+                moves = append(moves, i | j << 7)
     rights = board[CASTLING_AT]
     if rights & (OURS_A1 | OURS_H1):
-        king = board.find(b"K")
         if rights & OURS_A1 and _can_castle(board, king, A1):
-            moves.append(king | (king - 2) << 7)
+            moves = append(moves, king | (king - 2) << 7)
         if rights & OURS_H1 and _can_castle(board, king, H1):
-            moves.append(king | (king + 2) << 7)
+            moves = append(moves, king | (king + 2) << 7)
     return moves
 
 
@@ -203,9 +227,9 @@ def _can_castle(board: bytes, king: int, corner: int) -> bool:
     return not (attacked(board, king) or attacked(board, king + step) or attacked(board, king + 2 * step))
 
 
-def gen_noisy(board: bytes) -> list[int]:
+def gen_noisy(board: bytes) -> vec[i64]:
     """Captures (en passant included) and queen promotions of the side to move, pseudo-legal."""
-    moves: list[int] = []
+    moves = vec[i64]()
     ep = en_passant(board)
     for i in range(21, 99):
         p = board[i]
@@ -213,10 +237,11 @@ def gen_noisy(board: bytes) -> list[int]:
             continue
         if p == PAWN:
             if i < 39 and board[i - 10] == EMPTY:
-                moves.append(i | (i - 10) << 7 | QUEEN << 14)
-            for j in (i - 11, i - 9):
-                if board[j] > 96 or j == ep:
-                    moves.append(i | j << 7 | (QUEEN << 14 if j < 29 else 0))
+                moves = append(moves, i | (i - 10) << 7 | QUEEN << 14)
+            if board[i - 11] > 96 or i - 11 == ep:
+                moves = append(moves, i | (i - 11) << 7 | (QUEEN << 14 if i < 40 else 0))
+            if board[i - 9] > 96 or i - 9 == ep:
+                moves = append(moves, i | (i - 9) << 7 | (QUEEN << 14 if i < 38 else 0))
             continue
         slider = p in (BISHOP, ROOK, QUEEN)
         directions = (KNIGHT_STEPS if p == KNIGHT else ORTHOGONAL if p == ROOK else DIAGONAL if p == BISHOP
@@ -229,7 +254,7 @@ def gen_noisy(board: bytes) -> list[int]:
                     j += d
                     q = board[j]
             if q > 96:
-                moves.append(i | j << 7)
+                moves = append(moves, i | j << 7)
     return moves
 
 
@@ -298,9 +323,10 @@ def in_check(board: bytes) -> bool:
     return attacked(board, board.find(b"K"))
 
 
-def left_in_check(child: bytes) -> bool:
-    """True when the move that produced the board ``child`` left the mover's king (now lower case) attacked."""
-    return attacked_by_us(child, child.find(b"k"))
+def left_in_check(child: bytes, child_kings: int) -> bool:
+    """True when the move that produced the board ``child`` (with its kings ``child_kings``) left the mover's king
+    (now lower case) attacked."""
+    return attacked_by_us(child, child_kings >> 7)
 
 
 def pinned(board: bytes, king: int) -> list[int]:
@@ -419,7 +445,7 @@ def from_board(board: chess.Board, tables: Tables) -> Position:
         text = bytes(cells)
     else:
         text = _turned(cells, rights, ep)
-    return Position(text, score_board(text, tables))
+    return Position(text, score_board(text, tables), kings_of(text))
 
 
 def score_board(board: bytes, tables: Tables) -> int:
@@ -454,15 +480,16 @@ def move_from_chess(move: chess.Move, white_to_move: bool) -> int:
 
 def legal_moves(position: Position, tables: Tables) -> Iterator[tuple[int, Position]]:
     """Each legal move of ``position`` with the position it leads to."""
-    board = position.board
-    king = board.find(b"K")
+    board, kings = position.board, position.kings
+    king = kings & 127
     check = attacked(board, king)
     pins = pinned(board, king)
-    for move in gen_moves(board):
+    for move in gen_moves(board, king):
         child, score = make_move(board, position.score, move, tables)
-        if (check or needs_legality_test(board, move, king, pins)) and left_in_check(child):
+        child_kings = moved_kings(kings, move)
+        if (check or needs_legality_test(board, move, king, pins)) and left_in_check(child, child_kings):
             continue
-        yield move, Position(child, score)
+        yield move, Position(child, score, child_kings)
 
 
 def perft(position: Position, depth: int, tables: Tables) -> int:

@@ -18,6 +18,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import chess
+from librt.vecs import vec
+from mypy_extensions import i64
 
 from engine.chess import board as cb
 from engine.chess.evaluation import DEFAULT_PERSONALITY, PERSONALITIES, build_tables, game_phase, lone_king_side
@@ -140,7 +142,7 @@ class ChessSearcher(BaseSearcher):
             self._emit("final")
             return
         if options.ordering:
-            ordered = core.ordered(board, [e[0] for e in entries], 0, 0)
+            ordered = core.ordered(board, vec[i64]([e[0] for e in entries]), 0, 0)
             rank = {move: n for n, move in enumerate(ordered)}
             entries.sort(key=lambda e: rank[e[0]])
         exact_all = options.root_margin > 0 or not options.alphabeta
@@ -202,15 +204,15 @@ class ChessSearcher(BaseSearcher):
             nodes_before = core.nodes
             new_depth = depth - 1 + (1 if child_check and extend else 0)
             bound = "exact"
-            board, value = child
+            board, value, kings = child
             if exact_all:
-                score = -negamax(board, value, -INF, INF, new_depth, 1, hm, child_check, True)
+                score = -negamax(board, value, kings, -INF, INF, new_depth, 1, hm, child_check, True)
             elif index == 0 or not pvs:
-                score = -negamax(board, value, -beta, -alpha, new_depth, 1, hm, child_check, True)
+                score = -negamax(board, value, kings, -beta, -alpha, new_depth, 1, hm, child_check, True)
             else:
-                score = -negamax(board, value, -alpha - 1, -alpha, new_depth, 1, hm, child_check, True)
+                score = -negamax(board, value, kings, -alpha - 1, -alpha, new_depth, 1, hm, child_check, True)
                 if alpha < score < beta:
-                    score = -negamax(board, value, -beta, -alpha, new_depth, 1, hm, child_check, True)
+                    score = -negamax(board, value, kings, -beta, -alpha, new_depth, 1, hm, child_check, True)
             if not exact_all:
                 bound = "upper" if score <= alpha else "lower" if score >= beta else "exact"
             self.root_nodes[move] += core.nodes - nodes_before

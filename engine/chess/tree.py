@@ -20,6 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, final
 
+from librt.vecs import append, vec
+from mypy_extensions import i64
+
 from engine.chess.board import (
     EMPTY,
     PAWN,
@@ -32,8 +35,10 @@ from engine.chess.board import (
     gen_noisy,
     left_in_check,
     make_move,
+    moved_kings,
     pinned,
     turn,
+    turned_kings,
 )
 from engine.chess.leaf_terms import BISHOP_PAIR, mopup_score, pawn_structure, pawns_only
 from engine.game import MAX_PLIES, WIN
@@ -177,7 +182,7 @@ class ChessTree:
 
     # ---------------------------------------------------------------------------------------------- search
 
-    def ordered(self, board: bytes, moves: list[int], tt_move: int, ply: int) -> list[int]:
+    def ordered(self, board: bytes, moves: vec[i64], tt_move: int, ply: int) -> vec[i64]:
         """``moves`` best-first: TT move, captures (MVV-LVA) and promotions, killers, then quiets by history;
         moves with equal keys keep their order."""
         killer0 = self.killers[2 * ply] if self.use_killers else 0
@@ -205,12 +210,16 @@ class ChessTree:
                     key = self.history[move & QUIET_MASK] if use_history else 0
             keyed.append(key << 8 | (255 - index))
         keyed.sort(reverse=True)
-        return [moves[255 - (key & 255)] for key in keyed]
+        result = vec[i64]()
+        for key in keyed:
+            result = append(result, moves[255 - (key & 255)])
+        return result
 
-    def negamax(self, board: bytes, score: int, alpha: int, beta: int, depth: int, ply: int, hm: int, check: bool,
-                null_ok: bool) -> int:
-        """The score of ``board`` (its incremental ``score``, ``hm`` plies since a capture or pawn move, ``check``
-        whether the side to move is in check) searched ``depth`` plies, ``ply`` plies below the root.
+    def negamax(self, board: bytes, score: int, kings: int, alpha: int, beta: int, depth: int, ply: int, hm: int,
+                check: bool, null_ok: bool) -> int:
+        """The score of ``board`` (its incremental ``score``, its ``kings`` as ``engine.chess.board.kings_of`` gives
+        them, ``hm`` plies since a capture or pawn move, ``check`` whether the side to move is in check) searched
+        ``depth`` plies, ``ply`` plies below the root.
 
         One long function because it runs once per node and each piece needs most of the node's state (TT probe,
         pruning before the moves, the PVS/LMR child search, the cut-off bookkeeping).
@@ -232,7 +241,7 @@ class ChessTree:
         if depth <= 0:
             if self.quiescence:
                 self.nodes -= 1
-                return self.quiesce(board, score, alpha, beta, ply, check)
+                return self.quiesce(board, score, kings, alpha, beta, ply, check)
             return self.evaluate(board, score, ply)
         pv_node = beta - alpha > 1
         tt_move = 0
@@ -256,18 +265,18 @@ class ChessTree:
             if (self.null_move and null_ok and depth >= 3 and static >= beta
                     and (b"Q" in board or b"R" in board or b"B" in board or b"N" in board)):
                 reduction = 3 if depth >= 6 else 2
-                value = -self.negamax(turn(board), -score, -beta, -beta + 1, depth - 1 - reduction, ply + 1, hm + 1,
-                                      False, False)
+                value = -self.negamax(turn(board), -score, turned_kings(kings), -beta, -beta + 1,
+                                      depth - 1 - reduction, ply + 1, hm + 1, False, False)
                 if value >= beta:
                     return beta if value >= MATE_BOUND else value
 
-        moves = gen_moves(board)
+        king = kings & 127
+        moves = gen_moves(board, king)
         count = len(moves)
         self.generated += count
         if self.ordering:
             moves = self.ordered(board, moves, tt_move, ply)
         tables = self.tables
-        king = board.find(b"K")
         pins = pinned(board, king)
         ep = en_passant(board)
         seen = self.seen
@@ -287,31 +296,33 @@ class ChessTree:
                 j = (move >> 7) & 127
                 promotion = move >> 14
                 child, child_score = make_move(board, score, move, tables)
+                child_kings = moved_kings(kings, move)
                 piece = board[i]
-                if (check or i == king or i in pins or (j == ep and piece == PAWN)) and left_in_check(child):
+                if ((check or i == king or i in pins or (j == ep and piece == PAWN))
+                        and left_in_check(child, child_kings)):
                     continue
                 legal += 1
-                child_check = attacked(child, child.find(b"K"))
+                child_check = attacked(child, child_kings & 127)
                 noisy = board[j] != EMPTY or promotion != 0 or (j == ep and piece == PAWN)
                 new_depth = depth - 1 + (1 if child_check and extend and ply < 2 * depth + 8 else 0)
                 child_hm = 0 if noisy or piece == PAWN else hm + 1
                 if legal == 1 or not self.pvs:
                     window_alpha = alpha if self.alphabeta else -INF
-                    value = -self.negamax(child, child_score, -beta, -window_alpha, new_depth, ply + 1, child_hm,
-                                          child_check, True)
+                    value = -self.negamax(child, child_score, child_kings, -beta, -window_alpha, new_depth, ply + 1,
+                                          child_hm, child_check, True)
                 else:
                     reduction = 0
                     if (lmr_ok and legal > 3 and not noisy and not child_check and move != killer0
                             and move != killer1):
                         reduction = 1 if legal < 8 or depth < 5 else 2
-                    value = -self.negamax(child, child_score, -alpha - 1, -alpha, new_depth - reduction, ply + 1,
-                                          child_hm, child_check, True)
+                    value = -self.negamax(child, child_score, child_kings, -alpha - 1, -alpha, new_depth - reduction,
+                                          ply + 1, child_hm, child_check, True)
                     if value > alpha and reduction:
-                        value = -self.negamax(child, child_score, -alpha - 1, -alpha, new_depth, ply + 1, child_hm,
-                                              child_check, True)
+                        value = -self.negamax(child, child_score, child_kings, -alpha - 1, -alpha, new_depth, ply + 1,
+                                              child_hm, child_check, True)
                     if alpha < value < beta:
-                        value = -self.negamax(child, child_score, -beta, -alpha, new_depth, ply + 1, child_hm,
-                                              child_check, True)
+                        value = -self.negamax(child, child_score, child_kings, -beta, -alpha, new_depth, ply + 1,
+                                              child_hm, child_check, True)
                 if value > best:
                     best = value
                     best_move = move
@@ -337,7 +348,8 @@ class ChessTree:
             self.tt[board] = pack_entry(best_move, flag, depth, to_table(best, ply))
         return best
 
-    def quiesce(self, board: bytes, score: int, alpha: int, beta: int, ply: int, check: bool | None = None) -> int:
+    def quiesce(self, board: bytes, score: int, kings: int, alpha: int, beta: int, ply: int,
+                check: bool | None = None) -> int:
         """Quiescence search: stand pat or resolve captures and queen promotions; every evasion when in check
         (``check`` None: find out).
 
@@ -350,18 +362,19 @@ class ChessTree:
             self.tick()
         if ply > self.seldepth:
             self.seldepth = ply
-        king = board.find(b"K")
+        king = kings & 127
         in_check = attacked(board, king) if check is None else check
         tables = self.tables
         if in_check:
             best = -WIN + ply
-            moves = gen_moves(board)
+            moves = gen_moves(board, king)
             self.generated += len(moves)
             for move in self.ordered(board, moves, 0, ply):
                 child, child_score = make_move(board, score, move, tables)
-                if left_in_check(child):
+                child_kings = moved_kings(kings, move)
+                if left_in_check(child, child_kings):
                     continue
-                value = -self.quiesce(child, child_score, -beta, -alpha, ply + 1)
+                value = -self.quiesce(child, child_score, child_kings, -beta, -alpha, ply + 1)
                 if value > best:
                     best = value
                     if value > alpha:
@@ -399,9 +412,10 @@ class ChessTree:
                 self.pruned += 1
                 continue
             child, child_score = make_move(board, score, move, tables)
-            if (i == king or i in pins or (j == ep and board[i] == PAWN)) and left_in_check(child):
+            child_kings = moved_kings(kings, move)
+            if (i == king or i in pins or (j == ep and board[i] == PAWN)) and left_in_check(child, child_kings):
                 continue
-            value = -self.quiesce(child, child_score, -beta, -alpha, ply + 1)
+            value = -self.quiesce(child, child_score, child_kings, -beta, -alpha, ply + 1)
             if value > best:
                 best = value
                 if value > alpha:
