@@ -21,9 +21,21 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 from setuptools.errors import CCompilerError, ExecError, PlatformError
 
-COMPILED = ("engine/games/connect4_bits.py", "engine/solve/connect4.py", "engine/solve/retrograde.py",
-            "engine/solve/positions.py", "engine/search/mate_distance.py", "engine/chess/board.py",
-            "engine/chess/leaf_terms.py", "engine/chess/tree.py")
+COMPILED = (
+    "engine/games/connect4_bits.py",
+    "engine/games/connect4_heuristic.py",
+    "engine/solve/connect4.py",
+    "engine/solve/retrograde.py",
+    "engine/solve/positions.py",
+    "engine/search/mate_distance.py",
+    "engine/search/base.py",
+    "engine/search/alphabeta.py",
+    "engine/search/ordering.py",
+    "engine/search/tt.py",
+    "engine/chess/board.py",
+    "engine/chess/leaf_terms.py",
+    "engine/chess/tree.py",
+)
 """The modules compiled, in one mypyc group (their calls to each other are native C calls)."""
 OUTPUT_PACKAGE = "engine._compiled"
 """Where the extensions go: ``engine/_compiled/<module path>.<abi>.so``."""

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine.game import WIN, IllegalMoveError, InvalidSetupError, Outcome, play_digits
-from engine.games.connect4_bits import BOARD, BOTTOM, CELLS, HEIGHT, WIDTH, has_four, popcount, winning_cells
+from engine.games.connect4_bits import BOARD, BOTTOM, CELLS, HEIGHT, WIDTH, has_four, winning_cells
+from engine.games.connect4_heuristic import heuristic_score
 
 COLUMN_MASKS = tuple(((1 << HEIGHT) - 1) << (HEIGHT + 1) * c for c in range(WIDTH))
 BOTTOM_CELLS = tuple(1 << (HEIGHT + 1) * c for c in range(WIDTH))
@@ -24,37 +25,6 @@ TOP_CELLS = tuple(1 << (HEIGHT + 1) * c + HEIGHT - 1 for c in range(WIDTH))
 COLUMN_ORDER = (3, 2, 4, 1, 5, 0, 6)
 """Columns (0-based) centre first, the order moves are listed and tried in."""
 CENTRE_BONUS = (0, 1, 2, 3, 2, 1, 0)
-ODD_ROWS = BOTTOM * 0b010101
-"""Cells on rows 1, 3 and 5 (counted from 1 at the bottom): the first player's good threat rows."""
-
-THREAT = 12
-"""Evaluation weight of a threat (an empty cell completing four) on its owner's good row parity."""
-WEAK_THREAT = 6
-"""Evaluation weight of a threat on the other row parity."""
-STACKED = 20
-"""Extra weight of a threat directly above another threat of the same side (whoever blocks one opens the other)."""
-OPEN_TWO = 2
-"""Evaluation weight of an open window (free of the opponent's stones) holding two or more of a side's stones."""
-DECISIVE = 100
-"""Evaluation of a position the side to move wins at once (or loses to a double threat) without search."""
-
-
-def open_windows(stones: int, blockers: int) -> int:
-    """Sum over the four-cell windows free of ``blockers`` of the ``stones`` in each, plus ``OPEN_TWO`` for each
-    such window holding at least two of them."""
-    free = BOARD & ~blockers
-    total = 0
-    for shift in (1, HEIGHT + 1, HEIGHT, HEIGHT + 2):
-        starts = free & free >> shift & free >> 2 * shift & free >> 3 * shift
-        a = starts & stones
-        b = starts & stones >> shift
-        c = starts & stones >> 2 * shift
-        d = starts & stones >> 3 * shift
-        two = a & (b | c | d) | b & (c | d) | c & d
-        total += a.bit_count() + b.bit_count() + c.bit_count() + d.bit_count() + OPEN_TWO * two.bit_count()
-    return total
-
-
 def four_cells(stones: int) -> int:
     """Every cell of ``stones`` that belongs to some four in a row (a bitboard; 0 when there is none)."""
     cells = 0
@@ -197,23 +167,7 @@ class Connect4:
         subtracted. A position the side to move wins at once scores ``DECISIVE``; one where the opponent has two
         playable threats, or a playable threat with another just above it, scores ``-DECISIVE``.
         """
-        mask = self.mask
-        mine = self.position
-        theirs = mine ^ mask
-        playable = (mask + BOTTOM) & BOARD
-        my_threats = winning_cells(mine, mask)
-        if my_threats & playable:
-            return DECISIVE
-        their_threats = winning_cells(theirs, mask)
-        urgent = their_threats & playable
-        if urgent and (urgent & (urgent - 1) or urgent << 1 & their_threats):
-            return -DECISIVE
-        my_rows, their_rows = (ODD_ROWS, BOARD ^ ODD_ROWS) if len(self.history) & 1 == 0 else (
-            BOARD ^ ODD_ROWS, ODD_ROWS)
-        score = THREAT * (popcount(my_threats & my_rows) - popcount(their_threats & their_rows))
-        score += WEAK_THREAT * (popcount(my_threats & their_rows) - popcount(their_threats & my_rows))
-        stacked = popcount(my_threats & my_threats << 1) - popcount(their_threats & their_threats << 1)
-        return score + STACKED * stacked + open_windows(mine, theirs) - open_windows(theirs, mine)
+        return heuristic_score(self.position, self.mask, len(self.history) & 1 == 0)
 
     def order_hint(self, move: int) -> int:
         """Higher for moves worth searching first: a win (1000), then nearness to the centre (3 down to 0).

@@ -87,7 +87,7 @@ class Searcher(BaseSearcher):
         self._bounds = self._mate_pruning and getattr(state, "score_bounds", None) is not None
         self._quiesce = options.quiescence and getattr(state, "noisy_moves", None) is not None
         solving = self.limits.depth is None and self.limits.time is None
-        self._null = (options.alphabeta and options.null_move and not solving
+        self._null_move = (options.alphabeta and options.null_move and not solving
                       and getattr(state, "play_null", None) is not None)
         self._lmr = options.alphabeta and options.lmr and not solving
         self._check_extension = options.check_extension and getattr(state, "in_check", None) is not None
@@ -360,7 +360,7 @@ class Searcher(BaseSearcher):
                         alpha, beta = max(alpha, lower), min(beta, upper)
                         alpha_start = alpha
         horizon_before = self._horizon
-        if (self._null and not self._in_null and depth > NULL_MOVE_REDUCTION and not is_decided(beta)
+        if (self._null_move and not self._in_null and depth > NULL_MOVE_REDUCTION and not is_decided(beta)
                 and not (hasattr(state, "in_check") and state.in_check())):
             self._in_null += 1
             try:

@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import ClassVar, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from engine.game import WIN, Outcome, State, describe_score, score_scale
 from engine.search.info import Algorithm, EventKind, Limits, RootMove, SearchInfo, SearchOptions
 
@@ -147,6 +149,7 @@ def stream_events(work: Callable[[queue.SimpleQueue], None], name: str,
         worker.join()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BaseSearcher:
     """Common part of the searchers; subclasses implement ``_run()`` and call ``_emit``/``_tick``.
 
