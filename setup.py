@@ -25,6 +25,7 @@ COMPILED = (
     "engine/games/connect4_bits.py",
     "engine/games/connect4_heuristic.py",
     "engine/solve/connect4.py",
+    "engine/solve/connect4_book.py",
     "engine/solve/retrograde.py",
     "engine/solve/positions.py",
     "engine/search/mate_distance.py",

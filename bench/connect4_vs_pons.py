@@ -60,7 +60,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
     parser.add_argument("--limit", type=int, help="only the first N positions of each set")
     args = parser.parse_args()
-    ours = [sys.executable, "-m", "engine", "solve", "connect4"]
+    ours = [sys.executable, "-m", "engine", "solve", "connect4", "--no-book"]
     build = subprocess.run([sys.executable, "-m", "engine", "build"], capture_output=True, text=True, check=True,
                            cwd=ROOT).stdout.strip()
     print(f"{build}; {args.rounds} alternating rounds; mean us per position, median over rounds", flush=True)

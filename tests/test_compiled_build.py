@@ -32,7 +32,8 @@ from engine.games.connect4 import Connect4
 from engine.search import analyse
 from engine.search.info import Limits
 from engine.solve.connect4 import Solver
-from engine.solve.connect4_oracle import connect4_oracle
+from engine.solve.connect4_book import opening_book
+from engine.solve.connect4_oracle import connect4_oracle, move_scores
 from engine.solve.positions import TicTacToeSpace, WolvesSpace
 from engine.solve.retrograde import solve
 
@@ -55,6 +56,7 @@ for name, count in (("end_easy", 30), ("middle_easy", 30), ("begin_easy", 10), (
 info = connect4_oracle(Connect4.from_setup("2252576253462244111563365343671351"), 8)
 roots = [[move.move, move.score, move.nodes, move.bound] for move in info.root_moves]
 out["oracle"] = [info.score, info.pv, info.nodes, roots]
+out["book"] = [list(entry) for entry in move_scores(Connect4.from_setup("43"), Solver(book=opening_book()))]
 out["tables"] = [hashlib.sha256(solve(space())).hexdigest() for space in (TicTacToeSpace, WolvesSpace)]
 print(json.dumps(out))
 """
@@ -125,7 +127,8 @@ def test_inspect_build_reasons(tmp_path: Path) -> None:
 
 def test_compiled_and_interpreted_engines_give_equal_outputs() -> None:
     """Moves, scores, PVs and node counts of a search in every game, Pons' sets solved, the Connect Four oracle's
-    every-move scores and the tic-tac-toe and Wolves & Rabbit tables: identical whichever build runs."""
+    every-move scores, an early position solved down to the opening book, and the tic-tac-toe and Wolves & Rabbit
+    tables: identical whichever build runs."""
     compiled = json.loads(run_python(OUTPUTS, PACKAGE_ROOT, pure=False).stdout)
     interpreted = json.loads(run_python(OUTPUTS, PACKAGE_ROOT, pure=True).stdout)
     assert compiled == interpreted

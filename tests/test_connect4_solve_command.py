@@ -42,7 +42,7 @@ def test_solve_command_output_format_with_an_invalid_line() -> None:
 
 def test_solve_stream_reports_finished_games_and_empty_lines() -> None:
     out = io.StringIO()
-    errors = solve_stream(io.StringIO("1122334\n\n23163416124767223154467471272416755633 0\n"), out)
+    errors = solve_stream(io.StringIO("1122334\n\n23163416124767223154467471272416755633 0\n"), out, Solver())
     lines = out.getvalue().splitlines()
     assert lines[0] == "1122334 error the game is over: the side that just moved has four in a row"
     assert lines[1].startswith(" error empty line")
@@ -52,7 +52,7 @@ def test_solve_stream_reports_finished_games_and_empty_lines() -> None:
 
 def test_weak_option_prints_the_sign() -> None:
     out = io.StringIO()
-    assert solve_stream(io.StringIO("52753311433677442422121 8\n"), out, weak=True) == 0
+    assert solve_stream(io.StringIO("52753311433677442422121 8\n"), out, Solver(), weak=True) == 0
     assert out.getvalue().split()[1] == "1"
 
 
@@ -63,7 +63,7 @@ def test_analyse_scores_every_column_as_pons_does() -> None:
              .splitlines()[:20]]
     out = io.StringIO()
     errors = solve_stream(io.StringIO("".join(f"{sequence}\n" for sequence, _ in lines) + "1122334\n"), out,
-                          analyse=True)
+                          Solver(), analyse=True)
     answers = out.getvalue().splitlines()
     assert errors == 1 and answers[-1] == "1122334 error the game is over: four in a row"
     solver = Solver()

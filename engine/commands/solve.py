@@ -4,7 +4,9 @@ Each input line is a Pons column sequence ("4453"), optionally followed by white
 so his benchmark files with their expected scores can be piped in as they are). Each line gets one output line,
 flushed at once: ``<sequence> <score> <nodes> <microseconds>`` with the exact score in Pons' convention (see
 ``engine.solve.connect4``), or ``<line> error <reason>`` for a line that is not a playable position; the next lines
-go on. The transposition table is cleared before each position, as in Pons' benchmark.
+go on. The transposition table is cleared before each position, as in Pons' benchmark. Positions with at most 12
+stones are searched down to the opening book (``engine.solve.connect4_book``) unless ``--no-book`` is given (Pons'
+benchmark solver has no book: compare node counts with his without it).
 
 With ``--analyse`` each line gets the exact score of every column instead, as Pons' ``-a`` prints them:
 ``<sequence> <score of column 1> ... <score of column 7> <microseconds>``, ``-1000`` for a full column, a move that
@@ -21,6 +23,7 @@ from typing import TextIO
 from engine.game import GameError, InvalidSetupError
 from engine.games.connect4 import WIDTH, Connect4
 from engine.solve.connect4 import Solver
+from engine.solve.connect4_book import opening_book
 from engine.solve.connect4_oracle import move_scores
 
 GAMES = ("connect4",)
@@ -34,6 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--weak", action="store_true", help="only the sign of the score: 1 win, 0 draw, -1 loss")
     parser.add_argument("--analyse", action="store_true",
                         help="the score of every column (-1000 for a full one) instead of the position's")
+    parser.add_argument("--no-book", action="store_true", help="search early positions to the end, not to the book")
 
 
 def _score(solver: Solver, state: Connect4, weak: bool) -> str:
@@ -71,10 +75,9 @@ def answer_line(solver: Solver, line: str, weak: bool = False, analyse: bool = F
     return f"{sequence} {result} {micros}"
 
 
-def solve_stream(lines: TextIO, out: TextIO, weak: bool = False, analyse: bool = False) -> int:
-    """Answer every line of ``lines`` on ``out`` (each column's score with ``analyse``), flushing after each;
-    returns how many lines were errors."""
-    solver = Solver()
+def solve_stream(lines: TextIO, out: TextIO, solver: Solver, weak: bool = False, analyse: bool = False) -> int:
+    """Answer every line of ``lines`` on ``out`` with ``solver`` (each column's score with ``analyse``), flushing
+    after each; returns how many lines were errors."""
     errors = 0
     for raw in lines:
         line = raw.rstrip("\r\n")
@@ -87,4 +90,5 @@ def solve_stream(lines: TextIO, out: TextIO, weak: bool = False, analyse: bool =
 
 def run(args: argparse.Namespace) -> int:
     """Solve stdin line by line; the exit status is 0 when every line was solved, 1 when some were errors."""
-    return 1 if solve_stream(sys.stdin, sys.stdout, weak=args.weak, analyse=args.analyse) else 0
+    solver = Solver(book=None if args.no_book else opening_book())
+    return 1 if solve_stream(sys.stdin, sys.stdout, solver, weak=args.weak, analyse=args.analyse) else 0

@@ -29,6 +29,7 @@ from mypy_extensions import i64, mypyc_attr
 from engine.game import WIN, InvalidSetupError
 from engine.games.connect4 import COLUMN_MASKS, COLUMN_ORDER
 from engine.games.connect4_bits import BOARD, BOTTOM, CELLS, has_four, popcount, winning_cells
+from engine.solve.connect4_book import BOOK_STONES, OpeningBook
 
 TABLE_SIZE: Final = 1048583
 """Slots of the transposition table, the prime 2**20 + 7: 8 MiB of ``i64`` per solver. Pons' 2**23 + 9 slots give
@@ -70,10 +71,15 @@ class Solver:
     table. ``reset()`` costs what the solves since the last reset stored, not the table's size: the slots first
     written since then are remembered, up to ``remembered`` of them (default: an eighth of the table); past that,
     it clears the whole table.
+
+    With an opening ``book`` (``engine.solve.connect4_book``), a node with ``BOOK_STONES`` stones takes its exact
+    score from the book instead of searching (Pons' solver does the same with his book); positions with fewer stones
+    are searched down to it. Without one, every position is searched to the end.
     """
 
-    def __init__(self, remembered: i64 = TABLE_SIZE >> 3) -> None:
+    def __init__(self, remembered: i64 = TABLE_SIZE >> 3, book: OpeningBook | None = None) -> None:
         self.remembered = remembered
+        self.book = book
         self.table: vec[i64] = vec[i64](memoryview(bytes(8 * TABLE_SIZE)).cast("q"))
         self.written: vec[i64] = vec[i64]()
         self.nodes: i64 = 0
@@ -185,6 +191,11 @@ class Solver:
                     beta = high
                     if alpha >= beta:
                         return beta
+        if moves == BOOK_STONES and self.book is not None:
+            known = self.book.value(position, mask)
+            if known is not None:  # exact; kept as the bound this window needs, so a later visit is a table hit
+                self._store(slot, key << 7 | (known + 56 if known >= beta else known + 19))
+                return known
         opponent = position ^ mask
         # Insertion sort of ``score << 3 | rank`` into this node's slice of the buffer, best first.
         order = self.order

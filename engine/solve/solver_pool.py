@@ -8,16 +8,18 @@ solvers as were ever in use at the same time, and no more.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from engine.solve.connect4 import Solver
+from engine.solve.connect4_book import opening_book
 
 
 class SolverPool:
-    """Idle solvers, handed out one caller at a time."""
+    """Idle solvers, handed out one caller at a time; ``make_solver`` builds one when none is idle."""
 
-    def __init__(self) -> None:
+    def __init__(self, make_solver: Callable[[], Solver]) -> None:
+        self._make_solver = make_solver
         self._idle: list[Solver] = []
         self._lock = threading.Lock()
 
@@ -27,7 +29,7 @@ class SolverPool:
         with self._lock:
             solver = self._idle.pop() if self._idle else None
         if solver is None:
-            solver = Solver()
+            solver = self._make_solver()
         else:
             solver.reset()
         try:
@@ -37,5 +39,5 @@ class SolverPool:
                 self._idle.append(solver)
 
 
-SOLVERS = SolverPool()
-"""The process's pool."""
+SOLVERS = SolverPool(lambda: Solver(book=opening_book()))
+"""The process's pool: solvers with the opening book, so positions from the empty board on are solved."""

@@ -1,0 +1,95 @@
+"""Connect Four's opening book: its values equal the solver's, and with it positions from the empty board are exact."""
+
+from __future__ import annotations
+
+import io
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.commands.solve import solve_stream
+from engine.games.connect4 import Connect4
+from engine.games.connect4_bits import BOARD, BOTTOM, winning_cells
+from engine.solve.connect4 import Solver
+from engine.solve.connect4_book import BOOK_STONES, OpeningBook, book_to_pons, opening_book, position_code
+from engine.solve.connect4_oracle import move_scores
+
+pytestmark = pytest.mark.engine
+
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture(scope="module")
+def book() -> OpeningBook:
+    loaded = opening_book()
+    assert loaded is not None, "bitbully-databases is a dependency: the book must be installed"
+    return loaded
+
+
+def random_positions(count: int, stones: int, seed: int) -> list[Connect4]:
+    """``count`` positions reached by random play with ``stones`` stones, none of them finished."""
+    rng = random.Random(seed)
+    found: list[Connect4] = []
+    while len(found) < count:
+        state = Connect4.from_setup("")
+        for _ in range(stones):
+            state = state.play(rng.choice(state.legal_moves()))
+            if state.outcome() is not None:
+                break
+        else:
+            found.append(state)
+    return found
+
+
+def test_a_documented_position_and_its_mirror_image(book: OpeningBook) -> None:
+    """The position of the book's own documentation, where the first player wins in 29 plies (value 71: the
+    winner's 21st stone decides, Pons' 1); the book stores one of a position and its mirror image, and both read."""
+    state = Connect4.from_setup("422442244666")
+    mirrored = Connect4.from_setup("466446644222")
+    assert position_code(state.position, state.mask, True) == position_code(mirrored.position, mirrored.mask, False)
+    assert book.value(state.position, state.mask) == book.value(mirrored.position, mirrored.mask) == 1
+    assert book_to_pons(71) == 1 and book_to_pons(-88) == -10 and book_to_pons(0) == 0 and book_to_pons(97) == 14
+
+
+def test_book_values_equal_the_solver_and_only_immediate_wins_are_missing(book: OpeningBook) -> None:
+    solver = Solver()
+    for state in random_positions(24, BOOK_STONES, seed=3):
+        value = book.value(state.position, state.mask)
+        if value is None:
+            assert winning_cells(state.position, state.mask) & ((state.mask + BOTTOM) & BOARD), state.history
+            continue
+        solver.reset()
+        assert value == solver.solve(state), state.history
+
+
+def test_the_empty_board_and_early_positions_are_exact_with_the_book(book: OpeningBook) -> None:
+    """The empty board's known column values (Pons, "Solving Connect 4"), and early positions equal to the solver
+    without a book (which searches them to the end)."""
+    solver = Solver(book=book)
+    scores = {column: score for score, column, _ in move_scores(Connect4.from_setup(""), solver)}
+    assert [scores[column] for column in range(7)] == [-2, -1, 0, 1, 0, -1, -2]
+    plain = Solver()
+    for state in random_positions(6, 10, seed=11):
+        solver.reset()
+        plain.reset()
+        assert solver.solve(state) == plain.solve(state), state.history
+
+
+def test_solve_command_uses_the_book_unless_told_not_to() -> None:
+    sequence = "4453"
+    with_book = subprocess.run([sys.executable, "-m", "engine", "solve", "connect4"], input=f"{sequence}\n",
+                               capture_output=True, text=True, cwd=ROOT, timeout=120, check=True).stdout.split()
+    without = subprocess.run([sys.executable, "-m", "engine", "solve", "connect4", "--no-book"],
+                             input=f"{sequence}\n", capture_output=True, text=True, cwd=ROOT, timeout=600,
+                             check=True).stdout.split()
+    assert with_book[:2] == without[:2] == [sequence, "-2"]
+    assert int(with_book[2]) < int(without[2])
+
+
+def test_analyse_from_the_empty_board_with_the_book(book: OpeningBook) -> None:
+    out = io.StringIO()
+    assert solve_stream(io.StringIO("4\n"), out, Solver(book=book), analyse=True) == 0
+    assert out.getvalue().split()[:8] == ["4", "-4", "-2", "-2", "-1", "-2", "-2", "-4"]
