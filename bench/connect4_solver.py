@@ -57,20 +57,19 @@ def bench_set(name: str, limit: int | None) -> str:
 
 
 def bench_oracle(limit: int) -> list[str]:
-    """Oracle milliseconds (median, max) by empty cells, up to ``ATTEMPT_EMPTY``, on up to ``limit`` positions per
-    count (the oracle's own limits lifted, so every position is solved)."""
+    """Oracle milliseconds (median, max) by empty cells at the top level (which solves every position), on up to
+    ``limit`` positions per count."""
     by_empty: dict[int, list[Connect4]] = {}
     for name in ("middle_easy", "middle_medium"):
         for sequence, _ in read_set(name, None):
             state = Connect4.from_setup(sequence)
             by_empty.setdefault(CELLS - state.moves, []).append(state)
     lines = []
-    oracle.SOLVER_EMPTY = oracle.ATTEMPT_EMPTY
-    for empty in sorted(e for e in by_empty if e <= oracle.ATTEMPT_EMPTY):
+    for empty in sorted(by_empty):
         times = []
         for state in by_empty[empty][:limit]:
             started = time.perf_counter()
-            oracle.connect4_oracle(state, None)
+            oracle.connect4_oracle(state, oracle.ATTEMPT_LEVEL)
             times.append(time.perf_counter() - started)
         lines.append(f"oracle {empty:2d} empty: {len(times):3d} positions, ms median "
                      f"{statistics.median(times) * 1e3:7.1f} max {max(times) * 1e3:7.1f}")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from engine.game import WIN, State, describe_score
-from engine.games.connect4 import CELLS, Connect4
+from engine.games.connect4 import Connect4
 from engine.games.nim import Nim
 from engine.solve import tables as solved
 from engine.solve.connect4 import SolveTimeout, pons_to_engine
@@ -22,16 +22,16 @@ from engine.solve.nim import value as nim_value
 from engine.solve.solver_pool import SOLVERS
 
 Result = Literal["win", "draw", "loss"]
-CONNECT4_SECONDS = 1.0
-"""The default time the Connect Four solver gets to prove every move of one position (``move_values``); beyond it
-the position's truth is unknown. Compiled, it proves most positions from about 31 empty cells (ply 11) down within
-it (``bench/connect4_exact_by_ply.py``, docs/compiled.md); earlier positions stay unknown."""
+CONNECT4_SECONDS = 3.0
+"""The default time the Connect Four solver gets to prove every move of one position (``move_values``, as reviews
+use it); beyond it the position's truth is unknown. Compiled and with the opening book, the slowest of 200
+positions per ply took 2.1 s, at 13 stones; up to 11 stones every one took under 0.15 s
+(``bench/connect4_exact_by_ply.py``, docs/compiled.md)."""
 TABLE_GAMES = ("tictactoe", "wolves")
-LIVE_CONNECT4_EMPTY = 29
-"""``live_truth`` asks the Connect Four solver only from this many empty cells down (ply 13): there, compiled, it
-proved all 20 positions sampled within ``LIVE_CONNECT4_SECONDS`` (median 88 ms, 95th percentile 445 ms;
-``bench/connect4_exact_by_ply.py``); earlier positions stay unknown rather than delay the engine's move."""
 LIVE_CONNECT4_SECONDS = 0.5
+"""What ``live_truth`` gives the Connect Four solver, at any ply: within it, 185 of 200 positions sampled at 12
+stones (the hardest) were proven, 197 of 200 at 13, all of them at every other ply (``bench/connect4_exact_by_ply.py``);
+a position it does not prove stays unknown rather than delay the engine's move."""
 LIVE_BUILT_TABLES = ("tictactoe",)
 """Tables ``live_truth`` builds when missing (tic-tac-toe's takes a tenth of a second); Wolves & Rabbit's takes
 5-20 s and is left to the level that plays from it."""
@@ -149,12 +149,8 @@ def position_value(values: dict[str, Exact]) -> Exact:
 def live_truth(state: State) -> dict[str, dict[str, Any]] | None:
     """The exact value of each legal move of ``state`` for the engine panel (``move_text -> Exact.to_dict()``),
     within what a live engine turn can afford: solved tables if already built (tic-tac-toe's is built at once), the
-    Connect Four solver from
-    ``LIVE_CONNECT4_EMPTY`` empty cells down within ``LIVE_CONNECT4_SECONDS``, at most ``LIVE_MAX_MOVES`` moves;
-    None where unknown. Display only."""
-    position: object = state  # narrowed by class: a game's class is no State subtype for the type checker
-    if isinstance(position, Connect4) and CELLS - position.moves > LIVE_CONNECT4_EMPTY:
-        return None
+    Connect Four solver within ``LIVE_CONNECT4_SECONDS``, at most ``LIVE_MAX_MOVES`` moves; None where unknown.
+    Display only."""
     if len(state.legal_moves()) > LIVE_MAX_MOVES:
         return None
     values = move_values(state, LIVE_CONNECT4_SECONDS, build_tables=state.name in LIVE_BUILT_TABLES)

@@ -11,7 +11,7 @@ from engine.games.connect4 import Connect4
 from engine.oracles import consult
 from engine.player import think_at_level
 from engine.solve.connect4 import Solver, SolveTimeout, pons_to_engine
-from engine.solve.connect4_oracle import ATTEMPT_EMPTY, ATTEMPT_LEVEL, SOLVER_EMPTY, SOLVER_LEVEL, connect4_oracle
+from engine.solve.connect4_oracle import ATTEMPT_LEVEL, SOLVER_EMPTY, SOLVER_LEVEL, connect4_oracle
 
 pytestmark = pytest.mark.engine
 
@@ -35,11 +35,9 @@ def test_oracle_plays_the_exact_win_with_every_move_scored() -> None:
     assert outcome is not None and outcome.winner == state.to_move
 
 
-def test_oracle_declines_early_positions_low_levels_and_finished_games() -> None:
-    early = Connect4.from_setup("12345671")
-    assert 42 - early.moves > ATTEMPT_EMPTY and connect4_oracle(early, 8) is None
+def test_oracle_declines_early_positions_below_the_top_level_low_levels_and_finished_games() -> None:
     middle = Connect4.from_setup("1234567" * 2)
-    assert SOLVER_EMPTY < 42 - middle.moves <= ATTEMPT_EMPTY and connect4_oracle(middle, ATTEMPT_LEVEL - 1) is None
+    assert 42 - middle.moves > SOLVER_EMPTY and connect4_oracle(middle, ATTEMPT_LEVEL - 1) is None
     assert connect4_oracle(Connect4.from_setup(WON_IN_SIX), SOLVER_LEVEL - 1) is None
     assert connect4_oracle(Connect4.from_setup("1122334"), 8) is None
     end = Connect4.from_setup("2252576253462244111563365343671351441")
@@ -55,7 +53,7 @@ def test_oracle_scores_losses_by_their_length() -> None:
 
 
 def test_attempt_gives_up_in_time_and_solver_deadline_raises() -> None:
-    state = Connect4.from_setup("44")  # far too early to solve in CPython
+    state = Connect4.from_setup("44")  # without the book, far too early to solve in 0.05 s
     solver = Solver()
     started = time.perf_counter()
     with pytest.raises(SolveTimeout):
@@ -70,6 +68,19 @@ def test_attempt_solves_a_middle_game_position_at_the_top_level() -> None:
     assert info is not None and info.source == "solver"
     assert info.score == pons_to_engine(10, state.moves) and info.score_text == "win in 5"
     assert connect4_oracle(state, ATTEMPT_LEVEL - 1) is None  # 28 empty cells: only the top level tries
+
+
+def test_the_top_level_is_perfect_from_the_first_move() -> None:
+    """From the empty board the top level plays the centre, the only winning move, with every column's exact
+    score (Pons' -2 -1 0 1 0 -1 -2, turned into plies to the end), down the opening book."""
+    state = Connect4.from_setup("")
+    info = connect4_oracle(state, ATTEMPT_LEVEL)
+    assert info is not None and info.source == "solver" and info.best == "4"
+    scores = {root.move: root.score for root in info.root_moves}
+    assert scores == {str(column + 1): pons_to_engine(pons, 0) for column, pons in enumerate((-2, -1, 0, 1, 0, -1, -2))}
+    assert info.score == pons_to_engine(1, 0) and info.score_text == "win in 21"
+    early = Connect4.from_setup("12345671")
+    assert connect4_oracle(early, ATTEMPT_LEVEL) is not None and connect4_oracle(early, SOLVER_LEVEL) is None
 
 
 def test_player_plays_the_solver_move_at_the_top_level() -> None:

@@ -173,7 +173,8 @@ def test_live_truth_stays_within_a_live_turns_means() -> None:
     from engine.truth import live_truth
 
     assert live_truth(new_game("tictactoe", "5"))["2"]["text"] == "loss in 3"
-    assert live_truth(new_game("connect4")) is None  # far from the end: the solver is not asked
+    empty_board = live_truth(new_game("connect4"))  # the solver, down to its opening book
+    assert empty_board is not None and empty_board["4"]["text"] == "win in 21" and empty_board["1"]["result"] == "loss"
     assert live_truth(new_game("chess")) is None
     assert live_truth(Nim((40, 50, 60))) is None  # 150 legal moves: too many to send
     assert live_truth(Nim((3, 4, 5)))["1:2"] == {"result": "win", "plies": 11, "score": WIN - 11, "text": "win in 6"}

@@ -1,12 +1,13 @@
-"""The Connect Four oracle: exact play from the exact solver once few enough cells are empty.
+"""The Connect Four oracle: exact play from the exact solver.
 
-Registered in ``engine.oracles`` so that ``engine.player.think`` plays perfect endgames. Solving every legal move
-of a position, compiled (``bench/connect4_exact_by_ply.py``, 20 positions per ply from Pons' Begin-Medium and
-Middle-Medium lines, docs/compiled.md): at 24 empty cells a median of 7 ms and a 95th percentile of 39 ms; at 32
-empty, 15 of 20 within 0.5 s. So from ``SOLVER_EMPTY`` empty cells down, levels ``SOLVER_LEVEL`` and up take the
-exact move instead of searching; level ``ATTEMPT_LEVEL`` also tries from ``ATTEMPT_EMPTY`` empty cells, giving the
-solver ``ATTEMPT_SECONDS``, and plays the solver's move whenever it is proven in that time; when it is not, the
-oracle answers None and the ordinary search plays.
+Registered in ``engine.oracles`` so that ``engine.player.think`` plays perfectly. The solver searches down to the
+opening book (12 stones, ``engine.solve.connect4_book``) or to the end of the game; scoring every legal move of a
+position, compiled (``bench/connect4_exact_by_ply.py``, 200 positions per ply from Pons' Begin-Medium and
+Middle-Medium lines, docs/compiled.md) takes at most 143 ms up to 11 stones, and is hardest just past the book: at
+12 and 13 stones a median of 70 and 41 ms, 95th percentiles of 527 and 250 ms, at most 1.8 and 2.1 s; from 24 empty
+cells down at most 56 ms. So level ``ATTEMPT_LEVEL`` plays the solver's move in every position, giving it
+``ATTEMPT_SECONDS`` (no position sampled came near; when one does, the oracle answers None and the ordinary search
+plays); from ``SOLVER_EMPTY`` empty cells down, levels ``SOLVER_LEVEL`` and up take the exact move without a limit.
 """
 from __future__ import annotations
 
@@ -19,13 +20,12 @@ from engine.solve.connect4 import Solver, SolveTimeout, pons_to_engine
 from engine.solve.solver_pool import SOLVERS
 
 SOLVER_EMPTY = 24
-"""The oracle answers when at most this many cells are empty."""
+"""Levels ``SOLVER_LEVEL`` and up play the solver's move when at most this many cells are empty."""
 SOLVER_LEVEL = 7
 """The weakest level that plays exact endgames; lower levels keep their search and randomness."""
-ATTEMPT_EMPTY = 32
-"""Up to this many empty cells, the strongest level tries the solver within ``ATTEMPT_SECONDS``."""
-ATTEMPT_SECONDS = 0.5
 ATTEMPT_LEVEL = 8
+"""The level that plays the solver's move from the first move on, when it is proven within ``ATTEMPT_SECONDS``."""
+ATTEMPT_SECONDS = 5.0
 
 
 def move_scores(state: Connect4, solver: Solver, deadline: float | None = None,
@@ -69,8 +69,8 @@ def describe_level(level: int) -> str | None:
     """What the exact solver does at ``level``, in words for the level picker, or None when the level only
     searches."""
     if level >= ATTEMPT_LEVEL:
-        return (f"plays perfectly from the exact solver once at most {ATTEMPT_EMPTY} cells are empty (if it finishes "
-                f"within {ATTEMPT_SECONDS:g} s; at {SOLVER_EMPTY} always), and searches before that")
+        return (f"plays perfectly from the first move, from the exact solver and its opening book (searching only "
+                f"if a proof took over {ATTEMPT_SECONDS:g} s)")
     if level >= SOLVER_LEVEL:
         return f"plays perfectly from the exact solver once at most {SOLVER_EMPTY} cells are empty, and searches before"
     return None
@@ -80,8 +80,8 @@ def connect4_oracle(state: Connect4, level: int | None) -> SearchInfo | None:
     """The exact best move as a final ``SearchInfo`` (``source="solver"``), or None.
 
     None when the game is over, no level is given (a custom search shows the search that was asked for), ``level``
-    is below ``SOLVER_LEVEL``, more than ``SOLVER_EMPTY`` cells are empty (``ATTEMPT_EMPTY`` at ``ATTEMPT_LEVEL``),
-    or the attempt ran out of time. Otherwise
+    is below ``SOLVER_LEVEL``, more than ``SOLVER_EMPTY`` cells are empty below ``ATTEMPT_LEVEL``, or the attempt
+    ran out of time. Otherwise
     ``score`` is exact in the engine's ``WIN - plies`` convention, ``root_moves`` holds the exact score of every
     legal move (bound "exact"), ``pv`` is a line of perfect play (to the end of the game unless an attempt's time
     ran out first) and ``nodes`` counts the solver's negamax calls.
@@ -91,10 +91,10 @@ def connect4_oracle(state: Connect4, level: int | None) -> SearchInfo | None:
     empty = CELLS - state.moves
     started = time.perf_counter()
     deadline = None
-    if empty > SOLVER_EMPTY:
-        if empty > ATTEMPT_EMPTY or level < ATTEMPT_LEVEL:
-            return None
+    if level >= ATTEMPT_LEVEL:
         deadline = started + ATTEMPT_SECONDS
+    elif empty > SOLVER_EMPTY:
+        return None
     with SOLVERS.borrow() as solver:
         try:
             scored = move_scores(state, solver, deadline)
