@@ -97,25 +97,10 @@ def flat_tables(tables: Mapping[str, tuple[int, ...]]) -> Tables:
     return tuple(flat)
 
 
-def is_ours(piece: int) -> bool:
-    """True for a piece of the side to move."""
-    return 64 < piece < 91
-
-
-def is_theirs(piece: int) -> bool:
-    """True for a piece of the opponent."""
-    return piece > 96
-
-
 def en_passant(board: bytes) -> int:
     """The index of the square a pawn just skipped (capturable en passant), or 0."""
     file = board[EN_PASSANT_AT]
     return FIRST_RANK_ROW + file if file else 0
-
-
-def castling_rights(board: bytes) -> int:
-    """The castling bits (``OURS_A1 | OURS_H1 | THEIRS_A8 | THEIRS_H8``) of the position."""
-    return board[CASTLING_AT]
 
 
 def move_from(move: int) -> int:

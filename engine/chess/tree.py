@@ -122,15 +122,7 @@ class ChessTree:
         self.phase = 0
         self.mopup = False
         self.strong_at_root = False
-        self.next_check = 0
-        self.nodes = 0
-        self.qnodes = 0
-        self.cutoffs = 0
-        self.pruned = 0
-        self.generated = 0
-        self.tt_probes = 0
-        self.tt_hits = 0
-        self.seldepth = 0
+        self.reset_counters(0)
 
     def load(self, tables: Tables, phase: int, mopup: bool, strong_at_root: bool, seen: set[bytes]) -> None:
         """Search a new root: its ``tables`` and ``phase``, whether mop-up applies (and whether the strong side
@@ -148,9 +140,15 @@ class ChessTree:
 
     def reset_counters(self, next_check: int) -> None:
         """Zero the counters of a new search; ``tick`` is first called at node ``next_check``."""
-        self.nodes = self.qnodes = self.cutoffs = self.pruned = self.generated = 0
-        self.tt_probes = self.tt_hits = self.seldepth = 0
-        self.next_check = next_check
+        self.nodes: int = 0
+        self.qnodes: int = 0
+        self.cutoffs: int = 0
+        self.pruned: int = 0
+        self.generated: int = 0
+        self.tt_probes: int = 0
+        self.tt_hits: int = 0
+        self.seldepth: int = 0
+        self.next_check: int = next_check
 
     def stored_move(self, board: bytes) -> int:
         """The best move the TT holds for ``board``, or 0."""
