@@ -6,28 +6,54 @@ BITBULLY_PYTHON is the interpreter of a separate virtual environment with ``pip 
 reference to measure against, never imported by the project); it runs ``bench/bitbully_driver.py``. Ours is
 ``python -m engine solve connect4 --analyse`` (the solver with our reader of the same 12-ply opening book). Both
 reset their transposition table before each position and time the scoring of all seven columns alone. The sets are
-Pons' files in ``tests/data/connect4`` and ``ply-N``: the distinct N-stone prefixes of his Begin-Medium and
-Middle-Medium lines. Per set: the median over rounds of each program's mean, 95th percentile and maximum
+Pons' files in ``tests/data/connect4``, ``ply-N``: the distinct N-stone prefixes of his Begin-Medium and
+Middle-Medium lines, and ``random``: every prefix with 2 to 14 stones of 20 random games (seeded, so every run
+plays the same games). Per set: the median over rounds of each program's mean, 95th percentile and maximum
 milliseconds per position, and the positions where the seven scores differ (they must not).
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.games.connect4 import Connect4
+
 ROOT = Path(__file__).resolve().parent.parent
 SETS = ROOT / "tests" / "data" / "connect4"
-DEFAULT_SETS = ("ply-1", "ply-4", "ply-8", "ply-11", "ply-12", "ply-13", "ply-16", "begin_easy", "begin_medium",
-                "middle_medium", "middle_easy", "end_easy")
+DEFAULT_SETS = ("random", "ply-1", "ply-4", "ply-8", "ply-11", "ply-12", "ply-13", "ply-14", "begin_easy",
+                "begin_medium", "middle_medium", "middle_easy", "end_easy")
+RANDOM_GAMES = 20
+RANDOM_STONES = range(2, 15)
+
+
+def random_prefixes(seed: int = 22) -> list[str]:
+    """Every prefix with ``RANDOM_STONES`` stones of ``RANDOM_GAMES`` random games, as column sequences."""
+    rng = random.Random(seed)
+    prefixes = []
+    for _ in range(RANDOM_GAMES):
+        state = Connect4.from_setup("")
+        sequence = ""
+        while state.outcome() is None and len(sequence) < RANDOM_STONES[-1]:
+            column = rng.choice(state.legal_moves())
+            state = state.play(column)
+            sequence += str(column + 1)
+            if state.outcome() is None and len(sequence) in RANDOM_STONES:
+                prefixes.append(sequence)
+    return prefixes
 
 
 def positions(name: str, limit: int | None) -> list[str]:
     """The column sequences of set ``name`` (a file of Pons' or ``ply-N``), at most ``limit``."""
-    if name.startswith("ply-"):
+    if name == "random":
+        chosen = random_prefixes()
+    elif name.startswith("ply-"):
         stones = int(name[4:])
         found: dict[str, None] = {}
         for source in ("begin_medium", "middle_medium"):
