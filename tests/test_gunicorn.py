@@ -148,6 +148,25 @@ def test_without_proxy_hops_no_forwarded_header_is_believed_and_no_control_socke
     assert list(home.iterdir()) == []
 
 
+def test_a_creation_is_one_transaction(tmp_path):
+    """A creation whose last step fails (the table of the browsers' seats lost) leaves no game behind: the game,
+    its seats and its creator's seat are stored together or not at all."""
+    server = LiveServer(tmp_path / "instance").start()
+    database_file = tmp_path / "instance" / "arena.sqlite3"
+    try:
+        assert server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}}).status_code == 201
+        with contextlib.closing(sqlite3.connect(database_file)) as database:
+            database.execute("DROP TABLE player_seats")
+            database.commit()
+        answer = server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}})
+        assert answer.status_code == 500 and answer.json()["error"] == "internal_error"
+        with contextlib.closing(sqlite3.connect(database_file)) as database:
+            assert database.execute("SELECT COUNT(*) FROM games").fetchone() == (1,)
+            assert database.execute("SELECT COUNT(*) FROM seats").fetchone() == (2,)
+    finally:
+        server.kill()
+
+
 def test_a_server_error_is_a_500_with_a_request_id_logged_once(tmp_path):
     """A database that lost a table (an error no check foresees): creating a game answers ``500 internal_error``
     naming a request id, and the log holds that id once, with the traceback."""

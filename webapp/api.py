@@ -95,6 +95,11 @@ def _invitation(game_id: str) -> dict[str, str | None]:
 def _seat_answer(game_id: str, seat: int, token: str, status: int = 200, **extra: Any) -> tuple[Response, int]:
     """``{...extra, seat, token, invite, invite_url}``; the caller's browser now holds the seat."""
     _players().remember(game_id, seat)
+    return _seat_json(game_id, seat, token, status, **extra)
+
+
+def _seat_json(game_id: str, seat: int, token: str, status: int, **extra: Any) -> tuple[Response, int]:
+    """``{...extra, seat, token, invite, invite_url}`` for a seat the caller's browser already holds."""
     return jsonify({**extra, "seat": seat, "token": token, **_invitation(game_id)}), status
 
 
@@ -149,12 +154,12 @@ def create_game() -> tuple[Response, int]:
             new_game = replace(new_game, setup=chess_setup(new_game.setup))
         except InvalidSetupError as error:
             raise ArenaError("bad_game", str(error)) from None
-    game_id, seat, token = _arena().creation.create(new_game, _client())
+    game_id, seat, token = _arena().creation.create(new_game, _client(), _players().identity)
     if seat is None or token is None:
         return jsonify({"id": game_id, "url": f"/g/{game_id}", "seat": None, "token": None, "invite": None,
                         "invite_url": None,
                         "stop_code": stop_code(current_app.config["SECRET_KEY"], game_id)}), 201
-    return _seat_answer(game_id, seat, token, 201, id=game_id, url=f"/g/{game_id}", stop_code=None)
+    return _seat_json(game_id, seat, token, 201, id=game_id, url=f"/g/{game_id}", stop_code=None)
 
 
 @bp.get("/health")

@@ -52,14 +52,17 @@ class Players:
         player = self.current()
         return None if player is None else self.store.seat_of(player, game_id)
 
-    def remember(self, game_id: str, seat: int) -> None:
-        """The request's browser now holds ``seat`` of ``game_id``; a browser without an identity gets one, sent
-        with the response."""
+    def identity(self) -> str:
+        """The request's browser's identity; a browser without one gets one, sent with the response."""
         player = self.current()
         if player is None:
             player = g.arena_player = secrets.token_urlsafe(16)
             g.arena_player_new = True
-        self.store.remember_seat(player, game_id, seat)
+        return player
+
+    def remember(self, game_id: str, seat: int) -> None:
+        """The request's browser now holds ``seat`` of ``game_id`` (``identity``)."""
+        self.store.remember_seat(self.identity(), game_id, seat)
 
     def _read(self, value: str | None) -> str | None:
         if not value:

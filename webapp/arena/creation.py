@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from engine.game import GameError, State
@@ -37,9 +38,12 @@ class Creation:
         self.rooms = rooms
         self.secret = secret
 
-    def create(self, request: NewGameRequest, client: str = "") -> tuple[str, int | None, str | None]:
+    def create(self, request: NewGameRequest, client: str = "",
+               holder: Callable[[], str] | None = None) -> tuple[str, int | None, str | None]:
         """Create a game as the request says for ``client`` (an address: its engine turns count against that
-        client's share of the engines); returns ``(id, creator's seat, token)`` (None, None for engines)."""
+        client's share of the engines); returns ``(id, creator's seat, token)`` (None, None for engines). When the
+        creator takes a seat, ``holder()`` names the browser that holds it, recorded with the game in one
+        transaction."""
         try:
             cls = game_class(request.game)
             if request.setup is not None and request.game_options:
@@ -60,7 +64,7 @@ class Creation:
             options["clock"] = request.clock.to_option()
         creator = side if isinstance(side, int) else None
         return self._insert(cls.name, state, request.game_options, options, request.opponent, engines, creator,
-                            client)
+                            client, holder)
 
     def take_seat(self, game_id: str, invite: object = None) -> tuple[int, str]:
         """Take the first free human seat of the game with the invitation code of its share link (none needed when
@@ -128,14 +132,16 @@ class Creation:
 
     def _insert(self, game: str, state: State, game_options: dict[str, Any], options: dict[str, Any],
                 opponent: dict[str, Any], engines: tuple[dict[str, Any] | None, ...],
-                creator: int | None, client: str) -> tuple[str, int | None, str | None]:
+                creator: int | None, client: str,
+                holder: Callable[[], str] | None = None) -> tuple[str, int | None, str | None]:
         now = dt.datetime.now(dt.UTC)
         game_id = secrets.token_urlsafe(6)
         seats = [StoredSeat(i, engines[i], engines[i] is None and i == creator) for i in (0, 1)]
         stored = StoredGame(id=game_id, game=game, start_setup=state.setup(), game_options=game_options,
                             options=options, opponent=opponent, status="active", winner=None, reason=None,
                             rematch_id=None, created_at=now, updated_at=now, seats=seats)
-        self.store.create_game(stored, state.to_move)
+        held = (holder(), creator) if holder is not None and creator is not None else None
+        self.store.create_game(stored, state.to_move, held)
         live = LiveGame(stored, state, state, client=client)
         self.cache.add(live)
         with live.lock:

@@ -61,8 +61,10 @@ class Store:
         """Close every pooled connection."""
         self.database.close()
 
-    def create_game(self, game: StoredGame, to_move: int | None) -> None:
-        """Insert a new game with its seats (and no moves); ``to_move`` is the seat to move at the start."""
+    def create_game(self, game: StoredGame, to_move: int | None, holder: tuple[str, int] | None = None) -> None:
+        """Insert a new game with its seats (and no moves); ``to_move`` is the seat to move at the start. With
+        ``holder`` ``(browser, seat)``, that browser holds that seat (``remember_seat``), in the same transaction:
+        the game exists with its creator's seat recorded, or not at all."""
         with self._transaction() as session:
             session.add(GameRow(
                 id=game.id, game=game.game, start_setup=game.start_setup, game_options=game.game_options,
@@ -71,6 +73,8 @@ class Store:
             ))
             session.flush()
             session.add_all(SeatRow(game_id=game.id, seat=s.seat, engine=s.engine, taken=s.taken) for s in game.seats)
+            if holder is not None:
+                session.add(PlayerSeatRow(player_id=holder[0], game_id=game.id, seat=holder[1]))
 
     def load_game(self, game_id: str) -> StoredGame | None:
         """The game with its seats and moves in ply order, or None."""
