@@ -108,7 +108,12 @@ def compiled_extensions() -> list:
     BuildCompiledEngine.hashes = source_hashes()
     # The project's mypy settings apply; the overrides for web-layer imports are unused here, and that is fine.
     arguments = ["--no-warn-unused-configs", *COMPILED]
-    extensions = mypycify(arguments, opt_level="3", target_dir=str(Path("build") / "mypyc"))
+    try:
+        extensions = mypycify(arguments, opt_level="3", target_dir=str(Path("build") / "mypyc"))
+    except SystemExit:  # mypyc reports type errors on stderr, then exits
+        warn("mypyc could not compile the engine (see its errors above); the engine is installed interpreted "
+             "(CPython speed)")
+        return []
     for extension in extensions:
         # The file's last name component (hence its PyInit_ symbol) is unchanged; engine.native maps the
         # module's real name to this file.

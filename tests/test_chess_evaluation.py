@@ -8,6 +8,7 @@ import chess
 import pytest
 
 from engine.chess import board as cb
+from engine.chess import convert
 from engine.chess.evaluation import PERSONALITIES, build_tables, game_phase, lone_king_side
 from engine.chess.leaf_terms import mopup_score, pawn_structure, pawns_only
 from engine.chess.search import ChessSearcher
@@ -43,7 +44,7 @@ def test_evaluation_is_the_same_for_the_mirrored_position() -> None:
 ])
 def test_pawn_structure_in_the_endgame(fen: str, expected: int) -> None:
     tables = build_tables(0, PERSONALITIES["balanced"])
-    position = cb.from_board(chess.Board(fen), tables)
+    position = convert.from_board(chess.Board(fen), tables)
     assert pawn_structure(pawns_only(position.board), 0) == expected
 
 
@@ -51,9 +52,9 @@ def test_mop_up_prefers_the_bare_king_on_the_edge_and_the_kings_close() -> None:
     board = chess.Board("8/8/8/4k3/8/8/8/4K2Q w - - 0 1")
     assert lone_king_side(board) == chess.WHITE and lone_king_side(chess.Board()) is None
     tables = build_tables(game_phase(board), PERSONALITIES["balanced"])
-    centre = cb.from_board(board, tables).board
-    edge = cb.from_board(chess.Board("4k3/8/8/8/8/8/8/4K2Q w - - 0 1"), tables).board
-    near = cb.from_board(chess.Board("8/8/4k3/8/4K3/8/8/7Q w - - 0 1"), tables).board
+    centre = convert.from_board(board, tables).board
+    edge = convert.from_board(chess.Board("4k3/8/8/8/8/8/8/4K2Q w - - 0 1"), tables).board
+    near = convert.from_board(chess.Board("8/8/4k3/8/4K3/8/8/7Q w - - 0 1"), tables).board
     assert mopup_score(edge, True) > mopup_score(centre, True)
     assert mopup_score(near, True) > mopup_score(centre, True)
 

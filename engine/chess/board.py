@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Final, NamedTuple
 
-import chess
 from librt.vecs import append, vec
 from mypy_extensions import i64
 
@@ -339,9 +338,9 @@ def needs_legality_test(board: bytes, move: int, king: int, pins: list[int]) -> 
     return i == king or i in pins or ((move >> 7) & 127 == en_passant(board) and board[i] == PAWN)
 
 
-def _turned(cells: bytearray, rights: int, ep: int) -> bytes:
-    """The board ``cells`` turned half a turn to the other side's view, with the castling bits ``rights`` (of the
-    side that just moved) and the en-passant index ``ep`` (already in the other side's view, or 0)."""
+def turned(cells: bytearray, rights: int, ep: int) -> bytes:
+    """The board ``cells`` (seen by the side that just moved, whose castling bits are ``rights``) turned half a
+    turn to the other side's view, with the en-passant index ``ep`` (already in the other side's view, or 0)."""
     cells[CASTLING_AT] = PADDING
     cells[EN_PASSANT_AT] = PADDING
     cells[119 - CASTLING_AT] = TURNED_CASTLING[rights]
@@ -391,46 +390,12 @@ def make_move(board: bytes, score: int, move: int, tables: Tables) -> tuple[byte
         elif j == en_passant(board):
             cells[j + 10] = EMPTY
             score += tables[PAWN * 120 + 119 - (j + 10)]
-    return _turned(cells, rights, new_ep), -score
+    return turned(cells, rights, new_ep), -score
 
 
 def turn(board: bytes) -> bytes:
     """The same position with the other side to move and no en-passant square (a null move)."""
-    return _turned(bytearray(board), board[CASTLING_AT], 0)
-
-
-def square_index(square: chess.Square, white_to_move: bool) -> int:
-    """The board index of a python-chess square, seen from White (``True``) or from Black."""
-    index = 91 - 10 * chess.square_rank(square) + chess.square_file(square)
-    return index if white_to_move else 119 - index
-
-
-def _index_square(index: int) -> chess.Square:
-    row, col = divmod(index, 10)
-    return chess.square(col - 1, 9 - row)
-
-
-def from_board(board: chess.Board, tables: Tables) -> Position:
-    """The internal position of a python-chess board (its side to move becomes upper case)."""
-    white = board.turn == chess.WHITE
-    cells = bytearray(EMPTY_BOARD)
-    for square, piece in board.piece_map().items():
-        cells[91 - 10 * chess.square_rank(square) + chess.square_file(square)] = ord(piece.symbol())
-    # The rights as White sees the board: White's rooks on a1 (91) and h1 (98), Black's on a8 (21) and h8 (28).
-    rights = (OURS_A1 * board.has_queenside_castling_rights(chess.WHITE)
-              | OURS_H1 * board.has_kingside_castling_rights(chess.WHITE)
-              | THEIRS_A8 * board.has_queenside_castling_rights(chess.BLACK)
-              | THEIRS_H8 * board.has_kingside_castling_rights(chess.BLACK))
-    ep = 0
-    if board.ep_square is not None and board.has_pseudo_legal_en_passant():
-        ep = square_index(board.ep_square, white)
-    if white:
-        cells[CASTLING_AT] = rights
-        cells[EN_PASSANT_AT] = ep - FIRST_RANK_ROW if ep else 0
-        text = bytes(cells)
-    else:
-        text = _turned(cells, rights, ep)
-    return Position(text, score_board(text, tables), kings_of(text))
+    return turned(bytearray(board), board[CASTLING_AT], 0)
 
 
 def score_board(board: bytes, tables: Tables) -> int:
@@ -443,24 +408,6 @@ def score_board(board: bytes, tables: Tables) -> int:
         elif p > 96:
             total -= tables[(p - THEIRS) * 120 + 119 - i]
     return total
-
-
-def move_uci(move: int, white_to_move: bool) -> str:
-    """UCI text of an internal move made by White (``True``) or Black."""
-    i = move & 127
-    j = (move >> 7) & 127
-    if not white_to_move:
-        i, j = 119 - i, 119 - j
-    text = chess.SQUARE_NAMES[_index_square(i)] + chess.SQUARE_NAMES[_index_square(j)]
-    promotion = move >> 14
-    return text + chr(promotion).lower() if promotion else text
-
-
-def move_from_chess(move: chess.Move, white_to_move: bool) -> int:
-    """The internal move of a python-chess move made by White (``True``) or Black."""
-    promotion = ord(chess.piece_symbol(move.promotion).upper()) if move.promotion else 0
-    return encode_move(square_index(move.from_square, white_to_move), square_index(move.to_square, white_to_move),
-                       promotion)
 
 
 def legal_moves(position: Position, tables: Tables) -> Iterator[tuple[int, Position]]:

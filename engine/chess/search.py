@@ -22,6 +22,7 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from engine.chess import board as cb
+from engine.chess import convert
 from engine.chess.evaluation import DEFAULT_PERSONALITY, PERSONALITIES, build_tables, game_phase, lone_king_side
 from engine.chess.tree import INF, MATE_BOUND, MAX_DEPTH, ChessTree
 from engine.game import WIN
@@ -82,7 +83,7 @@ class ChessSearcher(BaseSearcher):
         phase = game_phase(self.board)
         self.tables = build_tables(phase, self.personality)
         self.white = self.board.turn == chess.WHITE
-        self.root = cb.from_board(self.board, self.tables)
+        self.root = convert.from_board(self.board, self.tables)
         strong = lone_king_side(self.board)
         self.core.load(self.tables, phase, strong is not None, strong == self.board.turn, self._game_history())
 
@@ -92,7 +93,7 @@ class ChessSearcher(BaseSearcher):
         seen = set()
         for _ in range(min(board.halfmove_clock, len(board.move_stack))):
             board.pop()
-            seen.add(cb.from_board(board, self.tables).board)
+            seen.add(convert.from_board(board, self.tables).board)
         return seen
 
     def _core_tick(self) -> None:
@@ -242,7 +243,7 @@ class ChessSearcher(BaseSearcher):
         """The principal variation starting with ``entry``'s move, continued from the TT while legal."""
         move, position = entry[0], entry[1]
         white = self.white
-        pv = [cb.move_uci(move, white)]
+        pv = [convert.move_uci(move, white)]
         seen = {self.root.board, position.board}
         for _ in range(MAX_DEPTH):
             white = not white
@@ -250,7 +251,7 @@ class ChessSearcher(BaseSearcher):
             children = dict(cb.legal_moves(position, self.tables)) if next_move else {}
             if next_move not in children:
                 break
-            pv.append(cb.move_uci(next_move, white))
+            pv.append(convert.move_uci(next_move, white))
             position = children[next_move]
             if position.board in seen:
                 break
@@ -264,8 +265,9 @@ class ChessSearcher(BaseSearcher):
         self.pv = self._pv(entries[0]) if entries else []
         self.best = self.pv[0] if self.pv else None
         white = self.white
-        self.root_moves = [RootMove(cb.move_uci(move, white), self.root_scores.get(move), self.root_nodes.get(move, 0),
-                                    bound=self.root_bounds.get(move)) for move, *_ in entries]
+        self.root_moves = [RootMove(convert.move_uci(move, white), self.root_scores.get(move),
+                                    self.root_nodes.get(move, 0), bound=self.root_bounds.get(move))
+                           for move, *_ in entries]
         super()._emit(kind)
 
 

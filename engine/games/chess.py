@@ -23,6 +23,7 @@ import chess.pgn
 import chess.polyglot
 
 from engine.chess import board as internal
+from engine.chess import convert
 from engine.chess.evaluation import CENTIPAWNS, DEFAULT_PERSONALITY, PERSONALITIES, build_tables, game_phase
 from engine.chess.openings import opening_of
 from engine.game import IllegalMoveError, InvalidSetupError, Outcome, is_decided, plies_to_end
@@ -206,7 +207,7 @@ class ChessState:
     def evaluate(self) -> int:
         """Material and tapered piece-square score in centipawns for the side to move."""
         tables = _tables(game_phase(self._board))
-        return internal.from_board(self._board, tables).score
+        return convert.from_board(self._board, tables).score
 
     def order_hint(self, move: chess.Move) -> int:
         """Captures and promotions first (most valuable victim, least valuable attacker), then the rest."""
