@@ -12,7 +12,7 @@ from engine.game import WIN, State, describe_score, score_scale
 from engine.review import SearchSettings, shown_move
 from engine.search import make_searcher
 from engine.search.info import Limits, SearchOptions
-from engine.truth import move_values
+from engine.truth import Exact, move_values
 
 HINT_SETTINGS = SearchSettings(depth=6, seconds=1.0)
 """The search of a position whose moves' exact values are unknown: depth 6, at most 1 s."""
@@ -39,12 +39,14 @@ class MoveHints(TypedDict):
     moves: dict[str, MoveHint]
 
 
-def move_hints(state: State, settings: SearchSettings = HINT_SETTINGS, stop: Any = None) -> MoveHints:
+def move_hints(state: State, settings: SearchSettings = HINT_SETTINGS, stop: Any = None,
+               known: dict[str, Exact] | None = None) -> MoveHints:
     """``{"how": "exact" | "search", "depth": int | None, "moves": {move: {"value", "score", "shown"}}}`` for every
     legal move of ``state`` (empty for a finished game): ``value`` in words ("win in 3", "draw", "+0.35") for the
     side to move, ``score`` in the engine's convention (None where only the result is known), ``shown`` the move as
-    players read it (SAN in chess). ``stop`` (with ``is_set()``) cuts the search short."""
-    exact = move_values(state, HINT_TRUTH_SECONDS, build_tables=state.name == "tictactoe")
+    players read it (SAN in chess). ``stop`` (with ``is_set()``) cuts the search short; ``known``: the exact
+    values already found (``engine.truth.move_values``)."""
+    exact = move_values(state, HINT_TRUTH_SECONDS, build_tables=state.name == "tictactoe", known=known)
     if exact is not None:
         return {"how": "exact", "depth": None, "moves": {
             move: {"value": value.text, "score": value.score, "shown": shown_move(state, move)}

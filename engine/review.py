@@ -26,7 +26,16 @@ from typing import Any, overload
 from engine.game import State, describe_score, is_decided, play_moves, score_scale
 from engine.search import make_searcher
 from engine.search.info import Limits, SearchOptions
-from engine.truth import CONNECT4_SECONDS, Exact, finished_value, move_values, of_score, position_value
+from engine.truth import (
+    CONNECT4_SECONDS,
+    Exact,
+    finished_value,
+    move_values,
+    of_score,
+    position_value,
+    values_from_pairs,
+    values_to_pairs,
+)
 
 BEST = "best"
 KEPT = "kept the result"
@@ -92,14 +101,14 @@ class PositionView:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (``from_dict`` reads it back): what a worker process sends for one position."""
-        exact = None if self.exact is None else {move: [v.result, v.plies] for move, v in self.exact.items()}
+        exact = None if self.exact is None else values_to_pairs(self.exact)
         return {"exact": exact, "score": self.score, "score_text": self.score_text, "best": self.best}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PositionView:
         exact = data["exact"]
-        return cls(None if exact is None else {move: Exact(result, plies) for move, (result, plies) in exact.items()},
-                   data["score"], data["score_text"], data["best"])
+        return cls(None if exact is None else values_from_pairs(exact), data["score"], data["score_text"],
+                   data["best"])
 
 
 def review_moves(start: State, moves: Sequence[str], settings: SearchSettings = SearchSettings(),
@@ -136,10 +145,11 @@ def verdicts_from(positions: Sequence[State], moves: Sequence[str], views: Seque
 
 
 def look_at(state: State, settings: SearchSettings = SearchSettings(), stop: Any = None,
-            truth_seconds: float = CONNECT4_SECONDS) -> PositionView:
+            truth_seconds: float = CONNECT4_SECONDS, known: dict[str, Exact] | None = None) -> PositionView:
     """The truth of ``state``'s moves where known, else a search of it (nothing for a finished game); ``stop``
-    (with ``is_set()``) cuts the search short."""
-    exact = move_values(state, truth_seconds)
+    (with ``is_set()``) cuts the search short; ``known``: the exact values already found
+    (``engine.truth.move_values``)."""
+    exact = move_values(state, truth_seconds, known=known)
     if exact is not None or state.outcome() is not None:
         return PositionView(exact)
     final = None

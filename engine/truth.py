@@ -32,6 +32,10 @@ LIVE_CONNECT4_SECONDS = 0.5
 """What ``live_truth`` gives the Connect Four solver, at any ply: within it, 185 of 200 positions sampled at 12
 stones (the hardest) were proven, 197 of 200 at 13, all of them at every other ply (``bench/connect4_exact_by_ply.py``);
 a position it does not prove stays unknown rather than delay the engine's move."""
+KEPT_CONNECT4_STONES = range(12, 20)
+"""Connect Four positions whose values a store keeps (``kept_key``): from the first past the opening book on, where
+proving every move takes a median of 70 ms and up to 2 s, to 19 stones (at most 115 ms from 17 stones on;
+``bench/connect4_exact_by_ply.py``, docs/compiled.md)."""
 LIVE_BUILT_TABLES = ("tictactoe",)
 """Tables ``live_truth`` builds when missing (tic-tac-toe's takes a tenth of a second); Wolves & Rabbit's takes
 5-20 s and is left to the level that plays from it."""
@@ -87,6 +91,27 @@ class Exact:
         return {"result": self.result, "plies": self.plies, "score": self.score, "text": self.text}
 
 
+def kept_key(state: State) -> str | None:
+    """The key under which the exact values of ``state``'s moves are worth keeping once found (a store of solved
+    positions reads it before solving again), or None where finding them again costs little: Connect Four
+    positions with ``KEPT_CONNECT4_STONES`` stones, keyed by Pons' exact key (``position + mask``); the other
+    games' values come from tables, theory or small searches."""
+    position: object = state  # narrowed by class: a game's class is no State subtype for the type checker
+    if isinstance(position, Connect4) and position.moves in KEPT_CONNECT4_STONES:
+        return str(position.position + position.mask)
+    return None
+
+
+def values_to_pairs(values: dict[str, Exact]) -> dict[str, list[Any]]:
+    """Exact values in their compact JSON form, ``{move: [result, plies]}`` (as reviews store them)."""
+    return {move: [value.result, value.plies] for move, value in values.items()}
+
+
+def values_from_pairs(pairs: dict[str, list[Any]]) -> dict[str, Exact]:
+    """The inverse of ``values_to_pairs``."""
+    return {move: Exact(result, plies) for move, (result, plies) in pairs.items()}
+
+
 def of_score(score: int) -> Exact:
     """The ``Exact`` of a decided (or drawn, 0) score in the engine's convention."""
     if score == 0:
@@ -105,11 +130,14 @@ def finished_value(state: State) -> Exact | None:
 
 
 def move_values(state: State, seconds: float = CONNECT4_SECONDS, tables: Path | None = None,
-                build_tables: bool = True) -> dict[str, Exact] | None:
+                build_tables: bool = True, known: dict[str, Exact] | None = None) -> dict[str, Exact] | None:
     """Each legal move's exact value for the side to move (``move_text -> Exact``), or None when it is not known:
     a game without a source, a solved table not built yet (with ``build_tables`` False), a Connect Four position
     the solver cannot prove in ``seconds``, Nim under rules its theory does not cover. Empty for a finished game.
-    ``tables`` is the folder of the solved tables (default: their cache)."""
+    ``tables`` is the folder of the solved tables (default: their cache). ``known``: the values already found for
+    this position (a store of solved positions, ``kept_key``), returned as they are."""
+    if known is not None:
+        return dict(known)
     if state.outcome() is not None:
         return {}
     values: dict[str, Exact] = {}
@@ -125,10 +153,10 @@ def move_values(state: State, seconds: float = CONNECT4_SECONDS, tables: Path | 
     position: object = state  # narrowed by class below: a game's class is no State subtype for the type checker
     if isinstance(position, Nim):
         for move in position.legal_moves():
-            known = nim_value(position.play(move))
-            if known is None:
+            theory = nim_value(position.play(move))
+            if theory is None:
                 return None
-            wins, plies = known
+            wins, plies = theory
             values[state.move_text(move)] = Exact("win" if wins else "loss", plies).after_move()
         return values
     if isinstance(position, Connect4):
@@ -146,12 +174,12 @@ def position_value(values: dict[str, Exact]) -> Exact:
     return max(values.values(), key=Exact.rank)
 
 
-def live_truth(state: State) -> dict[str, dict[str, Any]] | None:
+def live_truth(state: State, known: dict[str, Exact] | None = None) -> dict[str, dict[str, Any]] | None:
     """The exact value of each legal move of ``state`` for the engine panel (``move_text -> Exact.to_dict()``),
     within what a live engine turn can afford: solved tables if already built (tic-tac-toe's is built at once), the
-    Connect Four solver within ``LIVE_CONNECT4_SECONDS``, at most ``LIVE_MAX_MOVES`` moves; None where unknown.
-    Display only."""
+    Connect Four solver within ``LIVE_CONNECT4_SECONDS``, at most ``LIVE_MAX_MOVES`` moves; None where unknown;
+    ``known`` as ``move_values`` takes it. Display only."""
     if len(state.legal_moves()) > LIVE_MAX_MOVES:
         return None
-    values = move_values(state, LIVE_CONNECT4_SECONDS, build_tables=state.name in LIVE_BUILT_TABLES)
+    values = move_values(state, LIVE_CONNECT4_SECONDS, build_tables=state.name in LIVE_BUILT_TABLES, known=known)
     return None if values is None else {move: value.to_dict() for move, value in values.items()}

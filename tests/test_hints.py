@@ -10,16 +10,22 @@ from test_events import connect, named
 
 from engine.games import new_game
 from engine.hints import move_hints
+from engine.truth import Exact, kept_key
 from webapp.hints import job_key as hints_job_key
 
 WAIT = 30.0
 
 
 def hints_heard(watcher, ply: int) -> dict:
+    return hints_heard_in(watcher, None, ply)
+
+
+def hints_heard_in(watcher, game_id: str | None, ply: int) -> dict:
+    """The hints of ``ply`` (of ``game_id``, or of any game) the watcher heard, waiting up to ``WAIT``."""
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         for hints in named(watcher, "hints"):
-            if hints["ply"] == ply:
+            if hints["ply"] == ply and game_id in (None, hints["game_id"]):
                 return hints
         time.sleep(0.05)
     raise AssertionError(f"no hints for ply {ply} within {WAIT} s")
@@ -45,11 +51,46 @@ def test_every_move_gets_its_exact_value_after_every_move(app, client):
 
 
 def test_a_search_scores_every_move_where_no_truth_is_known():
-    hints = move_hints(new_game("connect4"))
-    assert hints["how"] == "search" and hints["depth"] >= 1 and sorted(hints["moves"]) == list("1234567")
-    assert all(isinstance(hint["score"], int) for hint in hints["moves"].values())
     chess = move_hints(new_game("chess"))
-    assert len(chess["moves"]) == 20 and chess["moves"]["g1f3"]["shown"] == "Nf3"
+    assert chess["how"] == "search" and chess["depth"] >= 1 and len(chess["moves"]) == 20
+    assert all(isinstance(hint["score"], int) for hint in chess["moves"].values())
+    assert chess["moves"]["g1f3"]["shown"] == "Nf3"
+
+
+def test_connect_four_hints_are_exact_from_the_empty_board():
+    hints = move_hints(new_game("connect4"))
+    assert hints["how"] == "exact" and hints["depth"] is None
+    assert [hints["moves"][column]["value"] for column in "1234567"] == [
+        "loss in 20", "loss in 21", "draw", "win in 21", "draw", "loss in 21", "loss in 20"]
+
+
+KEPT_SETUP = "444444333333"
+"""Twelve stones, the first player to move: just past the opening book, a position worth keeping once solved."""
+OTHER_SETUP = "111111777777"
+
+
+def test_solved_hints_are_kept_and_read_before_solving_again(app, client):
+    """The first viewer's hints, exact, are stored; the next game at that position gets what the store holds, so a
+    row planted with false values (every move a draw) is what it shows: the store is read before the solver."""
+    store = app.extensions["arena"].store
+    key = kept_key(new_game("connect4", KEPT_SETUP))
+    assert key is not None and store.solved.load("connect4", key) is None
+    body = {"game": "connect4", "setup": KEPT_SETUP, "opponent": {"type": "friend", "open": True}, "side": 0,
+            "options": {"hints": True}}
+    first = create(client, body)
+    watcher = connect(app)
+    watcher.emit("join", {"game_id": first["id"]})
+    solved = hints_heard(watcher, 0)
+    assert solved["how"] == "exact"
+    kept = store.solved.load("connect4", key)
+    assert {move: Exact(*pair).text for move, pair in kept.items()} == {
+        move: hint["value"] for move, hint in solved["moves"].items()}
+    other_key = kept_key(new_game("connect4", OTHER_SETUP))
+    assert other_key not in (None, key)
+    store.solved.save("connect4", other_key, {column: ["draw", None] for column in "1234567"})
+    planted = create(client, {**body, "setup": OTHER_SETUP})
+    watcher.emit("join", {"game_id": planted["id"]})
+    assert {hint["value"] for hint in hints_heard_in(watcher, planted["id"], 0)["moves"].values()} == {"draw"}
 
 
 def test_hints_are_off_unless_asked_and_checked(app, client):

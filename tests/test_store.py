@@ -269,3 +269,22 @@ def test_parallel_requests_for_a_game_not_in_memory_load_it_once(app):
     for thread in threads:
         thread.join()
     assert loads == [game_id]
+
+
+def test_solved_positions_are_shared_kept_once_and_bounded(url):
+    """Two stores on one database (two nodes) see each other's solved positions; a position stored twice keeps its
+    first row; past the limit the oldest rows go."""
+    first, second = Store(url), Store(url)
+    values = {"4": ["win", 41], "3": ["draw", None]}
+    first.solved.save("connect4", "177537024", values)
+    assert second.solved.load("connect4", "177537024") == values
+    second.solved.save("connect4", "177537024", {"4": ["draw", None]})
+    assert first.solved.load("connect4", "177537024") == values
+    assert first.solved.load("connect4", "1") is None and first.solved.load("tictactoe", "177537024") is None
+    first.solved.limit = 3
+    for position in ("1", "2", "3"):
+        first.solved.save("connect4", position, values)
+    assert first.solved.load("connect4", "177537024") is None
+    assert [first.solved.load("connect4", position) for position in ("1", "2", "3")] == [values] * 3
+    first.close()
+    second.close()

@@ -25,6 +25,7 @@ from webapp.search.jobs import Runner
 from webapp.search.leases import SearchLeases
 from webapp.search.pool import EngineRunner
 from webapp.search.queue_runner import QueuedRunner
+from webapp.search.solved import RememberingRunner
 from webapp.shutdown import stop_on_gunicorn_sigterm
 from webapp.socket_packets import ReadablePacket
 from webapp.sockets import socketio
@@ -79,11 +80,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def _assemble_arena(app: Flask, store: Store, shared: bool) -> Arena:
     """The game core with its collaborators: the runner of searches (this node's processes, or the workers of
-    ``ARENA_SEARCH_QUEUE``), and with ``SOCKETIO_MESSAGE_QUEUE`` (``shared``) the leases and watcher counts kept
+    ``ARENA_SEARCH_QUEUE``; solved positions remembered in the database), and with ``SOCKETIO_MESSAGE_QUEUE`` (``shared``) the leases and watcher counts kept
     in that Redis under this node's random name."""
     config = app.config
     search_queue = config["ARENA_SEARCH_QUEUE"]
-    runner: Runner = QueuedRunner(search_queue) if search_queue else EngineRunner(config["ARENA_WORKERS"])
+    workers: Runner = QueuedRunner(search_queue) if search_queue else EngineRunner(config["ARENA_WORKERS"])
+    runner = RememberingRunner(workers, store.solved)
     settings = ArenaSettings(pace=config["ARENA_PACE"], shared=shared, idle_games=config["ARENA_IDLE_GAMES"],
                              untouched_seconds=config["ARENA_UNTOUCHED_GAME_SECONDS"],
                              unwatched_pause=config["ARENA_UNWATCHED_PAUSE"])

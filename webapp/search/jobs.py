@@ -24,7 +24,7 @@ from engine.player import think
 from engine.review import SearchSettings, look_at
 from engine.search import make_searcher
 from engine.search.info import Limits, SearchInfo, SearchInfoDict, SearchOptions
-from engine.truth import live_truth
+from engine.truth import Exact, live_truth, values_from_pairs
 from webapp.display import engine_label
 from webapp.search.fair_queue import LIVE
 from webapp.search.job_events import AnalysisEvent, Iteration, JobEvent
@@ -64,7 +64,9 @@ class SearchJob:
     event is held back (pacing of engine against engine games); ``deadline``, a wall-clock time by which the search
     stops at the latest, sooner than its ``Ceiling`` (a turn resumed after a restart keeps the ceiling of its
     start). ``client`` (whose request made the search necessary: an address) and ``priority`` (``fair_queue.LIVE``
-    or ``BACKGROUND``) decide when it runs (``webapp.search.fair_queue``).
+    or ``BACKGROUND``) decide when it runs (``webapp.search.fair_queue``). ``known``: the exact values of the
+    position's moves already found (``engine.truth.values_to_pairs`` form; ``webapp.search.solved``), used instead of
+    working them out again.
     """
 
     id: int
@@ -79,6 +81,7 @@ class SearchJob:
     deadline: float | None = None
     client: str = ""
     priority: int = LIVE
+    known: dict[str, list[Any]] | None = None
 
 
 EventHandler = Callable[[SearchJob, dict[str, Any]], None]
@@ -235,13 +238,18 @@ def run_job(job: SearchJob, results: Results, stop: StopSignal, ceiling: Ceiling
         if last is None or not last["best"]:
             raise RuntimeError("the search ended without a move")
         final = fit_info({**last, "iterations": iterations, "engine": job.engine,
-                          "engine_label": engine_label(job.engine), "truth": live_truth(job.state)})
+                          "engine_label": engine_label(job.engine), "truth": live_truth(job.state, _known(job))})
         remaining = job.not_before - time.time()
         if remaining > 0:
             stop.wait(remaining)
         sender.send(final)
     except Exception as error:  # any engine failure is reported; the worker lives on
         sender.send({"kind": "failed", "message": f"{type(error).__name__}: {error}"})
+
+
+def _known(job: SearchJob) -> dict[str, Exact] | None:
+    """The exact values the job brings along, or None."""
+    return None if job.known is None else values_from_pairs(job.known)
 
 
 def _iteration(depth_event: SearchInfoDict, tree: dict[str, Any] | None) -> Iteration:
@@ -263,9 +271,11 @@ def run_analysis_job(job: SearchJob, results: Results, stop: StopSignal, ceiling
     try:
         final: AnalysisEvent
         if "review" in job.engine:
-            final = {"kind": "final", "view": look_at(state, SearchSettings(**job.engine["review"]), bounded).to_dict()}
+            view = look_at(state, SearchSettings(**job.engine["review"]), bounded, known=_known(job))
+            final = {"kind": "final", "view": view.to_dict()}
         else:
-            final = {"kind": "final", "hints": move_hints(state, SearchSettings(**job.engine["hints"]), bounded)}
+            final = {"kind": "final", "hints": move_hints(state, SearchSettings(**job.engine["hints"]), bounded,
+                                                          known=_known(job))}
         sender.send(final)
     except Exception as error:  # any engine failure is reported; the worker lives on
         sender.send({"kind": "failed", "message": f"{type(error).__name__}: {error}"})

@@ -111,6 +111,20 @@ class ReviewRow(Base):
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
+class SolvedRow(Base):
+    """The exact values of a position's moves, found once (``webapp.search.solved``) and read before solving it
+    again, by every node."""
+
+    __tablename__ = "solved_positions"
+
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    position: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """The position's key in its game (``engine.truth.kept_key``)."""
+    moves: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """``{move: [result, plies]}`` (``engine.truth.values_to_pairs``)."""
+    stored_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now, index=True)
+
+
 class HeartbeatRow(Base):
     """The last moment some node of the service was known to run (``webapp.downtime``): one row."""
 
