@@ -80,8 +80,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def _assemble_arena(app: Flask, store: Store, shared: bool) -> Arena:
     """The game core with its collaborators: the runner of searches (this node's processes, or the workers of
-    ``ARENA_SEARCH_QUEUE``; solved positions remembered in the database), and with ``SOCKETIO_MESSAGE_QUEUE`` (``shared``) the leases and watcher counts kept
-    in that Redis under this node's random name."""
+    ``ARENA_SEARCH_QUEUE``; solved positions remembered in the database), and with ``SOCKETIO_MESSAGE_QUEUE``
+    (``shared``) the leases and watcher counts kept in that Redis under this node's random name."""
     config = app.config
     search_queue = config["ARENA_SEARCH_QUEUE"]
     workers: Runner = QueuedRunner(search_queue) if search_queue else EngineRunner(config["ARENA_WORKERS"])
