@@ -54,14 +54,16 @@ def test_a_finished_game_is_reviewed_in_the_page(live_server, browser: Browser, 
 
 
 def test_a_review_says_which_plies_were_judged_exactly(live_server, browser: Browser, artifacts: Path) -> None:
-    """A Connect Four game whose opening no solver proves within its budget: the card says that its first moves
-    were judged by a search and its last ones from the exact value of every move."""
-    created = live_server.post("/api/games", {"game": "connect4", "opponent": {"type": "friend", "open": True},
-                                              "side": 0}).json()
+    """A misère Nim game with a take limit on three piles of 30, which no theory here solves while the piles allow
+    more than 20,000 positions (engine.solve.nim): the card says that its first moves were judged by a search and
+    the later ones from the exact value of every move."""
+    created = live_server.post("/api/games", {"game": "nim", "setup": "30,30,30 max=3 misere",
+                                              "opponent": {"type": "friend", "open": True}, "side": 0}).json()
     game_id = created["id"]
-    yellow = live_server.post(f"/api/games/{game_id}/seats", {}).json()["token"]
-    for index, move in enumerate("7272456227752563635374"):  # Yellow wins with four in a row at ply 22
-        token = created["token"] if index % 2 == 0 else yellow
+    second = live_server.post(f"/api/games/{game_id}/seats", {}).json()["token"]
+    for index in range(30):  # three from the first pile that is not empty, until the last counter is taken
+        token = created["token"] if index % 2 == 0 else second
+        move = f"{index // 10 + 1}:3"
         assert live_server.post(f"/api/games/{game_id}/moves", {"move": move, "token": token}).status_code == 200
 
     page, errors = open_page(browser, 1400, 900)
@@ -71,5 +73,5 @@ def test_a_review_says_which_plies_were_judged_exactly(live_server, browser: Bro
     about = page.locator("#review-about")
     expect(about).to_have_text(re.compile(r"^The exact value of every move \(solved table, solver or theory\): .+\. "
                                           r"From a search of depth 8 \(at most 0\.5 s a position\): 1\.–.*\.$"))
-    page.locator("#review-card").screenshot(path=artifacts / "review-card-connect4.png")
+    page.locator("#review-card").screenshot(path=artifacts / "review-card-nim.png")
     assert errors == []
