@@ -245,7 +245,7 @@ def test_a_search_whose_worker_dies_is_started_again(app):
     player = Inbox(client)
     client.emit("move", {"game_id": game_id, "move": "1:1"})
     player.next("search", lambda s: s["info"]["kind"] == "started")
-    [worker] = app.extensions["arena"].runner._workers
+    [worker] = app.extensions["arena"].runner.inner._workers  # the pool inside the solved-positions runner
     os.kill(worker.process.pid, signal.SIGKILL)
     assert "stopped" in player.next("search", lambda s: s["info"]["kind"] == "failed")["info"]["message"]
     player.next("search", lambda s: s["info"]["kind"] == "started")
