@@ -1,12 +1,14 @@
 """What one very long chess game costs a node: creating it from its setup, then reading it while it is not cached.
 
-    .venv/bin/python bench/long_game.py [--plies 1590] [--reads 20] [--seed 1]
+    .venv/bin/python bench/long_game.py [--plies 1590] [--reads 20] [--hold 200] [--seed 1]
 
 Builds a legal game of about ``--plies`` plies that no rule ends (random quiet moves, a pawn move whenever the
 fifty-move counter gets high, no position three times), whose setup ``startpos moves ...`` fits the API's 8,000
 characters. Starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"``, times ``POST /api/games`` with that setup
 (a finished game is refused, so the friend game stays open), then ``--reads`` parallel ``GET /api/games/<id>`` of a
-finished copy of it (resigned, so it leaves the cache after each read) and ``GET /api/health`` meanwhile.
+finished copy of it (resigned, so it leaves the cache after each read) and ``GET /api/health`` meanwhile. Last, it
+creates ``--hold`` more such games (open, so the node holds each in memory until it is untouched for 600 s) and
+prints the gunicorn worker's resident memory (``VmRSS``) before and after, per game held.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from many_games import rss_mib, worker_pid
 from servers import GENEROUS_LIMITS, LiveServer
 
 MAX_SETUP = 8000
@@ -63,7 +66,19 @@ def timed(call):  # type: ignore[no-untyped-def]
     return time.perf_counter() - started, result
 
 
-def run(plies: int, reads: int, seed: int) -> None:
+def hold(server: LiveServer, body: dict[str, object], games: int) -> None:
+    """Create ``games`` games from ``body`` and print the worker's memory per game held."""
+    worker = worker_pid(server)
+    before = rss_mib(worker)
+    for _ in range(games):
+        assert server.post("/api/games", body).status_code == 201
+    held = server.get("/api/health").json()["games_in_memory"]
+    after = rss_mib(worker)
+    print(f"{games} more games held ({held} in memory): worker RSS {before:.0f} -> {after:.0f} MiB, "
+          f"{(after - before) * 1024 / games:.1f} KiB a game")
+
+
+def run(plies: int, reads: int, games: int, seed: int) -> None:
     moves = long_game(plies, seed)
     setup = "startpos moves " + " ".join(moves)
     print(f"game of {len(moves)} plies, setup of {len(setup)} characters")
@@ -100,6 +115,7 @@ def run(plies: int, reads: int, seed: int) -> None:
                   f"{statistics.median(read_times) * 1000:.0f} ms, max {max(read_times) * 1000:.0f} ms")
             print(f"/api/health meanwhile: median {statistics.median(health_times) * 1000:.0f} ms, "
                   f"max {max(health_times) * 1000:.0f} ms over {len(health_times)} requests")
+            hold(server, body, games)
         finally:
             server.stop()
 
@@ -108,9 +124,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plies", type=int, default=1590)
     parser.add_argument("--reads", type=int, default=20)
+    parser.add_argument("--hold", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    run(args.plies, args.reads, args.seed)
+    run(args.plies, args.reads, args.hold, args.seed)
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ def test_create_from_a_pgn_keeps_its_moves_in_the_board_but_not_in_the_arena_his
     assert state["view"]["san"] == ["e4", "e5", "f4", "exf4", "Nf3"]
     assert state["view"]["opening"]["eco"].startswith("C3")
     assert state["history"] == [] and state["to_move"] == 1
-    assert "1. e4 e5 2. f4 exf4 3. Nf3" in state["view"]["pgn"]
+    assert "1. e4 e5 2. f4 exf4 3. Nf3" in client.get(f"/api/games/{response.json['id']}/pgn").text
 
 
 @pytest.mark.parametrize(("setup", "words"), [

@@ -19,15 +19,28 @@ pytestmark = pytest.mark.engine
 
 
 def test_opening_names_follow_the_game() -> None:
-    board = chess.Board()
-    assert openings.opening_of(board) is None
-    for move in ["e4", "c5"]:
-        board.push_san(move)
-    assert openings.opening_of(board).name == "Sicilian Defense"
-    board.push_san("Nf3")
-    board.push_san("d6")
-    opening = openings.opening_of(board)
+    state = new_game("chess")
+    assert state.opening() is None and openings.named_opening(state.board) is None
+    state = play_moves(state, ["e4", "c5"])
+    assert state.opening().name == "Sicilian Defense"
+    state = play_moves(state, ["Nf3", "d6"])
+    opening = state.opening()
     assert opening.eco == "B50" and opening.name.startswith("Sicilian Defense")
+
+
+def test_a_game_keeps_its_opening_after_it_leaves_the_named_lines() -> None:
+    """Found move by move (a viewed state's children) or all at once (a state fresh from its setup), the opening is
+    the latest named position's, however many moves and captures came after it."""
+    line = ["e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6", "Bg5", "e6", "Bxf6", "gxf6",
+            "Qh5", "Qb6", "Qxf7+", "Kxf7"]
+    step = new_game("chess")
+    step.opening()
+    for move in line:
+        step = play_moves(step, [move])
+    whole = ChessState.from_setup(step.setup())
+    assert step.opening() == whole.opening() and step.opening().name.startswith("Sicilian Defense: Najdorf")
+    assert len(step.board.move_stack) == 0 and not list(whole.board.move_stack)
+    assert step.san_moves() == whole.san_moves() == line
 
 
 def test_book_moves_are_legal_weighted_and_varied() -> None:
@@ -65,9 +78,7 @@ def test_oracle_plays_book_moves_at_levels_five_to_eight_only() -> None:
     answer = chess_oracle(state, 5, random.Random(1))
     assert answer is not None and answer.source == "book" and answer.final
     assert chess.Move.from_uci(answer.best) in state.board.legal_moves
-    after = state.board.copy()
-    after.push_uci(answer.best)
-    opening = openings.opening_of(after)
+    opening = state.play(chess.Move.from_uci(answer.best)).opening()
     assert answer.score is None and answer.score_text == f"opening book · {opening.eco} {opening.name}"
     assert chess_oracle(state, 4) is None
     events = list(think(state, level=8))

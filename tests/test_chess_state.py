@@ -102,7 +102,7 @@ def test_view_has_what_the_board_draws() -> None:
     assert view["san"] == ["e4", "e5", "Nf3", "Nf6"] and view["moves"][0] == "e2e4"
     assert "f3e5" in view["legal"] and view["to_move"] == 0 and view["turn"] == "white"
     assert view["opening"] == {"eco": "C42", "name": "Petrov's Defense"}
-    assert view["outcome"] is None and "1. e4 e5 2. Nf3 Nf6" in view["pgn"]
+    assert view["outcome"] is None and "1. e4 e5 2. Nf3 Nf6" in state.pgn() and "pgn" not in view
 
 
 def test_opening_name_survives_leaving_the_book() -> None:
@@ -111,13 +111,25 @@ def test_opening_name_survives_leaving_the_book() -> None:
 
 
 def test_state_is_an_immutable_picklable_value() -> None:
-    state = play_moves(new_game("chess"), ["d4", "d5", "c4"])
-    child = state.play(state.parse_move("e6"))
-    assert len(state.board.move_stack) == 3 and len(child.board.move_stack) == 4
+    state = play_moves(new_game("chess"), ["d4", "d5", "c4", "Nf6", "Nc3"])
+    child = state.play(state.parse_move("Nc6"))
+    assert state.setup().endswith("moves d2d4 d7d5 c2c4 g8f6 b1c3") and child.setup() == state.setup() + " b8c6"
+    assert len(state.board.move_stack) == 2 and len(child.board.move_stack) == 3  # since the last pawn move
     copy = pickle.loads(pickle.dumps(child))
     assert copy == child and hash(copy) == hash(child) and copy.view()["san"] == child.view()["san"]
+    assert copy.setup() == child.setup() and copy.board.move_stack == child.board.move_stack
     assert isinstance(state.key, int) and state.key != child.key
     assert -50 < new_game("chess").evaluate() < 50
+
+
+def test_repetitions_count_the_moves_since_the_last_capture_or_pawn_move() -> None:
+    """The board keeps only those moves, the game's rules still see the repetitions, and the whole game is kept."""
+    shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"]
+    state = play_moves(new_game("chess"), ["e4", "e5", *shuffle])
+    assert len(state.board.move_stack) == 4 and state.outcome() is None
+    state = play_moves(state, shuffle)
+    assert state.outcome() is not None and state.outcome().reason == "threefold repetition"
+    assert state.san_moves() == ["e4", "e5"] + shuffle * 2 and state.game_board().ply() == 10
 
 
 def test_a_line_reads_in_san_up_to_its_first_illegal_move() -> None:

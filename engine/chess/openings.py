@@ -1,6 +1,6 @@
 """Opening names and the opening book, from Lichess' chess-openings tables (CC0; columns eco, name, pgn).
 
-``opening_of(board)`` names the deepest known opening the game has passed through (ECO code and name);
+``named_opening(board)`` names the opening whose line ends in a position (ECO code and name);
 ``book_moves(board)`` lists the moves the tables continue with from the current position, each weighted by the
 number of named lines through it, and ``pick_book_move`` draws one of the main ones at random by weight.
 
@@ -108,19 +108,10 @@ def load_index() -> OpeningIndex:
     return index
 
 
-def opening_of(board: chess.Board) -> Opening | None:
-    """The named opening of the latest position of the game that has a name (None if none has)."""
-    names = load_index().names
-    if not names:
-        return None
-    board = board.copy()
-    while True:
-        opening = names.get(board.epd())
-        if opening is not None:
-            return opening
-        if not board.move_stack:
-            return None
-        board.pop()
+def named_opening(board: chess.Board) -> Opening | None:
+    """The named opening whose line ends in exactly this position (pieces, side to move, castling, en passant), or
+    None. A game's opening is the latest of its positions that has a name (``ChessState.opening``)."""
+    return load_index().names.get(board.epd())
 
 
 def book_moves(board: chess.Board) -> dict[str, int]:

@@ -17,7 +17,7 @@ import chess.syzygy
 
 from engine.chess.evaluation import CENTIPAWNS
 from engine.chess.levels import LEVELS
-from engine.chess.openings import book_moves, opening_of, pick_book_move
+from engine.chess.openings import book_moves, pick_book_move
 from engine.search.info import RootMove, SearchInfo
 
 TABLEBASE_WIN = 20_000
@@ -81,11 +81,10 @@ def _final(best: str, score: int | None, text: str, source: str,
     )
 
 
-def _book_text(board: chess.Board, move: str) -> str:
-    """"opening book · C30 King's Gambit": the opening the book move leads to, by name when it has one."""
-    after = board.copy()
-    after.push_uci(move)
-    opening = opening_of(after)
+def _book_text(state: Any, move: str) -> str:
+    """"opening book · C30 King's Gambit": the opening the book move leads to from ``state`` (a ``ChessState``),
+    by name when it has one."""
+    opening = state.play(chess.Move.from_uci(move)).opening()
     return f"opening book · {opening.eco} {opening.name}" if opening else "opening book"
 
 
@@ -104,7 +103,7 @@ def chess_oracle(state: Any, level: int, rng: random.Random | None = None) -> Se
     if row is not None and row.book:
         move = pick_book_move(board, rng or random.Random())
         if move is not None:
-            return _final(move, None, _book_text(board, move), "book", book_moves(board))
+            return _final(move, None, _book_text(state, move), "book", book_moves(board))
     found = tablebase_move(board)
     if found is not None:
         uci, score, text = found

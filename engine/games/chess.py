@@ -14,7 +14,9 @@ app stores and shows.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+import struct
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
@@ -25,7 +27,7 @@ import chess.polyglot
 from engine.chess import board as internal
 from engine.chess import convert
 from engine.chess.evaluation import CENTIPAWNS, DEFAULT_PERSONALITY, PERSONALITIES, build_tables, game_phase
-from engine.chess.openings import opening_of
+from engine.chess.openings import Opening, named_opening
 from engine.game import IllegalMoveError, InvalidSetupError, Outcome, is_decided, plies_to_end
 
 REASONS = {
@@ -60,14 +62,41 @@ def _spellings(text: str) -> list[str]:
     return [body + promote]
 
 
+MOVE_CODE = struct.Struct("<H")
+"""A move in a game's compact move list: from square | to square << 6 | promotion piece type << 12 (two bytes)."""
+
+
+def _packed(move: chess.Move) -> bytes:
+    return MOVE_CODE.pack(move.from_square | move.to_square << 6 | (move.promotion or 0) << 12)
+
+
+def _unpacked(moves: bytes) -> Iterator[chess.Move]:
+    for (code,) in MOVE_CODE.iter_unpack(moves):
+        yield chess.Move(code & 63, code >> 6 & 63, code >> 12 or None)
+
+
+@dataclass(frozen=True, slots=True)
+class Notation:
+    """What a game's move list shows, found once per position and extended move by move: the moves in SAN (one
+    space between two) and the latest named opening the game passed through."""
+
+    san: str
+    opening: Opening | None
+
+
 class ChessState:
-    """A chess position with the game's move history (for repetitions and the move list).
+    """A chess position with the game that led to it (for repetitions, the move list and the setup).
 
     Immutable: ``play`` copies the board. Equality and hashing follow the position (pieces, side to move,
     castling, en passant, move counters), as python-chess's ``Board.__eq__`` does.
+
+    Memory stays small however long the game: the python-chess board keeps only the moves since the last capture
+    or pawn move (all that repetitions need, about 0.5 KiB each, at most 100 of them before the fifty-move rule
+    ends the game), the whole game is the start FEN and two bytes a move (``MOVE_CODE``), and the move list's SAN
+    (``Notation``) is found when first shown and then extended by each ``play``.
     """
 
-    __slots__ = ("_board", "_outcome")
+    __slots__ = ("_board", "_moves", "_notation", "_outcome", "_start_fen")
 
     name: ClassVar[str] = "chess"
     title: ClassVar[str] = "Chess"
@@ -84,13 +113,31 @@ class ChessState:
     """Evaluation styles a search can be given (``SearchOptions.personality``); the first is the default."""
 
     def __init__(self, board: chess.Board) -> None:
+        """The position of ``board``, whose move stack holds the game from its start (the board is not kept)."""
+        self._set(board.copy(stack=board.halfmove_clock), board.root().fen(),
+                  b"".join(_packed(move) for move in board.move_stack), None)
+
+    def _set(self, board: chess.Board, start_fen: str, moves: bytes, notation: Notation | None) -> None:
         self._board = board
+        """The position, with the moves since the last capture or pawn move in its stack."""
+        self._start_fen = start_fen
+        self._moves = moves
+        """Every move of the game since ``_start_fen``, two bytes each (``MOVE_CODE``)."""
+        self._notation = notation
+        """The move list's notation once found (None until then)."""
         self._outcome: Outcome | Literal[False] | None = False
         """The outcome once ``outcome()`` has found it; False until then."""
 
+    def _after(self, board: chess.Board, move: chess.Move, notation: Notation | None) -> ChessState:
+        """The state of ``board``, which is this position with ``move`` played."""
+        child = ChessState.__new__(ChessState)
+        child._set(board, self._start_fen, self._moves + _packed(move), notation)
+        return child
+
     @property
     def board(self) -> chess.Board:
-        """The python-chess board (with its move stack). Do not modify it: copy it first."""
+        """The python-chess board, whose move stack holds the moves since the last capture or pawn move (enough for
+        repetitions; ``setup`` has the whole game). Do not modify it: copy it first."""
         return self._board
 
     # -- setup -----------------------------------------------------------------------------------------------
@@ -128,10 +175,16 @@ class ChessState:
 
     def setup(self) -> str:
         """The starting FEN of the game followed by ``moves`` and the moves played (or just the FEN)."""
-        board = self._board
-        if not board.move_stack:
-            return board.fen()
-        return f"{board.root().fen()} moves {' '.join(move.uci() for move in board.move_stack)}"
+        if not self._moves:
+            return self._board.fen()
+        return f"{self._start_fen} moves {' '.join(move.uci() for move in _unpacked(self._moves))}"
+
+    def game_board(self) -> chess.Board:
+        """A new python-chess board of this position with the whole game in its move stack (linear in its length)."""
+        board = chess.Board(self._start_fen)
+        for move in _unpacked(self._moves):
+            board.push(move)
+        return board
 
     # -- rules -----------------------------------------------------------------------------------------------
 
@@ -158,30 +211,42 @@ class ChessState:
         outcome = self.outcome()
         if outcome is not None:
             raise IllegalMoveError(f"the game is over ({outcome.reason})")
-        if not self._board.is_legal(move):
-            raise IllegalMoveError(f"{move.uci()} is not legal in {self._board.fen()}")
-        board = self._board.copy()
-        board.push(move)
-        return ChessState(board)
+        board = self._board
+        if not board.is_legal(move):
+            raise IllegalMoveError(f"{move.uci()} is not legal in {board.fen()}")
+        notation = self._notation
+        after = board.copy(stack=board.halfmove_clock)
+        san = after.san(move) if notation is not None else ""
+        after.push(move)
+        if notation is not None:
+            notation = Notation(f"{notation.san} {san}" if notation.san else san,
+                                named_opening(after) or notation.opening)
+        return self._after(after, move, notation)
 
     def play_texts(self, texts: Iterable[str]) -> ChessState:
         """The position after the moves ``texts`` (UCI or SAN), each checked as ``parse_move`` and ``play`` do, on
-        one board: linear in their number, where ``play`` copies the whole move stack each time. The first bad move
+        one board: linear in their number. The first bad move
         raises ``IllegalMoveError`` naming its number (from 1)."""
         board = self._board.copy()
+        moves = [self._moves]
+        reader = ChessState.__new__(ChessState)
         for number, text in enumerate(texts, 1):
+            reader._set(board, self._start_fen, b"", None)  # the board itself, to parse its next move
             try:
-                move = ChessState(board).parse_move(text)
+                move = reader.parse_move(text)
             except IllegalMoveError as error:
                 raise IllegalMoveError(f"move {number}: {error}") from None
             board.push(move)
-        return ChessState(board)
+            moves.append(_packed(move))
+        state = ChessState.__new__(ChessState)
+        state._set(board.copy(stack=board.halfmove_clock), self._start_fen, b"".join(moves), None)
+        return state
 
     def play_null(self) -> ChessState:
         """The same position with the other side to move (for null-move pruning in generic searches)."""
         board = self._board.copy(stack=False)
         board.push(chess.Move.null())
-        return ChessState(board)
+        return self._after(board, chess.Move.null(), None)
 
     def outcome(self) -> Outcome | None:
         """None while the game goes on, else the winner (0 White, 1 Black, None draw) and the reason."""
@@ -297,14 +362,26 @@ class ChessState:
             board.push(move)
         return result
 
+    def notation(self) -> Notation:
+        """The game's moves in SAN and its opening (found once, in time linear in the game's length)."""
+        if self._notation is None:
+            board = chess.Board(self._start_fen)
+            sans, opening = [], named_opening(board)
+            for move in _unpacked(self._moves):
+                sans.append(board.san(move))
+                board.push(move)
+                opening = named_opening(board) or opening
+            self._notation = Notation(" ".join(sans), opening)
+        return self._notation
+
     def san_moves(self) -> list[str]:
         """The game's moves so far in SAN."""
-        board = self._board.root()
-        result = []
-        for move in self._board.move_stack:
-            result.append(board.san(move))
-            board.push(move)
-        return result
+        san = self.notation().san
+        return san.split(" ") if san else []
+
+    def opening(self) -> Opening | None:
+        """The latest named opening the game passed through (ECO code and name), or None."""
+        return self.notation().opening
 
     @staticmethod
     def eval_comment(white_score: int, depth: int | None = None) -> str | None:
@@ -325,7 +402,7 @@ class ChessState:
     def pgn(self, comments: dict[int, str] | None = None) -> str:
         """The game so far as PGN text; ``comments`` maps a ply (1 for the first move) to the comment written
         after that move (say ``[%eval 0.35,12]``)."""
-        game = chess.pgn.Game.from_board(self._board)
+        game = chess.pgn.Game.from_board(self.game_board())
         for ply, node in enumerate(game.mainline(), start=1):
             if comments and ply in comments:
                 node.comment = comments[ply]
@@ -338,25 +415,25 @@ class ChessState:
         """What the browser draws: ``fen``; ``pieces`` {square name: FEN letter}; ``last_move`` (UCI) or None;
         ``check``: the square of a king in check or None; ``legal`` (UCI); ``san`` (the move list); ``moves``
         (the same in UCI); ``to_move``; ``turn`` ("white"/"black"); ``opening`` {eco, name} or None;
-        ``outcome``; ``start_fen``; ``pgn``."""
+        ``outcome``; ``start_fen``. (The PGN is ``GET /api/games/<id>/pgn``.)"""
         board = self._board
         king = board.king(board.turn) if board.is_check() else None
         outcome = self.outcome()
-        opening = opening_of(board)
+        opening = self.opening()
+        moves = [move.uci() for move in _unpacked(self._moves)]
         return {
             "fen": board.fen(),
-            "start_fen": board.root().fen(),
+            "start_fen": self._start_fen,
             "pieces": {chess.SQUARE_NAMES[sq]: piece.symbol() for sq, piece in board.piece_map().items()},
-            "last_move": board.move_stack[-1].uci() if board.move_stack else None,
+            "last_move": moves[-1] if moves else None,
             "check": chess.SQUARE_NAMES[king] if king is not None else None,
             "legal": [move.uci() for move in self.legal_moves()],
             "san": self.san_moves(),
-            "moves": [move.uci() for move in board.move_stack],
+            "moves": moves,
             "to_move": self.to_move,
             "turn": "white" if board.turn == chess.WHITE else "black",
             "opening": None if opening is None else {"eco": opening.eco, "name": opening.name},
             "outcome": None if outcome is None else outcome.to_dict(),
-            "pgn": self.pgn(),
         }
 
     # -- value semantics -----------------------------------------------------------------------------------
@@ -370,16 +447,16 @@ class ChessState:
     def __repr__(self) -> str:
         return f"ChessState({self._board.fen()!r})"
 
-    def __getstate__(self) -> tuple[str, list[str]]:
-        return self._board.root().fen(), [move.uci() for move in self._board.move_stack]
+    def __getstate__(self) -> tuple[str, bytes, str, int]:
+        board = self._board
+        return self._start_fen, self._moves, board.root().fen(), len(board.move_stack)
 
-    def __setstate__(self, data: tuple[str, list[str]]) -> None:
-        fen, moves = data
-        board = chess.Board(fen)
-        for move in moves:
-            board.push_uci(move)
-        self._board = board
-        self._outcome = False
+    def __setstate__(self, data: tuple[str, bytes, str, int]) -> None:
+        start_fen, moves, recent_fen, recent = data
+        board = chess.Board(recent_fen)
+        for move in _unpacked(moves[len(moves) - recent * MOVE_CODE.size:] if recent else b""):
+            board.push(move)
+        self._set(board, start_fen, moves, None)
 
 
 GAME_STATE = ChessState

@@ -304,7 +304,7 @@ function drawChess(state) {
     $("opening-eco").textContent = opening.eco;
     $("opening-name").textContent = opening.name;
   }
-  $("download-pgn").hidden = !(chess && state.view?.pgn);
+  $("download-pgn").hidden = !chess;
   const player = page.you !== null && page.you !== undefined;
   $("move-entry").hidden = !(chess && player && state.status === "active");
 }
@@ -326,7 +326,7 @@ function pgnWithHeaders(pgn, state) {
 
 /** Downloads the game's PGN, with the engine's evaluations and depths as `[%eval ...]` comments. */
 async function downloadPgn() {
-  if (!page.state?.view?.pgn) return;
+  if (page.state?.game !== "chess") return;
   let pgn;
   try {
     pgn = await getPgn(gameId);
