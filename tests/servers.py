@@ -41,9 +41,10 @@ class LiveServer:
     (gunicorn and the engine workers)."""
 
     def __init__(self, instance: Path, env: dict[str, str] | None = None, port: int | None = None,
-                 threads: int = 64) -> None:
+                 threads: int = 64, graceful_timeout: float = 5) -> None:
         self.instance = instance
         self.threads = threads
+        self.graceful_timeout = graceful_timeout
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "ARENA_INSTANCE": str(instance), "ARENA_WORKERS": "1", **(env or {})}
@@ -54,8 +55,8 @@ class LiveServer:
         """Start gunicorn and wait (at most 30 s) for ``GET /api/games`` to answer 200."""
         self.instance.mkdir(parents=True, exist_ok=True)
         command = [sys.executable, "-m", "gunicorn", "-w", "1", "--threads", str(self.threads),
-                   "--graceful-timeout", "5", "--no-control-socket", "-b", f"127.0.0.1:{self.port}",
-                   "webapp:create_app()"]
+                   "--graceful-timeout", str(self.graceful_timeout), "--no-control-socket",
+                   "-b", f"127.0.0.1:{self.port}", "webapp:create_app()"]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log,
                                             start_new_session=True)

@@ -1,12 +1,16 @@
 """SIGTERM to a node with open WebSockets and running searches: it is gone within 2 s every time, leaves no process
-behind, and the engine turn it interrupted is played after the restart."""
+behind, and the engine turn it interrupted is played after the restart; a client that stopped reading does not hold
+it until gunicorn's graceful timeout."""
 
 from __future__ import annotations
 
 import os
 import signal
+import socket
+import subprocess
 import time
 
+import websocket
 from servers import EventClient, LiveServer
 from services import alive, descendants
 
@@ -67,3 +71,28 @@ def test_sigterm_stops_a_busy_node_within_two_seconds_every_time(tmp_path):
             time.sleep(0.05)
     finally:
         server.stop()
+
+
+def test_a_client_that_stops_reading_does_not_hold_the_stop(tmp_path):
+    """A WebSocket whose client reads nothing while the server sends it game states: its writer thread blocks in a
+    send, and before the stopping worker cut its socket the node stayed up until gunicorn's graceful timeout (here
+    60 s, the 30 s default in the README's command)."""
+    server = LiveServer(tmp_path / "instance", env={"ARENA_EVENT_RATE": "10000", "ARENA_EVENT_BURST": "100000"},
+                        graceful_timeout=60).start()
+    try:
+        game_id = server.post("/api/games", {"game": "chess", "opponent": {"type": "friend"}, "side": 0}).json()["id"]
+        silent = websocket.WebSocket(sockopt=[(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)])
+        silent.connect(f"ws://127.0.0.1:{server.port}/socket.io/?EIO=4&transport=websocket", timeout=10)
+        silent.recv()
+        silent.send("40")
+        silent.recv()
+        for _ in range(3000):  # each join is answered with the game's state (3 KB), which the client never reads
+            silent.send(f'42["join",{{"game_id":"{game_id}"}}]')
+        assert server.process is not None
+        os.kill(server.process.pid, signal.SIGTERM)
+        try:
+            server.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the node waited for the client that stopped reading") from None
+    finally:
+        server.kill()

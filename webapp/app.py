@@ -26,7 +26,7 @@ from webapp.search.leases import SearchLeases
 from webapp.search.pool import EngineRunner
 from webapp.search.queue_runner import QueuedRunner
 from webapp.search.solved import RememberingRunner
-from webapp.shutdown import stop_on_gunicorn_sigterm
+from webapp.shutdown import OpenConnections, stop_on_gunicorn_sigterm
 from webapp.socket_packets import ReadablePacket
 from webapp.sockets import socketio
 from webapp.store import Store
@@ -73,7 +73,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         queue.on_reconnect = arena.reads.broadcast_cached_games
         queue.start()
     atexit.register(arena.close)
-    stop_on_gunicorn_sigterm(socketio.server, arena.close)  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
+    connections = OpenConnections(app.wsgi_app)
+    app.wsgi_app = connections  # type: ignore[method-assign]
+    stop_on_gunicorn_sigterm(socketio.server, arena.close,  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
+                             connections)
     arena.resume()
     return app
 
