@@ -96,7 +96,7 @@ class ChessState:
     (``Notation``) is found when first shown and then extended by each ``play``.
     """
 
-    __slots__ = ("_board", "_moves", "_notation", "_outcome", "_start_fen")
+    __slots__ = ("_board", "_moves", "_notation", "_outcome", "_setup", "_start_fen")
 
     name: ClassVar[str] = "chess"
     title: ClassVar[str] = "Chess"
@@ -127,6 +127,9 @@ class ChessState:
         """The move list's notation once found (None until then)."""
         self._outcome: Outcome | Literal[False] | None = False
         """The outcome once ``outcome()`` has found it; False until then."""
+        self._setup: str | None = None
+        """``setup()`` once made: a long game's state is read by every request for it, and its move lists are this
+        text and ``_notation``'s split (in C), where they would otherwise be made move by move."""
 
     def _after(self, board: chess.Board, move: chess.Move, notation: Notation | None) -> ChessState:
         """The state of ``board``, which is this position with ``move`` played."""
@@ -175,9 +178,10 @@ class ChessState:
 
     def setup(self) -> str:
         """The starting FEN of the game followed by ``moves`` and the moves played (or just the FEN)."""
-        if not self._moves:
-            return self._board.fen()
-        return f"{self._start_fen} moves {' '.join(move.uci() for move in _unpacked(self._moves))}"
+        if self._setup is None:
+            moves = " ".join(move.uci() for move in _unpacked(self._moves))
+            self._setup = f"{self._start_fen} moves {moves}" if moves else self._board.fen()
+        return self._setup
 
     def game_board(self) -> chess.Board:
         """A new python-chess board of this position with the whole game in its move stack (linear in its length)."""
@@ -420,7 +424,7 @@ class ChessState:
         king = board.king(board.turn) if board.is_check() else None
         outcome = self.outcome()
         opening = self.opening()
-        moves = [move.uci() for move in _unpacked(self._moves)]
+        moves = self.setup().partition(" moves ")[2].split()
         return {
             "fen": board.fen(),
             "start_fen": self._start_fen,

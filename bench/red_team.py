@@ -1,0 +1,360 @@
+"""The red team's attacks on one node, repeated side by side with a victim: what each costs another user's engine
+moves, the node's memory and its availability, against a real gunicorn with the limits `make run` has.
+
+    .venv/bin/python bench/red_team.py [--front both|none|nginx] [--moves 30] [--attacks rematch,creations,...]
+                                       [--crashes 10]
+
+Each front starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"`` (``ARENA_PACE=0``, every other setting as
+by default) reached directly (A, ``--front none``) or through a real nginx (B, ``--front nginx``:
+deploy/nginx-single.conf as committed, gunicorn on port 8001 with ``ARENA_PROXY_HOPS=1``). The attacker sends from
+127.0.0.1; the victim from 127.0.0.2 plays Nim against the engine (depth 1, eight piles of 99, one counter a move)
+and times each of its ``--moves`` moves from the request until the engine's answer is in the game's state; a
+prober from 127.0.0.3 asks ``GET /api/health`` every 50 ms (the longest wait is the outage). A quiet phase first,
+then one phase per attack, each lasting the victim's moves:
+
+- ``rematch``: resign and ask a rematch in a loop (each rematch is a new game);
+- ``creations``: ``POST /api/games`` in a loop;
+- ``hints``: turn hints on and off in a loop;
+- ``binary``: one WebSocket sends a binary-attachment placeholder, then 15,000-byte binary frames;
+- ``packets``: one WebSocket sends packet types clients never send (``49``, ``44``), 1,000 of them a round;
+- ``long_reads``: 80 concurrent ``GET /api/games/<id>`` of a chess game set up from 1,590 plies, in rounds;
+- ``forged_host`` (nginx only): one creation with ``Origin: http://evil.example`` and that ``X-Forwarded-Host``.
+
+Printed per phase: the victim's engine move p50 and p99 and the p99's ratio to the quiet phase, the prober's
+longest wait, the worker's resident memory after the phase, and what the attack got (answers by status, log lines
+written). ``--crashes N`` (direct front only) then kills the node (SIGKILL of the process group) within 100 ms of an
+acknowledged move N times, restarts it, and checks that every acknowledged move is kept and that the clock of the
+player on move lost no more than the time the server ran (both clocks within 1 s of the truth).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import json
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import websocket
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from long_game import long_game
+from many_games import rss_mib, worker_pid
+from servers import LiveServer
+from services import NGINX_PORT, NGINX_SINGLE_CONF, NODE_PORTS, Nginx, wait_until_free
+
+ATTACKER, VICTIM, PROBER = "127.0.0.1", "127.0.0.2", "127.0.0.3"
+PILES = [99] * 8
+MOVE_EVERY = 0.6
+
+
+def call(port: int, method: str, path: str, body: dict[str, Any] | None = None, source: str = ATTACKER,
+         headers: dict[str, str] | None = None, timeout: float = 30) -> tuple[int, Any]:
+    """One request from ``source`` on a new connection: ``(status, JSON answer or None)``."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
+    try:
+        sent = {**({"Content-Type": "application/json"} if body is not None else {}), **(headers or {})}
+        connection.request(method, path, json.dumps(body) if body is not None else None, sent)
+        answer = connection.getresponse()
+        data = answer.read()
+        try:
+            return answer.status, json.loads(data or b"null")
+        except ValueError:
+            return answer.status, None
+    finally:
+        connection.close()
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+
+
+class Victim:
+    """A Nim game against the engine from ``VICTIM``; ``play(n)`` times ``n`` moves to the engine's answer."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        status, created = call(port, "POST", "/api/games", {
+            "game": "nim", "options": {"piles": PILES, "max_take": 1},
+            "opponent": {"type": "engine", "depth": 1}, "side": 0}, VICTIM)
+        assert status == 201, created
+        self.game_id, self.token = created["id"], created["token"]
+
+    def play(self, moves: int) -> list[float]:
+        """Seconds from each move's request to the engine's answer, a move every ``MOVE_EVERY`` seconds at most (the
+        victim stays under its own limit of 120 moves a minute)."""
+        times = []
+        due = time.monotonic()
+        for _ in range(moves):
+            time.sleep(max(0.0, due - time.monotonic()))
+            due += MOVE_EVERY
+            status, state = call(self.port, "GET", f"/api/games/{self.game_id}", source=VICTIM)
+            assert status == 200 and state["status"] == "active", state
+            started = time.perf_counter()
+            status, answer = call(self.port, "POST", f"/api/games/{self.game_id}/moves",
+                                  {"move": state["legal_moves"][0], "token": self.token}, VICTIM)
+            assert status == 200, answer
+            while answer["ply"] < state["ply"] + 2:
+                time.sleep(0.005)
+                _, answer = call(self.port, "GET", f"/api/games/{self.game_id}", source=VICTIM)
+            times.append(time.perf_counter() - started)
+        return times
+
+
+class Prober(threading.Thread):
+    """``GET /api/health`` from ``PROBER`` every 50 ms until stopped; ``longest`` is the longest wait (s)."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(daemon=True)
+        self.port, self.longest, self.done = port, 0.0, threading.Event()
+
+    def run(self) -> None:
+        while not self.done.is_set():
+            started = time.perf_counter()
+            with contextlib.suppress(OSError):
+                call(self.port, "GET", "/api/health", source=PROBER, timeout=10)
+            self.longest = max(self.longest, time.perf_counter() - started)
+            self.done.wait(0.05)
+
+
+def raw_socket(port: int) -> websocket.WebSocket:
+    """A Socket.IO WebSocket from ``ATTACKER``, connected to the default namespace."""
+    sock = websocket.WebSocket()
+    sock.connect(f"ws://127.0.0.1:{port}/socket.io/?EIO=4&transport=websocket", timeout=10,
+                 source_address=(ATTACKER, 0))
+    sock.recv()
+    sock.send("40")
+    sock.recv()
+    return sock
+
+
+def prepare(port: int) -> dict[str, dict[str, Any]]:
+    """The attacker's games, made before the first phase (the attacks use up its creations): a tic-tac-toe game
+    against the engine for the rematch chain, one for hints, and a chess game set up from 1,590 plies."""
+    games = {}
+    setup = "startpos moves " + " ".join(long_game(1590, 1))
+    for name, body in (("rematch", {"game": "tictactoe", "opponent": {"type": "engine", "level": 1}, "side": 0}),
+                       ("hints", {"game": "tictactoe", "opponent": {"type": "engine", "level": 1}, "side": 0}),
+                       ("long", {"game": "chess", "setup": setup, "opponent": {"type": "friend"}, "side": 0})):
+        status, games[name] = call(port, "POST", "/api/games", body)
+        assert status == 201, games[name]
+    return games
+
+
+Attack = Callable[[int, threading.Event, Counter[str], dict[str, dict[str, Any]]], None]
+
+
+def rematch_chain(port: int, stop: threading.Event, got: Counter[str], games: dict[str, dict[str, Any]]) -> None:
+    game = games["rematch"]
+    while not stop.is_set():
+        call(port, "POST", f"/api/games/{game['id']}/resign", {"token": game["token"]})
+        status, answer = call(port, "POST", f"/api/games/{game['id']}/rematch", {"token": game["token"]})
+        got[f"rematch {status}"] += 1
+        if status == 201:
+            game = answer
+        else:
+            stop.wait(0.01)
+
+
+def creations(port: int, stop: threading.Event, got: Counter[str], _games: dict[str, dict[str, Any]]) -> None:
+    while not stop.is_set():
+        status, _ = call(port, "POST", "/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}})
+        got[f"create {status}"] += 1
+
+
+def hints(port: int, stop: threading.Event, got: Counter[str], games: dict[str, dict[str, Any]]) -> None:
+    game = games["hints"]
+    on = True
+    while not stop.is_set():
+        status, _ = call(port, "POST", f"/api/games/{game['id']}/hints", {"on": on, "token": game["token"]})
+        got[f"hints {status}"] += 1
+        on = not on
+
+
+def binary(port: int, stop: threading.Event, got: Counter[str], _games: dict[str, dict[str, Any]]) -> None:
+    frame = bytes(15_000)
+    while not stop.is_set():
+        try:
+            sock = raw_socket(port)
+        except (OSError, websocket.WebSocketException):
+            got["connections refused"] += 1
+            stop.wait(0.1)
+            continue
+        try:
+            sock.send('45999999999-["join",{"_placeholder":true,"num":0}]')
+            while not stop.is_set():
+                sock.send_binary(frame)
+                got["binary frames sent"] += 1
+        except (OSError, websocket.WebSocketException):
+            got["connections cut"] += 1
+        finally:
+            sock.close()
+
+
+def packets(port: int, stop: threading.Event, got: Counter[str], _games: dict[str, dict[str, Any]]) -> None:
+    while not stop.is_set():
+        try:
+            sock = raw_socket(port)
+        except (OSError, websocket.WebSocketException):
+            got["connections refused"] += 1
+            stop.wait(0.1)
+            continue
+        try:
+            for number in range(1000):
+                sock.send("49" if number % 2 else "44")
+                got["frames sent"] += 1
+        except (OSError, websocket.WebSocketException):
+            got["connections cut"] += 1
+        finally:
+            sock.close()
+
+
+def long_reads(port: int, stop: threading.Event, got: Counter[str], games: dict[str, dict[str, Any]]) -> None:
+    game = games["long"]
+
+    def read() -> None:
+        status, _ = call(port, "GET", f"/api/games/{game['id']}")
+        got[f"read {status}"] += 1
+
+    while not stop.is_set():
+        readers = [threading.Thread(target=read) for _ in range(80)]
+        for reader in readers:
+            reader.start()
+        for reader in readers:
+            reader.join()
+
+
+ATTACKS: dict[str, Attack] = {"rematch": rematch_chain, "creations": creations, "hints": hints, "binary": binary,
+                              "packets": packets, "long_reads": long_reads}
+
+
+def phase(server: LiveServer, port: int, victim: Victim, moves: int, attack: Attack | None,
+          games: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The victim's ``moves`` while ``attack`` runs (none: quiet), with the prober, the worker's memory and the
+    number of log lines written meanwhile."""
+    log_lines = len(server.log.read_text(errors="replace").splitlines())
+    prober, stop, got = Prober(port), threading.Event(), Counter[str]()
+    attacker = threading.Thread(target=attack, args=(port, stop, got, games), daemon=True) if attack else None
+    prober.start()
+    if attacker:
+        attacker.start()
+        time.sleep(1.0)  # the attack under way
+    times = victim.play(moves)
+    stop.set()
+    if attacker:
+        attacker.join(timeout=60)
+    prober.done.set()
+    prober.join()
+    return {"p50": statistics.median(times) * 1000, "p99": percentile(times, 0.99) * 1000,
+            "longest_health": prober.longest * 1000, "rss": rss_mib(worker_pid(server)), "got": dict(got),
+            "log_lines": len(server.log.read_text(errors="replace").splitlines()) - log_lines}
+
+
+def forged_host(port: int) -> int:
+    """The status of a creation whose ``Origin`` and ``X-Forwarded-Host`` both name another site."""
+    status, _ = call(port, "POST", "/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}},
+                     headers={"Origin": "http://evil.example", "X-Forwarded-Host": "evil.example"})
+    return status
+
+
+def run_front(front: str, args: argparse.Namespace, folder: Path) -> None:
+    wait_until_free((NODE_PORTS[0], NGINX_PORT), 120)
+    env = {"ARENA_PACE": "0", "ARENA_PROXY_HOPS": "1" if front == "nginx" else "0"}
+    server = LiveServer(folder / f"node-{front}", env=env, port=NODE_PORTS[0]).start()
+    nginx = Nginx(folder / "nginx", NGINX_SINGLE_CONF).start() if front == "nginx" else None
+    port = NGINX_PORT if nginx else server.port
+    print(f"\n== front: {'nginx (B)' if nginx else 'none, gunicorn directly (A)'}")
+    try:
+        victim = Victim(port)
+        games = prepare(port)
+        victim.play(3)  # the engine's first searches start its process
+        quiet = phase(server, port, victim, args.moves, None, games)
+        names = ["quiet", *args.attacks]
+        results = {"quiet": quiet}
+        for name in args.attacks:
+            results[name] = phase(server, port, victim, args.moves, ATTACKS[name], games)
+        for name in names:
+            figures = results[name]
+            print(f"{name:>10}: victim's engine move p50 {figures['p50']:6.1f} ms, p99 {figures['p99']:6.1f} ms "
+                  f"({figures['p99'] / quiet['p99']:4.2f}x quiet); health longest {figures['longest_health']:6.1f} ms; "
+                  f"RSS {figures['rss']:5.0f} MiB; log lines {figures['log_lines']}; {figures['got'] or ''}")
+        if nginx:
+            print(f"forged X-Forwarded-Host with a foreign Origin: {forged_host(port)}")
+    finally:
+        if nginx:
+            nginx.stop()
+        server.stop()
+
+
+def crashes(count: int, folder: Path) -> None:
+    """Kill the node within 100 ms of an acknowledged move ``count`` times; check moves and clocks after each."""
+    server = LiveServer(folder / "crashes", env={"ARENA_PACE": "0"}).start()
+    rng = random.Random(1)
+    worst = 0.0
+    try:
+        _, created = call(server.port, "POST", "/api/games", {
+            "game": "chess", "opponent": {"type": "friend", "open": True}, "side": 0,
+            "clock": {"minutes": 5, "increment": 0}})
+        game_id, tokens = created["id"], [created["token"]]
+        tokens.append(call(server.port, "POST", f"/api/games/{game_id}/seats", {})[1]["token"])
+        acknowledged: list[str] = []
+        for ply in range(2 + count):
+            _, state = call(server.port, "GET", f"/api/games/{game_id}")
+            moved_at = time.time()
+            status, answer = call(server.port, "POST", f"/api/games/{game_id}/moves",
+                                  {"move": state["legal_moves"][0], "token": tokens[ply % 2]})
+            assert status == 200, answer
+            acknowledged.append(state["legal_moves"][0])
+            if ply < 2:
+                continue  # the clocks run from the third ply
+            time.sleep(rng.uniform(0, 0.1))
+            server.kill()
+            killed_at = time.time()
+            on_move = (ply + 1) % 2
+            before = answer["clock"]["left_ms"][on_move]
+            time.sleep(3.5)
+            started_at = time.time()
+            server.start()
+            _, after = call(server.port, "GET", f"/api/games/{game_id}")
+            read_at = time.time()
+            kept = after["moves"] == acknowledged
+            charged = before - after["clock"]["left_ms"][on_move]
+            ran = (killed_at - moved_at) + (read_at - started_at)
+            other = after["clock"]["left_ms"][1 - on_move] - answer["clock"]["left_ms"][1 - on_move]
+            error = max(0.0, charged - ran * 1000, -charged, abs(other))
+            worst = max(worst, error)
+            print(f"crash {ply - 1:2d}: moves kept {kept}; player on move charged {charged} ms, server ran "
+                  f"{ran * 1000:.0f} ms of the turn; other clock changed by {other} ms; beyond the truth "
+                  f"{error:.0f} ms", flush=True)
+    finally:
+        server.kill()
+    print(f"{count} crashes: worst clock error {worst:.0f} ms (target: within 1,000 ms)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--front", choices=("both", "none", "nginx"), default="both")
+    parser.add_argument("--moves", type=int, default=30)
+    parser.add_argument("--attacks", type=lambda text: text.split(","), default=list(ATTACKS))
+    parser.add_argument("--crashes", type=int, default=10)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        for front in (("none", "nginx") if args.front == "both" else (args.front,)):
+            run_front(front, args, Path(folder))
+        if args.crashes:
+            crashes(args.crashes, Path(folder))
+
+
+if __name__ == "__main__":
+    main()
