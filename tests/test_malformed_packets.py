@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 
@@ -85,9 +86,30 @@ def test_a_flood_of_unreadable_packets_is_cut_off(live_server):
             break
         if frame.startswith("42"):
             codes.append(json.loads(frame[2:])[1]["code"])
-        elif frame.startswith("41") or frame == "1":
+        elif frame == "1":  # Engine.IO's close: the transport itself ends, not only the Socket.IO namespace ("41")
             closed = True
     assert closed and "rate_limited" in codes
+
+
+def test_a_flood_of_binary_frames_closes_the_transport(live_server):
+    """After the refusals a flood earns, the server closes the WebSocket itself: a client that ignores the Socket.IO
+    disconnect and goes on sending 15,000-byte frames finds the connection gone instead of costing a read and a
+    refusal per frame."""
+    client = RawSocket(live_server.port)
+    client.ws.send('45999999999-["join",{"_placeholder":true,"num":0}]')
+    sent = 0
+    with pytest.raises((websocket.WebSocketConnectionClosedException, BrokenPipeError, ConnectionResetError)):
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            client.ws.send_binary(bytes(15_000))
+            sent += 1
+            if sent % 50 == 0:  # let the server's answers be read, so its close arrives
+                client.ws.settimeout(0.2)
+                with contextlib.suppress(websocket.WebSocketTimeoutException):
+                    while True:
+                        client.next_frame()
+                client.ws.settimeout(10)
+    assert sent < 2000, sent
 
 
 @pytest.mark.parametrize(("frame", "event", "reason"), [

@@ -71,6 +71,17 @@ def _sid() -> str:
     return request.sid  # type: ignore[attr-defined]  # set by Flask-SocketIO, unknown to the Flask stubs
 
 
+def _close_connection() -> None:
+    """Disconnect the current Socket.IO connection and close its Engine.IO transport without waiting: Socket.IO's
+    disconnect alone leaves the transport open, and a client that goes on sending would still cost a read and a
+    refusal for every packet."""
+    server = socketio.server  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
+    transport = server.eio.sockets.get(server.manager.eio_sid_from_sid(_sid(), "/"))
+    disconnect()
+    if transport is not None:
+        transport.close(wait=False, reason=server.eio.reason.SERVER_DISCONNECT)
+
+
 @socketio.on("connect")
 def on_connect(auth: object = None) -> None:
     """Accept the connection; a token in ``auth`` gives it a seat. A bad ``auth`` refuses the connection."""
@@ -120,7 +131,7 @@ def game_event(name: str, fields: tuple[str, ...]) -> Callable[[Callable[..., No
                     if not connection.patience.allow():
                         emit("error", {"code": "rate_limited", "event": name,
                                        "message": "far too many events; this connection is closed"})
-                        disconnect()
+                        _close_connection()
                         return
                     raise ArenaError("rate_limited", "too many events; slow down")
                 if extra:
