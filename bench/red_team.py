@@ -34,6 +34,7 @@ import contextlib
 import http.client
 import json
 import random
+import socket
 import statistics
 import sys
 import tempfile
@@ -132,7 +133,7 @@ def raw_socket(port: int) -> websocket.WebSocket:
     """A Socket.IO WebSocket from ``ATTACKER``, connected to the default namespace."""
     sock = websocket.WebSocket()
     sock.connect(f"ws://127.0.0.1:{port}/socket.io/?EIO=4&transport=websocket", timeout=10,
-                 source_address=(ATTACKER, 0))
+                 socket=socket.create_connection(("127.0.0.1", port), 10, (ATTACKER, 0)))
     sock.recv()
     sock.send("40")
     sock.recv()

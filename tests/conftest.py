@@ -45,7 +45,8 @@ def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
     monkeypatch.setenv("ARENA_INSTANCE", str(tmp_path / "instance"))
     for name in ("DATABASE_URL", "SECRET_KEY", "ARENA_WORKERS", "SOCKETIO_MESSAGE_QUEUE", "ARENA_SEARCH_QUEUE",
-                 "ARENA_CREATE_LIMIT", "ARENA_SEAT_LIMIT", "ARENA_MOVE_LIMIT", "ARENA_LAB_LIMIT"):
+                 "ARENA_CREATE_LIMIT", "ARENA_SEAT_LIMIT", "ARENA_MOVE_LIMIT", "ARENA_LAB_LIMIT",
+                 "ARENA_READ_LIMIT", "ARENA_CONNECT_LIMIT"):
         monkeypatch.delenv(name, raising=False)
     application = create_app({"TESTING": True, "ARENA_WORKERS": 1})
     yield application

@@ -22,9 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 30.0
 
 GENEROUS_LIMITS = {name: "100000/minute" for name in
-                   ("ARENA_CREATE_LIMIT", "ARENA_SEAT_LIMIT", "ARENA_MOVE_LIMIT", "ARENA_LAB_LIMIT")}
+                   ("ARENA_CREATE_LIMIT", "ARENA_SEAT_LIMIT", "ARENA_MOVE_LIMIT", "ARENA_LAB_LIMIT",
+                    "ARENA_READ_LIMIT", "ARENA_CONNECT_LIMIT")}
 """Per-address rate limits (``webapp.address_limits``) for tests and benchmarks that legitimately create hundreds
-of games or moves from one loopback address; as config keys or environment variables."""
+of games, moves, reads or connections from one loopback address; as config keys or environment variables."""
 
 
 def free_port() -> int:

@@ -5,10 +5,14 @@ Socket.IO moves count together; another address keeps its own counters."""
 
 from __future__ import annotations
 
+import json
 import re
+import socket
 
 import pytest
+import websocket
 from flask_limiter.util import get_qualified_name
+from servers import LiveServer
 
 from webapp.address_limits import limiter
 from webapp.config import ConfigError, load_config
@@ -93,6 +97,51 @@ def test_lab_runs_are_limited_and_a_refused_run_starts_nothing(app):
     assert error["code"] == "rate_limited" and error["event"] == "lab_start" and 1 <= error["retry_after"] <= 60
 
 
+def test_reads_are_limited_per_address(app):
+    """However cheap a read, one address cannot make the node answer reads without end: over
+    ``ARENA_READ_LIMIT`` a read is a 429, for every read route together, while another address still reads."""
+    app.config["ARENA_READ_LIMIT"] = "3/minute"
+    client = app.test_client()
+    game_id = client.post("/api/games", json=FRIEND).json["id"]
+    assert client.get(f"/api/games/{game_id}").status_code == 200
+    assert client.get(f"/api/games/{game_id}/positions/0").status_code == 200
+    assert client.get("/api/games").status_code == 200
+    assert_rate_limited(client.get(f"/api/games/{game_id}"))
+    assert_rate_limited(client.get("/api/games"))
+    assert client.get(f"/api/games/{game_id}", environ_base=OTHER).status_code == 200
+    assert client.get("/api/health").status_code == 200
+
+
+def test_new_connections_are_limited_per_address(tmp_path):
+    """Connecting again and again (a client cut off for a flood that reconnects at once) is refused over
+    ``ARENA_CONNECT_LIMIT`` with a ``rate_limited`` connect error, on a real gunicorn; another address still
+    connects."""
+    server = LiveServer(tmp_path / "instance", env={"ARENA_CONNECT_LIMIT": "2/minute"}).start()
+
+    def connect(source: str) -> str:
+        """The server's answer to a Socket.IO connect over a new WebSocket from ``source``."""
+        sock = websocket.WebSocket()
+        sock.connect(f"ws://127.0.0.1:{server.port}/socket.io/?EIO=4&transport=websocket", timeout=10,
+                     socket=socket.create_connection(("127.0.0.1", server.port), 10, (source, 0)))
+        try:
+            assert sock.recv().startswith("0")
+            sock.send("40")
+            return sock.recv()
+        finally:
+            sock.close()
+
+    try:
+        assert connect("127.0.0.1").startswith("40{") and connect("127.0.0.1").startswith("40{")
+        refused = connect("127.0.0.1")
+        assert refused.startswith("44"), refused
+        error = json.loads(refused[2:])
+        assert error["data"]["code"] == "rate_limited" and "at most 2 per 1 minute" in error["message"], error
+        assert 1 <= error["data"]["retry_after"] <= 60
+        assert connect("127.0.0.2").startswith("40{")
+    finally:
+        server.stop()
+
+
 def test_unlimited_routes_answer_without_limit_headers(app):
     app.config["ARENA_CREATE_LIMIT"] = "1/minute"
     client = app.test_client()
@@ -112,21 +161,24 @@ def test_the_limits_default_to_the_documented_values(tmp_path):
     config = load_config(tmp_path, {"SECRET_KEY": "x"})
     assert config["ARENA_CREATE_LIMIT"] == "30/minute;300/hour" and config["ARENA_SEAT_LIMIT"] == "30/minute"
     assert config["ARENA_MOVE_LIMIT"] == "120/minute" and config["ARENA_LAB_LIMIT"] == "10/minute"
+    assert config["ARENA_READ_LIMIT"] == "1200/minute" and config["ARENA_CONNECT_LIMIT"] == "60/minute"
 
 
-def test_every_post_route_of_the_api_description_has_a_limit(app):
-    """Walks the API description: each POST is served by a view that counts under some per-address limit."""
+def test_every_route_of_the_api_description_has_a_limit(app):
+    """Walks the API description: each POST and each GET but the health check is served by a view that counts
+    under some per-address limit."""
     routes = app.url_map.bind("localhost")
     unlimited = []
     for path, operations in DOCUMENT["paths"].items():
-        if "post" not in operations:
-            continue
-        url = re.sub(r"\{game_id\}", "Ab3_x-9", path.replace("{ply}", "0"))
-        endpoint, _ = routes.match(url, method="POST")
-        view = app.view_functions[endpoint]
-        with app.app_context():  # the limits are read from the app's config
-            if not limiter.limit_manager.decorated_limits(get_qualified_name(view)):
-                unlimited.append(path)
+        for method in ("post", "get"):
+            if method not in operations or path == "/api/health":
+                continue
+            url = re.sub(r"\{game_id\}", "Ab3_x-9", path.replace("{ply}", "0"))
+            endpoint, _ = routes.match(url, method=method.upper())
+            view = app.view_functions[endpoint]
+            with app.app_context():  # the limits are read from the app's config
+                if not limiter.limit_manager.decorated_limits(get_qualified_name(view)):
+                    unlimited.append(f"{method.upper()} {path}")
     assert unlimited == []
 
 

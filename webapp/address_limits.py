@@ -1,9 +1,10 @@
 """Rate limits per client address (``request.remote_addr``) on the actions that cost the server: game creation,
-seat taking, moves and lab runs. One counter per address and action, shared by HTTP and Socket.IO.
+seat taking, moves, lab runs, API reads and new Socket.IO connections. One counter per address and action, shared
+by HTTP and Socket.IO.
 
-The decorators ``limit_create``, ``limit_seats``, ``limit_moves`` and ``limit_lab`` (Flask-Limiter shared limits,
-one scope each) go on HTTP views and on Socket.IO handlers alike: a Socket.IO event runs in its connection's
-request context, so both count under the same key. Over a limit the decorated function does not run and
+The decorators ``limit_create``, ``limit_seats``, ``limit_moves``, ``limit_lab``, ``limit_reads`` and
+``limit_connects`` (Flask-Limiter shared limits, one scope each) go on HTTP views and on Socket.IO handlers alike: a
+Socket.IO event runs in its connection's request context, so both count under the same key. Over a limit the decorated function does not run and
 ``RateLimitExceeded`` (HTTP 429, with ``Retry-After``) is raised; ``refusal(error)`` turns it into the
 ``ArenaError`` a Socket.IO handler answers with.
 
@@ -30,6 +31,8 @@ ACTIONS = {
     "seats": "ARENA_SEAT_LIMIT",
     "moves": "ARENA_MOVE_LIMIT",
     "lab": "ARENA_LAB_LIMIT",
+    "reads": "ARENA_READ_LIMIT",
+    "connects": "ARENA_CONNECT_LIMIT",
 }
 """Each limited action (the counter's scope) and the config key holding its limits ("30/minute;300/hour")."""
 
@@ -56,6 +59,8 @@ limit_create = limiter.shared_limit(_limits_of("create"), scope="create")
 limit_seats = limiter.shared_limit(_limits_of("seats"), scope="seats")
 limit_moves = limiter.shared_limit(_limits_of("moves"), scope="moves")
 limit_lab = limiter.shared_limit(_limits_of("lab"), scope="lab")
+limit_reads = limiter.shared_limit(_limits_of("reads"), scope="reads")
+limit_connects = limiter.shared_limit(_limits_of("connects"), scope="connects")
 
 
 class RateLimitedError(ArenaError):

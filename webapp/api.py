@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntit
 from engine import BUILD as ENGINE_BUILD
 from engine.game import InvalidSetupError
 from webapp import address_limits, csrf
-from webapp.address_limits import limit_create, limit_lab, limit_moves, limit_seats
+from webapp.address_limits import limit_create, limit_lab, limit_moves, limit_reads, limit_seats
 from webapp.arena.assemble import Arena
 from webapp.chess_import import chess_setup
 from webapp.errors import STATUS_OF_CODE, ArenaError
@@ -178,30 +178,35 @@ def health() -> Response:
 
 
 @bp.get("/games")
+@limit_reads
 def list_games() -> Response:
     """The unfinished games, most recently active first."""
     return jsonify({"games": _arena().reads.live_games()})
 
 
 @bp.get("/games/<game_id>")
+@limit_reads
 def get_game(game_id: str) -> Response:
     """One game's state, with ``you``: the seat of it the caller's browser holds, or null."""
     return jsonify(_arena().reads.game_state(_checked_id(game_id), _you(game_id)))
 
 
 @bp.get("/games/<game_id>/positions/<int:ply>")
+@limit_reads
 def get_position(game_id: str, ply: int) -> Response:
     """The position after ``ply`` moves, read-only."""
     return jsonify(_arena().reads.position(_checked_id(game_id), ply))
 
 
 @bp.get("/games/<game_id>/searches/<int:ply>")
+@limit_reads
 def get_search(game_id: str, ply: int) -> Response:
     """The search record of the engine move that made ply ``ply``: its final ``search`` event as streamed."""
     return jsonify(_arena().reads.search_record(_checked_id(game_id), ply))
 
 
 @bp.get("/games/<game_id>/pgn")
+@limit_reads
 def get_pgn(game_id: str) -> Response:
     """A chess game's PGN with the engine's evaluations and depths as ``[%eval ...]`` comments."""
     text = _arena().reads.pgn(_checked_id(game_id))
@@ -278,6 +283,7 @@ def rematch(game_id: str) -> tuple[Response, int]:
 
 
 @bp.get("/games/<game_id>/review")
+@limit_reads
 def get_review(game_id: str) -> Response:
     """The game's review: ``{game_id, status}`` ("none", "running" with ``done``/``total``, "done" with the
     verdicts, "cancelled", "failed")."""

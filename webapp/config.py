@@ -41,9 +41,12 @@ DEFAULT_LIMITS = {
     "ARENA_SEAT_LIMIT": "30/minute",
     "ARENA_MOVE_LIMIT": "120/minute",
     "ARENA_LAB_LIMIT": "10/minute",
+    "ARENA_READ_LIMIT": "1200/minute",
+    "ARENA_CONNECT_LIMIT": "60/minute",
 }
-"""How many games, seats taken, moves (HTTP and Socket.IO together) and lab runs one client address may start
-(``webapp.address_limits``); the ``limits`` notation: "N/second|minute|hour|day", several joined by ";"."""
+"""How many games, seats taken, moves (HTTP and Socket.IO together), lab runs, API reads and Socket.IO connections
+one client address may start (``webapp.address_limits``); the ``limits`` notation: "N/second|minute|hour|day",
+several joined by ";"."""
 
 
 class ConfigError(ValueError):

@@ -82,18 +82,35 @@ def _close_connection() -> None:
         transport.close(wait=False, reason=server.eio.reason.SERVER_DISCONNECT)
 
 
+def _refusal(code: str, message: str, **details: object) -> ConnectionRefusedError:
+    """A refused connection: the client's ``connect_error`` has ``message`` and ``data`` ``{code, message,
+    ...details}``."""
+    return ConnectionRefusedError(message, {"code": code, "message": message, **details})
+
+
+@address_limits.limit_connects
+def _count_connection() -> None:
+    """Count a new connection against its address's ``ARENA_CONNECT_LIMIT`` (``RateLimitExceeded`` over it)."""
+
+
 @socketio.on("connect")
 def on_connect(auth: object = None) -> None:
-    """Accept the connection; a token in ``auth`` gives it a seat. A bad ``auth`` refuses the connection."""
+    """Accept the connection; a token in ``auth`` gives it a seat. A bad ``auth``, or an address over its limit of
+    new connections (``ARENA_CONNECT_LIMIT``), refuses the connection."""
+    try:
+        _count_connection()
+    except RateLimitExceeded as refused:
+        error = address_limits.refusal(refused)
+        raise _refusal(error.code, error.message, **error.details) from None
     claim = None
     if auth is not None:
         if not isinstance(auth, dict) or set(auth) - {"token"}:
-            raise ConnectionRefusedError({"code": "bad_request", "message": "auth must be {token} or nothing"})
+            raise _refusal("bad_request", "auth must be {token} or nothing")
         if auth.get("token") is not None:
             try:
                 claim = read_token(current_app.config["SECRET_KEY"], auth["token"])
             except BadTokenError as error:
-                raise ConnectionRefusedError({"code": "bad_token", "message": str(error)}) from None
+                raise _refusal("bad_token", str(error)) from None
     rate, burst = current_app.config["ARENA_EVENT_RATE"], current_app.config["ARENA_EVENT_BURST"]
     with _connections_lock:
         _connections[_sid()] = Connection(claim, TokenBucket(rate, burst), TokenBucket(rate, FLOOD_BURSTS * burst))
