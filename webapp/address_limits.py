@@ -4,9 +4,9 @@ by HTTP and Socket.IO.
 
 The decorators ``limit_create``, ``limit_seats``, ``limit_moves``, ``limit_lab``, ``limit_reads`` and
 ``limit_connects`` (Flask-Limiter shared limits, one scope each) go on HTTP views and on Socket.IO handlers alike: a
-Socket.IO event runs in its connection's request context, so both count under the same key. Over a limit the decorated function does not run and
-``RateLimitExceeded`` (HTTP 429, with ``Retry-After``) is raised; ``refusal(error)`` turns it into the
-``ArenaError`` a Socket.IO handler answers with.
+Socket.IO event runs in its connection's request context, so both count under the same key. Over a limit the
+decorated function does not run and ``RateLimitExceeded`` (HTTP 429, with ``Retry-After``) is raised;
+``refusal(error)`` turns it into the ``ArenaError`` a Socket.IO handler answers with.
 
 The limits are the config keys of ``ACTIONS`` (``webapp.config``). The counters live in the node's memory, or in
 Redis (``SOCKETIO_MESSAGE_QUEUE``) when the nodes share one, so that every node counts an address together; while

@@ -16,6 +16,7 @@ from webapp.address_limits import init_app as install_address_limits
 from webapp.api import bp as api_bp
 from webapp.arena.assemble import Arena, ArenaSettings, assemble
 from webapp.config import MAX_BODY_BYTES, instance_path, load_config
+from webapp.connections import OpenConnections
 from webapp.headers import add_security_headers
 from webapp.message_queue import ResilientRedisManager
 from webapp.pages import bp as pages_bp
@@ -26,7 +27,7 @@ from webapp.search.leases import SearchLeases
 from webapp.search.pool import EngineRunner
 from webapp.search.queue_runner import QueuedRunner
 from webapp.search.solved import RememberingRunner
-from webapp.shutdown import OpenConnections, stop_on_gunicorn_sigterm
+from webapp.shutdown import stop_on_gunicorn_sigterm
 from webapp.socket_packets import ReadablePacket
 from webapp.sockets import socketio
 from webapp.store import Store
@@ -75,6 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     atexit.register(arena.close)
     connections = OpenConnections(app.wsgi_app)
     app.wsgi_app = connections  # type: ignore[method-assign]
+    app.extensions["connections"] = connections
     stop_on_gunicorn_sigterm(socketio.server, arena.close,  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
                              connections)
     arena.resume()

@@ -72,14 +72,15 @@ def _sid() -> str:
 
 
 def _close_connection() -> None:
-    """Disconnect the current Socket.IO connection and close its Engine.IO transport without waiting: Socket.IO's
-    disconnect alone leaves the transport open, and a client that goes on sending would still cost a read and a
-    refusal for every packet."""
+    """Disconnect the current Socket.IO connection, close its Engine.IO transport without waiting and stop reading
+    from its client: Socket.IO's disconnect alone leaves the transport open, and the WebSocket's reader keeps
+    reading a client that never answers the closing handshake, each packet still costing a read and a refusal."""
     server = socketio.server  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
     transport = server.eio.sockets.get(server.manager.eio_sid_from_sid(_sid(), "/"))
     disconnect()
     if transport is not None:
         transport.close(wait=False, reason=server.eio.reason.SERVER_DISCONNECT)
+    current_app.extensions["connections"].end_current()
 
 
 def _refusal(code: str, message: str, **details: object) -> ConnectionRefusedError:

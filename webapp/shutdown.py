@@ -14,72 +14,21 @@ close the WebSockets by themselves.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import signal
-import socket
 import threading
 import time
-import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from types import FrameType
-from typing import TYPE_CHECKING
 
 from socketio import Server
-from werkzeug.wsgi import ClosingIterator
 
-if TYPE_CHECKING:
-    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+from webapp.connections import OpenConnections
 
 log = logging.getLogger(__name__)
 
 CUT_AFTER = 0.5
 """Seconds a stopping worker's requests and WebSockets have to end by themselves before their sockets are cut."""
-
-
-class OpenConnections:
-    """WSGI middleware that knows the client socket of every request under gunicorn (its ``gunicorn.socket``):
-    which requests are in progress (from the call until the answer is sent; a WebSocket's, until it closes) and
-    which sockets are still open, so that a stopping worker can cut those that do not close by themselves. A
-    WebSocket's reader thread may outlive its request, blocked in a receive; a kept-alive connection waits for a
-    next request. Elsewhere (tests, a development server) it only passes requests on."""
-
-    def __init__(self, wsgi_app: WSGIApplication) -> None:
-        self.wsgi_app = wsgi_app
-        self._in_progress: set[socket.socket] = set()
-        self._seen: weakref.WeakSet[socket.socket] = weakref.WeakSet()
-        self._changed = threading.Condition()
-
-    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        client = environ.get("gunicorn.socket")
-        if not isinstance(client, socket.socket):
-            return self.wsgi_app(environ, start_response)
-        with self._changed:
-            self._in_progress.add(client)
-            self._seen.add(client)
-        try:
-            answer = self.wsgi_app(environ, start_response)
-        except BaseException:
-            self._done(client)
-            raise
-        return ClosingIterator(answer, lambda: self._done(client))
-
-    def _done(self, client: socket.socket) -> None:
-        with self._changed:
-            self._in_progress.discard(client)
-            self._changed.notify_all()
-
-    def cut_lingering(self, seconds: float) -> int:
-        """Wait at most ``seconds`` for every request in progress to end, then shut down every client socket still
-        open (a blocked send or receive on it fails at once, the client sees the connection end); returns how
-        many were cut."""
-        with self._changed:
-            self._changed.wait_for(lambda: not self._in_progress, timeout=seconds)
-            lingering = [client for client in self._seen if client.fileno() != -1]
-        for client in lingering:
-            with contextlib.suppress(OSError):  # closed meanwhile
-                client.shutdown(socket.SHUT_RDWR)
-        return len(lingering)
 
 
 def close_connections(server: Server) -> None:

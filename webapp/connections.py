@@ -1,0 +1,77 @@
+"""The client connections of a gunicorn worker, seen from the WSGI side (``OpenConnections``): which are open and
+in use, so that a stopping worker (``webapp.shutdown``) or a handler that cuts a client off (``webapp.events``) can
+end them at the socket, where neither gunicorn nor the WebSocket library would."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import weakref
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from werkzeug.wsgi import ClosingIterator
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+
+class OpenConnections:
+    """WSGI middleware that knows the client socket of every request under gunicorn (its ``gunicorn.socket``):
+    which requests are in progress (from the call until the answer is sent; a WebSocket's, until it closes), which
+    sockets are still open, and which one the current thread serves. So a stopping worker can cut those that do
+    not close by themselves (a WebSocket's reader thread may outlive its request, blocked in a receive; a
+    kept-alive connection waits for a next request), and a handler can end the connection of a client it has cut
+    off. Elsewhere (tests, a development server) it only passes requests on."""
+
+    def __init__(self, wsgi_app: WSGIApplication) -> None:
+        self.wsgi_app = wsgi_app
+        self._in_progress: set[socket.socket] = set()
+        self._seen: weakref.WeakSet[socket.socket] = weakref.WeakSet()
+        self._changed = threading.Condition()
+        self._current = threading.local()
+        """``client``: the socket of the request the current thread serves."""
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        client = environ.get("gunicorn.socket")
+        if not isinstance(client, socket.socket):
+            return self.wsgi_app(environ, start_response)
+        with self._changed:
+            self._in_progress.add(client)
+            self._seen.add(client)
+        self._current.client = client
+        try:
+            answer = self.wsgi_app(environ, start_response)
+        except BaseException:
+            self._done(client)
+            raise
+        finally:
+            self._current.client = None
+        return ClosingIterator(answer, lambda: self._done(client))
+
+    def _done(self, client: socket.socket) -> None:
+        with self._changed:
+            self._in_progress.discard(client)
+            self._changed.notify_all()
+
+    def end_current(self) -> None:
+        """Stop reading from the client whose request this thread is serving (for a WebSocket, its connection):
+        its socket is shut down for reading, so the server's reader of that connection ends at once and the
+        connection closes, whether or not the client takes part in a closing handshake."""
+        client = getattr(self._current, "client", None)
+        if client is not None:
+            with contextlib.suppress(OSError):  # closed meanwhile
+                client.shutdown(socket.SHUT_RD)
+
+    def cut_lingering(self, seconds: float) -> int:
+        """Wait at most ``seconds`` for every request in progress to end, then shut down every client socket still
+        open (a blocked send or receive on it fails at once, the client sees the connection end); returns how
+        many were cut."""
+        with self._changed:
+            self._changed.wait_for(lambda: not self._in_progress, timeout=seconds)
+            lingering = [client for client in self._seen if client.fileno() != -1]
+        for client in lingering:
+            with contextlib.suppress(OSError):  # closed meanwhile
+                client.shutdown(socket.SHUT_RDWR)
+        return len(lingering)
