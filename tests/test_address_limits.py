@@ -5,7 +5,6 @@ Socket.IO moves count together; another address keeps its own counters."""
 
 from __future__ import annotations
 
-import json
 import re
 import socket
 
@@ -114,30 +113,35 @@ def test_reads_are_limited_per_address(app):
 
 def test_new_connections_are_limited_per_address(tmp_path):
     """Connecting again and again (a client cut off for a flood that reconnects at once) is refused over
-    ``ARENA_CONNECT_LIMIT`` with a ``rate_limited`` connect error, on a real gunicorn; another address still
-    connects."""
+    ``ARENA_CONNECT_LIMIT`` at the Engine.IO handshake, WebSocket or polling, with a 429 and the JSON error, on a
+    real gunicorn; a connection already made goes on, and another address still connects."""
     server = LiveServer(tmp_path / "instance", env={"ARENA_CONNECT_LIMIT": "2/minute"}).start()
 
-    def connect(source: str) -> str:
-        """The server's answer to a Socket.IO connect over a new WebSocket from ``source``."""
+    def open_socket(source: str) -> websocket.WebSocket:
         sock = websocket.WebSocket()
         sock.connect(f"ws://127.0.0.1:{server.port}/socket.io/?EIO=4&transport=websocket", timeout=10,
                      socket=socket.create_connection(("127.0.0.1", server.port), 10, (source, 0)))
-        try:
-            assert sock.recv().startswith("0")
-            sock.send("40")
-            return sock.recv()
-        finally:
-            sock.close()
+        assert sock.recv().startswith("0")
+        sock.send("40")
+        assert sock.recv().startswith("40{")
+        return sock
 
     try:
-        assert connect("127.0.0.1").startswith("40{") and connect("127.0.0.1").startswith("40{")
-        refused = connect("127.0.0.1")
-        assert refused.startswith("44"), refused
-        error = json.loads(refused[2:])
-        assert error["data"]["code"] == "rate_limited" and "at most 2 per 1 minute" in error["message"], error
-        assert 1 <= error["data"]["retry_after"] <= 60
-        assert connect("127.0.0.2").startswith("40{")
+        first = open_socket("127.0.0.1")
+        polling = server.get("/socket.io/?EIO=4&transport=polling")
+        assert polling.status_code == 200 and polling.text.startswith("0{")
+        with pytest.raises(websocket.WebSocketBadStatusException) as refused:
+            open_socket("127.0.0.1")
+        assert refused.value.status_code == 429
+        refused_polling = server.get("/socket.io/?EIO=4&transport=polling")
+        assert refused_polling.status_code == 429 and refused_polling.json()["error"] == "rate_limited"
+        assert "at most 2 per 1 minute" in refused_polling.json()["message"]
+        assert 1 <= int(refused_polling.headers["Retry-After"]) <= 60
+        first.send("2")  # a connection already made is never refused
+        first.send('42["join",{"game_id":"nope"}]')
+        assert "not_found" in first.recv()
+        open_socket("127.0.0.2").close()
+        first.close()
     finally:
         server.stop()
 

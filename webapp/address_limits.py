@@ -16,15 +16,20 @@ fallback) and tries Redis again now and then.
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qs
 
 from flask import Flask, current_app, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
 from webapp.errors import ArenaError
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 ACTIONS = {
     "create": "ARENA_CREATE_LIMIT",
@@ -61,6 +66,37 @@ limit_moves = limiter.shared_limit(_limits_of("moves"), scope="moves")
 limit_lab = limiter.shared_limit(_limits_of("lab"), scope="lab")
 limit_reads = limiter.shared_limit(_limits_of("reads"), scope="reads")
 limit_connects = limiter.shared_limit(_limits_of("connects"), scope="connects")
+
+
+@limit_connects
+def _count_connection() -> None:
+    """Count a new connection against its address's ``ARENA_CONNECT_LIMIT`` (``RateLimitExceeded`` over it)."""
+
+
+class LimitHandshakes:
+    """WSGI middleware in front of the Socket.IO server: a new Engine.IO connection (a ``/socket.io/`` request
+    without a ``sid``: the polling handshake, or a WebSocket opened directly) counts against its address's
+    ``ARENA_CONNECT_LIMIT``, as nginx's handshake zone counts them; over it the answer is ``429`` with the JSON
+    error and ``Retry-After``, and no connection is made. Requests of a connection already made never count."""
+
+    def __init__(self, app: Flask, wsgi_app: WSGIApplication) -> None:
+        self.app = app
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        if (environ.get("PATH_INFO", "").startswith("/socket.io")
+                and "sid" not in parse_qs(environ.get("QUERY_STRING", ""))):
+            with self.app.request_context(environ):
+                try:
+                    _count_connection()
+                except RateLimitExceeded as refused:
+                    error = refusal(refused)
+                    body = json.dumps({"error": error.code, "message": error.message}).encode()
+                    start_response("429 Too Many Requests", [
+                        ("Content-Type", "application/json"), ("Content-Length", str(len(body))),
+                        ("Retry-After", str(error.retry_after))])
+                    return [body]
+        return self.wsgi_app(environ, start_response)
 
 
 class RateLimitedError(ArenaError):

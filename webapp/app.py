@@ -12,6 +12,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
+from webapp.address_limits import LimitHandshakes
 from webapp.address_limits import init_app as install_address_limits
 from webapp.api import bp as api_bp
 from webapp.arena.assemble import Arena, ArenaSettings, assemble
@@ -61,6 +62,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     socketio.init_app(app, async_mode="threading", max_http_buffer_size=MAX_BODY_BYTES, async_handlers=False,
                       manage_session=False, client_manager=queue,
                       serializer=ReadablePacket)  # type: ignore[call-arg]  # python-socketio's option, not in the stubs
+    app.wsgi_app = LimitHandshakes(app, app.wsgi_app)  # type: ignore[method-assign]
     _trust_proxies(app, app.config["ARENA_PROXY_HOPS"])
     add_security_headers(app)
     install_address_limits(app)

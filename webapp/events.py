@@ -83,26 +83,14 @@ def _close_connection() -> None:
     current_app.extensions["connections"].end_current()
 
 
-def _refusal(code: str, message: str, **details: object) -> ConnectionRefusedError:
-    """A refused connection: the client's ``connect_error`` has ``message`` and ``data`` ``{code, message,
-    ...details}``."""
-    return ConnectionRefusedError(message, {"code": code, "message": message, **details})
-
-
-@address_limits.limit_connects
-def _count_connection() -> None:
-    """Count a new connection against its address's ``ARENA_CONNECT_LIMIT`` (``RateLimitExceeded`` over it)."""
+def _refusal(code: str, message: str) -> ConnectionRefusedError:
+    """A refused connection: the client's ``connect_error`` has ``message`` and ``data`` ``{code, message}``."""
+    return ConnectionRefusedError(message, {"code": code, "message": message})
 
 
 @socketio.on("connect")
 def on_connect(auth: object = None) -> None:
-    """Accept the connection; a token in ``auth`` gives it a seat. A bad ``auth``, or an address over its limit of
-    new connections (``ARENA_CONNECT_LIMIT``), refuses the connection."""
-    try:
-        _count_connection()
-    except RateLimitExceeded as refused:
-        error = address_limits.refusal(refused)
-        raise _refusal(error.code, error.message, **error.details) from None
+    """Accept the connection; a token in ``auth`` gives it a seat. A bad ``auth`` refuses the connection."""
     claim = None
     if auth is not None:
         if not isinstance(auth, dict) or set(auth) - {"token"}:
