@@ -153,6 +153,24 @@ def prepare(port: int) -> dict[str, dict[str, Any]]:
     return games
 
 
+def closed_by_server(sock: websocket.WebSocket) -> bool:
+    """Whether the server has closed its side of ``sock`` (a proxy may close it and still take what the client
+    sends, discarding it: then sends go on succeeding)."""
+    raw = sock.sock
+    raw.setblocking(False)
+    try:
+        while True:
+            data = raw.recv(65536)
+            if not data:
+                return True
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+    finally:
+        raw.setblocking(True)
+
+
 Attack = Callable[[int, threading.Event, Counter[str], dict[str, dict[str, Any]]], None]
 
 
@@ -197,6 +215,8 @@ def binary(port: int, stop: threading.Event, got: Counter[str], _games: dict[str
             while not stop.is_set():
                 sock.send_binary(frame)
                 got["binary frames sent"] += 1
+                if got["binary frames sent"] % 100 == 0 and closed_by_server(sock):
+                    raise ConnectionResetError("the server closed the connection")
         except (OSError, websocket.WebSocketException):
             got["connections cut"] += 1
         finally:
