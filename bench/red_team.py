@@ -49,7 +49,7 @@ import websocket
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from long_game import long_game
+from long_games import long_game
 from many_games import rss_mib, worker_pid
 from servers import LiveServer
 from services import NGINX_PORT, NGINX_SINGLE_CONF, NODE_PORTS, Nginx, wait_until_free
@@ -201,8 +201,10 @@ def hints(port: int, stop: threading.Event, got: Counter[str], games: dict[str, 
         on = not on
 
 
-def binary(port: int, stop: threading.Event, got: Counter[str], _games: dict[str, dict[str, Any]]) -> None:
-    frame = bytes(15_000)
+def flood_sockets(port: int, stop: threading.Event, got: Counter[str],
+                  send: Callable[[websocket.WebSocket, Counter[str]], None]) -> None:
+    """Until ``stop``: open a WebSocket (a refusal counts in ``got``, then a pause of 0.1 s), ``send`` on it, and
+    open the next one once it returns or the connection is cut (counted)."""
     while not stop.is_set():
         try:
             sock = raw_socket(port)
@@ -211,34 +213,34 @@ def binary(port: int, stop: threading.Event, got: Counter[str], _games: dict[str
             stop.wait(0.1)
             continue
         try:
-            sock.send('45999999999-["join",{"_placeholder":true,"num":0}]')
-            while not stop.is_set():
-                sock.send_binary(frame)
-                got["binary frames sent"] += 1
-                if got["binary frames sent"] % 100 == 0 and closed_by_server(sock):
-                    raise ConnectionResetError("the server closed the connection")
+            send(sock, got)
         except (OSError, websocket.WebSocketException):
             got["connections cut"] += 1
         finally:
             sock.close()
+
+
+def binary(port: int, stop: threading.Event, got: Counter[str], _games: dict[str, dict[str, Any]]) -> None:
+    frame = bytes(15_000)
+
+    def send(sock: websocket.WebSocket, got: Counter[str]) -> None:
+        sock.send('45999999999-["join",{"_placeholder":true,"num":0}]')
+        while not stop.is_set():
+            sock.send_binary(frame)
+            got["binary frames sent"] += 1
+            if got["binary frames sent"] % 100 == 0 and closed_by_server(sock):
+                raise ConnectionResetError("the server closed the connection")
+
+    flood_sockets(port, stop, got, send)
 
 
 def packets(port: int, stop: threading.Event, got: Counter[str], _games: dict[str, dict[str, Any]]) -> None:
-    while not stop.is_set():
-        try:
-            sock = raw_socket(port)
-        except (OSError, websocket.WebSocketException):
-            got["connections refused"] += 1
-            stop.wait(0.1)
-            continue
-        try:
-            for number in range(1000):
-                sock.send("49" if number % 2 else "44")
-                got["frames sent"] += 1
-        except (OSError, websocket.WebSocketException):
-            got["connections cut"] += 1
-        finally:
-            sock.close()
+    def send(sock: websocket.WebSocket, got: Counter[str]) -> None:
+        for number in range(1000):
+            sock.send("49" if number % 2 else "44")
+            got["frames sent"] += 1
+
+    flood_sockets(port, stop, got, send)
 
 
 def long_reads(port: int, stop: threading.Event, got: Counter[str], games: dict[str, dict[str, Any]]) -> None:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pickle
-import random
 import tracemalloc
 
 import chess
 import pytest
+from long_games import long_game
 
 from engine.game import IllegalMoveError, InvalidSetupError, play_moves
 from engine.games import game_class, new_game
@@ -196,36 +196,10 @@ def test_typed_moves_are_read_whatever_their_letter_case_when_unambiguous():
         start.parse_move("nf6")
 
 
-def long_quiet_game(plies: int) -> list[str]:
-    """UCI moves of a legal game of at most ``plies`` plies that no rule ends: pieces shuffle without repeating a
-    position, pawns move when the fifty-move rule comes near, captures only when nothing else is legal."""
-    board = chess.Board()
-    rng = random.Random(1)
-    seen: set[str] = set()
-    moves: list[str] = []
-    while len(moves) < plies:
-        pawns_first = board.halfmove_clock > 80
-        legal = list(board.legal_moves)
-        rng.shuffle(legal)
-        legal.sort(key=lambda move: (board.is_capture(move) or bool(move.promotion),
-                                     (board.piece_type_at(move.from_square) == chess.PAWN) != pawns_first))
-        for move in legal:
-            board.push(move)
-            position = " ".join(board.fen().split()[:4])
-            if position not in seen and board.outcome(claim_draw=True) is None:
-                seen.add(position)
-                moves.append(move.uci())
-                break
-            board.pop()
-        else:
-            break
-    return moves
-
-
 def test_a_long_game_holds_little_memory() -> None:
     """A game of 1,200 plies (an 8,000-character setup) holds its board with at most the last 100 moves, two bytes a
-    move for the rest: about 40 KiB, where a board with the whole game in its stack held over half a MiB."""
-    moves = long_quiet_game(1200)
+    move for the rest: about 48 KiB, where a board with the whole game in its stack held over half a MiB."""
+    moves = long_game(1200, seed=1)
     assert len(moves) == 1200
     assert new_game("chess").view()["opening"] is None  # the opening names are loaded once per process, before
     tracemalloc.start()

@@ -87,7 +87,9 @@ def test_a_flood_of_unreadable_packets_is_cut_off(live_server):
             codes.append(json.loads(frame[2:])[1]["code"])
         elif frame == "1":  # Engine.IO's close: the transport itself ends, not only the Socket.IO namespace ("41")
             closed = True
-    assert closed and "rate_limited" in codes
+    # Each unreadable packet counts as ten refused events: the connection ends after about ten of them (the last
+    # answers may not arrive: the server stops reading the client and closes).
+    assert closed and codes and set(codes) <= {"bad_request", "rate_limited"} and len(codes) <= 11, codes
 
 
 def test_a_flood_of_binary_frames_closes_the_transport(live_server):

@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 
 FLOOD_BURSTS = 5
 """A connection whose refused events exceed what its rate refills by this many bursts is disconnected."""
+MALFORMED_COST = 10
+"""How many refused events a packet the server cannot read counts as: a client that sends such packets is broken or
+hostile (the app's own never does), so with the default burst ten of them in a row close its connection."""
 
 
 @dataclass(slots=True)
@@ -117,13 +120,15 @@ def on_disconnect(reason: object = None) -> None:
     arena.membership.leave_all(sid)
 
 
-def game_event(name: str, fields: tuple[str, ...]) -> Callable[[Callable[..., None]], Callable[..., None]]:
+def game_event(name: str, fields: tuple[str, ...],
+               refusal_cost: int = 0) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Register a handler of event ``name`` taking ``(arena, connection, payload)``: rate limit, payload check
     (exactly ``fields``), and ``ArenaError`` turned into an ``error`` event to the sender. An event over the rate
     limit gets ``rate_limited``; once the connection's patience is used up as well, it gets a last
-    ``rate_limited`` error and is disconnected, so a flood stops costing the server anything. A handler refused by
-    a limit of the client's address (``webapp.address_limits``) gets a ``rate_limited`` error with
-    ``retry_after`` (seconds)."""
+    ``rate_limited`` error and is disconnected, so a flood stops costing the server anything. An event that is a
+    refusal in itself (``refusal_cost`` > 0: a packet the server cannot read) takes that much of the patience at
+    once instead of a place in the rate. A handler refused by a limit of the client's address
+    (``webapp.address_limits``) gets a ``rate_limited`` error with ``retry_after`` (seconds)."""
 
     def register(handler: Callable[..., None]) -> Callable[..., None]:
         @wraps(handler)
@@ -133,7 +138,12 @@ def game_event(name: str, fields: tuple[str, ...]) -> Callable[[Callable[..., No
                     connection = _connections.get(_sid())
                 if connection is None:
                     raise ArenaError("bad_request", "the connection is not registered; reconnect")
-                if not connection.bucket.allow():
+                if refusal_cost and not connection.patience.allow(refusal_cost):
+                    emit("error", {"code": "rate_limited", "event": name,
+                                   "message": "far too many unreadable packets; this connection is closed"})
+                    _close_connection()
+                    return
+                if not refusal_cost and not connection.bucket.allow():
                     if not connection.patience.allow():
                         emit("error", {"code": "rate_limited", "event": name,
                                        "message": "far too many events; this connection is closed"})
@@ -228,7 +238,7 @@ def on_decline(arena: Arena, connection: Connection, data: dict[str, Any]) -> No
     arena.agreements.decline(data["game_id"], connection.seat_in(data["game_id"]), data["kind"])
 
 
-@game_event(MALFORMED_EVENT, ("event", "reason"))
+@game_event(MALFORMED_EVENT, ("event", "reason"), refusal_cost=MALFORMED_COST)
 def on_malformed(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """A packet that could not be decoded (``webapp.socket_packets``): one log line and a ``bad_request`` error
     naming the event it was meant to be, when that could be read."""

@@ -18,13 +18,13 @@ class TokenBucket:
         self._updated = clock()
         self._lock = threading.Lock()
 
-    def allow(self) -> bool:
-        """Take one token and return True, or return False (and take nothing) when the bucket is empty."""
+    def allow(self, cost: float = 1) -> bool:
+        """Take ``cost`` tokens and return True, or return False (and take nothing) when fewer are left."""
         with self._lock:
             now = self._clock()
             self._tokens = min(self.burst, self._tokens + (now - self._updated) * self.rate)
             self._updated = now
-            if self._tokens < 1:
+            if self._tokens < cost:
                 return False
-            self._tokens -= 1
+            self._tokens -= cost
             return True
