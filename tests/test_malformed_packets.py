@@ -87,9 +87,9 @@ def test_a_flood_of_unreadable_packets_is_cut_off(live_server):
             codes.append(json.loads(frame[2:])[1]["code"])
         elif frame == "1":  # Engine.IO's close: the transport itself ends, not only the Socket.IO namespace ("41")
             closed = True
-    # Each unreadable packet counts as ten refused events: the connection ends after about ten of them (the last
-    # answers may not arrive: the server stops reading the client and closes).
+    # Each unreadable packet counts as ten refused events: the connection ends after about ten of them.
     assert closed and codes and set(codes) <= {"bad_request", "rate_limited"} and len(codes) <= 11, codes
+    assert codes[-1] == "rate_limited", codes
 
 
 def test_a_flood_of_binary_frames_closes_the_transport(live_server):
@@ -104,7 +104,7 @@ def test_a_flood_of_binary_frames_closes_the_transport(live_server):
         while time.monotonic() < deadline:
             client.ws.send_binary(bytes(15_000))
             sent += 1
-    assert sent < 2000, sent
+    assert sent < 10_000, sent  # reading stops 0.2 s after the cut; what the buffers held by then is read
 
 
 @pytest.mark.parametrize(("frame", "event", "reason"), [

@@ -55,14 +55,16 @@ class OpenConnections:
             self._in_progress.discard(client)
             self._changed.notify_all()
 
-    def end_current(self) -> None:
-        """Stop reading from the client whose request this thread is serving (for a WebSocket, its connection):
-        its socket is shut down for reading, so the server's reader of that connection ends at once and the
-        connection closes, whether or not the client takes part in a closing handshake."""
+    def end_current(self, after: float) -> None:
+        """Stop reading, ``after`` seconds from now (time for what is queued for it to be written), from the client
+        whose request this thread is serving (for a WebSocket, its connection): its socket is shut down for
+        reading, so the server's reader of that connection ends and the connection closes, whether or not the
+        client takes part in a closing handshake."""
         client = getattr(self._current, "client", None)
         if client is not None:
-            with contextlib.suppress(OSError):  # closed meanwhile
-                client.shutdown(socket.SHUT_RD)
+            timer = threading.Timer(after, _stop_reading, (client,))
+            timer.daemon = True
+            timer.start()
 
     def cut_lingering(self, seconds: float) -> int:
         """Wait at most ``seconds`` for every request in progress to end, then shut down every client socket still
@@ -75,3 +77,8 @@ class OpenConnections:
             with contextlib.suppress(OSError):  # closed meanwhile
                 client.shutdown(socket.SHUT_RDWR)
         return len(lingering)
+
+
+def _stop_reading(client: socket.socket) -> None:
+    with contextlib.suppress(OSError):  # closed meanwhile
+        client.shutdown(socket.SHUT_RD)

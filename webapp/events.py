@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 
 FLOOD_BURSTS = 5
 """A connection whose refused events exceed what its rate refills by this many bursts is disconnected."""
+CLOSING_GRACE = 0.2
+"""Seconds a closed connection's last packets have to be written before the server stops reading its client."""
 MALFORMED_COST = 10
 """How many refused events a packet the server cannot read counts as: a client that sends such packets is broken or
 hostile (the app's own never does), so with the default burst ten of them in a row close its connection."""
@@ -83,7 +85,7 @@ def _close_connection() -> None:
     disconnect()
     if transport is not None:
         transport.close(wait=False, reason=server.eio.reason.SERVER_DISCONNECT)
-    current_app.extensions["connections"].end_current()
+    current_app.extensions["connections"].end_current(after=CLOSING_GRACE)
 
 
 def _refusal(code: str, message: str) -> ConnectionRefusedError:
