@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 
 FLOOD_BURSTS = 5
 """A connection whose refused events exceed what its rate refills by this many bursts is disconnected."""
-CLOSING_GRACE = 0.2
+CLOSING_GRACE = 0.05
 """Seconds a closed connection's last packets have to be written before the server stops reading its client."""
 MALFORMED_COST = 10
 """How many refused events a packet the server cannot read counts as: a client that sends such packets is broken or
