@@ -140,18 +140,14 @@ def game_event(name: str, fields: tuple[str, ...],
                     connection = _connections.get(_sid())
                 if connection is None:
                     raise ArenaError("bad_request", "the connection is not registered; reconnect")
-                if refusal_cost and not connection.patience.allow(refusal_cost):
-                    emit("error", {"code": "rate_limited", "event": name,
-                                   "message": "far too many unreadable packets; this connection is closed"})
-                    _close_connection()
-                    return
-                if not refusal_cost and not connection.bucket.allow():
-                    if not connection.patience.allow():
+                if refusal_cost or not connection.bucket.allow():
+                    if not connection.patience.allow(refusal_cost or 1):
                         emit("error", {"code": "rate_limited", "event": name,
                                        "message": "far too many events; this connection is closed"})
                         _close_connection()
                         return
-                    raise ArenaError("rate_limited", "too many events; slow down")
+                    if not refusal_cost:
+                        raise ArenaError("rate_limited", "too many events; slow down")
                 if extra:
                     raise ArenaError("bad_request", "send one payload object")
                 try:
