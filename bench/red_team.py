@@ -2,7 +2,7 @@
 moves, the node's memory and its availability, against a real gunicorn with the limits `make run` has.
 
     .venv/bin/python bench/red_team.py [--front both|none|nginx] [--moves 30] [--attacks rematch,creations,...]
-                                       [--crashes 10]
+                                       [--crashes 10] [--no-floors]
 
 Each front starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"`` (``ARENA_PACE=0``, every other setting as
 by default) reached directly (A, ``--front none``) or through a real nginx (B, ``--front nginx``:
@@ -20,6 +20,11 @@ then one phase per attack, each lasting the victim's moves:
 - ``long_reads``: 80 concurrent ``GET /api/games/<id>`` of a chess game set up from 1,590 plies, in rounds;
 - ``forged_host`` (nginx only): one creation with ``Origin: http://evil.example`` and that ``X-Forwarded-Host``.
 
+After each attack's phase the same attack runs again aimed at a decoy (an nginx on port 8090 that refuses every
+request at once): the victim's figures then are the floor, what the attacker's own use of the machine's two
+processors costs the victim when the node never sees the attack (``--no-floors`` skips these phases). The attacker
+runs in a process of its own, as it would on its own machine.
+
 Printed per phase: the victim's engine move p50 and p99 and the p99's ratio to the quiet phase, the prober's
 longest wait, the worker's resident memory after the phase, and what the attack got (answers by status, log lines
 written). ``--crashes N`` (direct front only) then kills the node (SIGKILL of the process group) within 100 ms of an
@@ -33,6 +38,7 @@ import argparse
 import contextlib
 import http.client
 import json
+import multiprocessing
 import random
 import socket
 import statistics
@@ -43,7 +49,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import websocket
 
@@ -57,6 +63,21 @@ from services import NGINX_PORT, NGINX_SINGLE_CONF, NODE_PORTS, Nginx, wait_unti
 ATTACKER, VICTIM, PROBER = "127.0.0.1", "127.0.0.2", "127.0.0.3"
 PILES = [99] * 8
 MOVE_EVERY = 0.6
+DECOY_PORT = 8090
+DECOY_CONF = f"""worker_processes 1;
+pid nginx.pid;
+error_log logs/error.log warn;
+events {{ worker_connections 8192; }}
+http {{
+    access_log off;
+    server {{
+        listen 127.0.0.1:{DECOY_PORT};
+        location / {{ default_type application/json; return 429 '{{"error": "rate_limited"}}'; }}
+    }}
+}}
+"""
+"""The decoy: an nginx that refuses every request at once, what an attack costs the victim when the node never
+sees it (the attacker's own use of this machine's processors: the floor of each row)."""
 
 
 def call(port: int, method: str, path: str, body: dict[str, Any] | None = None, source: str = ATTACKER,
@@ -171,10 +192,18 @@ def closed_by_server(sock: websocket.WebSocket) -> bool:
         raw.setblocking(True)
 
 
-Attack = Callable[[int, threading.Event, Counter[str], dict[str, dict[str, Any]]], None]
+class Stop(Protocol):
+    """What an attack is told to stop by (a ``multiprocessing`` event: the attacker runs in its own process)."""
+
+    def is_set(self) -> bool: ...
+
+    def wait(self, timeout: float | None = None) -> bool: ...
 
 
-def rematch_chain(port: int, stop: threading.Event, got: Counter[str], games: dict[str, dict[str, Any]]) -> None:
+Attack = Callable[[int, Stop, Counter[str], dict[str, dict[str, Any]]], None]
+
+
+def rematch_chain(port: int, stop: Stop, got: Counter[str], games: dict[str, dict[str, Any]]) -> None:
     game = games["rematch"]
     while not stop.is_set():
         call(port, "POST", f"/api/games/{game['id']}/resign", {"token": game["token"]})
@@ -186,13 +215,13 @@ def rematch_chain(port: int, stop: threading.Event, got: Counter[str], games: di
             stop.wait(0.01)
 
 
-def creations(port: int, stop: threading.Event, got: Counter[str], _games: dict[str, dict[str, Any]]) -> None:
+def creations(port: int, stop: Stop, got: Counter[str], _games: dict[str, dict[str, Any]]) -> None:
     while not stop.is_set():
         status, _ = call(port, "POST", "/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}})
         got[f"create {status}"] += 1
 
 
-def hints(port: int, stop: threading.Event, got: Counter[str], games: dict[str, dict[str, Any]]) -> None:
+def hints(port: int, stop: Stop, got: Counter[str], games: dict[str, dict[str, Any]]) -> None:
     game = games["hints"]
     on = True
     while not stop.is_set():
@@ -201,7 +230,7 @@ def hints(port: int, stop: threading.Event, got: Counter[str], games: dict[str, 
         on = not on
 
 
-def flood_sockets(port: int, stop: threading.Event, got: Counter[str],
+def flood_sockets(port: int, stop: Stop, got: Counter[str],
                   send: Callable[[websocket.WebSocket, Counter[str]], None]) -> None:
     """Until ``stop``: open a WebSocket (a refusal counts in ``got``, then a pause of 0.1 s), ``send`` on it, and
     open the next one once it returns or the connection is cut (counted)."""
@@ -220,7 +249,7 @@ def flood_sockets(port: int, stop: threading.Event, got: Counter[str],
             sock.close()
 
 
-def binary(port: int, stop: threading.Event, got: Counter[str], _games: dict[str, dict[str, Any]]) -> None:
+def binary(port: int, stop: Stop, got: Counter[str], _games: dict[str, dict[str, Any]]) -> None:
     frame = bytes(15_000)
 
     def send(sock: websocket.WebSocket, got: Counter[str]) -> None:
@@ -234,7 +263,7 @@ def binary(port: int, stop: threading.Event, got: Counter[str], _games: dict[str
     flood_sockets(port, stop, got, send)
 
 
-def packets(port: int, stop: threading.Event, got: Counter[str], _games: dict[str, dict[str, Any]]) -> None:
+def packets(port: int, stop: Stop, got: Counter[str], _games: dict[str, dict[str, Any]]) -> None:
     def send(sock: websocket.WebSocket, got: Counter[str]) -> None:
         for number in range(1000):
             sock.send("49" if number % 2 else "44")
@@ -243,7 +272,7 @@ def packets(port: int, stop: threading.Event, got: Counter[str], _games: dict[st
     flood_sockets(port, stop, got, send)
 
 
-def long_reads(port: int, stop: threading.Event, got: Counter[str], games: dict[str, dict[str, Any]]) -> None:
+def long_reads(port: int, stop: Stop, got: Counter[str], games: dict[str, dict[str, Any]]) -> None:
     game = games["long"]
 
     def read() -> None:
@@ -262,25 +291,38 @@ ATTACKS: dict[str, Attack] = {"rematch": rematch_chain, "creations": creations, 
                               "packets": packets, "long_reads": long_reads}
 
 
-def phase(server: LiveServer, port: int, victim: Victim, moves: int, attack: Attack | None,
-          games: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The victim's ``moves`` while ``attack`` runs (none: quiet), with the prober, the worker's memory and the
-    number of log lines written meanwhile."""
+def attack_in_process(name: str, port: int, stop: Stop, answers: multiprocessing.Queue[dict[str, int]],
+                      games: dict[str, dict[str, Any]]) -> None:
+    """Run the attack ``name`` on ``port`` until ``stop`` is set, then put what it got on ``answers``."""
+    got = Counter[str]()
+    ATTACKS[name](port, stop, got, games)
+    answers.put(dict(got))
+
+
+def phase(server: LiveServer, port: int, victim: Victim, moves: int, attack: str | None,
+          games: dict[str, dict[str, Any]], target: int | None = None) -> dict[str, Any]:
+    """The victim's ``moves`` while the attack named ``attack`` runs on ``target`` (by default the victim's
+    ``port``; none: quiet), with the prober, the worker's memory and the number of log lines written meanwhile.
+    The attacker has its own process (and interpreter lock), as it would have its own machine, so that its threads
+    slow the victim's and the prober's clients only as much as its use of the processors does."""
     log_lines = len(server.log.read_text(errors="replace").splitlines())
-    prober, stop, got = Prober(port), threading.Event(), Counter[str]()
-    attacker = threading.Thread(target=attack, args=(port, stop, got, games), daemon=True) if attack else None
+    processes = multiprocessing.get_context("spawn")
+    prober, stop, answers = Prober(port), processes.Event(), processes.Queue()
+    attacker = processes.Process(target=attack_in_process, daemon=True,
+                                 args=(attack, target or port, stop, answers, games)) if attack else None
     prober.start()
     if attacker:
         attacker.start()
-        time.sleep(1.0)  # the attack under way
+        time.sleep(2.0)  # the attack under way (its process started)
     times = victim.play(moves)
     stop.set()
+    got = answers.get(timeout=60) if attacker else {}
     if attacker:
         attacker.join(timeout=60)
     prober.done.set()
     prober.join()
     return {"p50": statistics.median(times) * 1000, "p99": percentile(times, 0.99) * 1000,
-            "longest_health": prober.longest * 1000, "rss": rss_mib(worker_pid(server)), "got": dict(got),
+            "longest_health": prober.longest * 1000, "rss": rss_mib(worker_pid(server)), "got": got,
             "log_lines": len(server.log.read_text(errors="replace").splitlines()) - log_lines}
 
 
@@ -292,11 +334,15 @@ def forged_host(port: int) -> int:
 
 
 def run_front(front: str, args: argparse.Namespace, folder: Path) -> None:
-    wait_until_free((NODE_PORTS[0], NGINX_PORT), 120)
+    wait_until_free((NODE_PORTS[0], NGINX_PORT, DECOY_PORT), 120)
     env = {"ARENA_PACE": "0", "ARENA_PROXY_HOPS": "1" if front == "nginx" else "0"}
     server = LiveServer(folder / f"node-{front}", env=env, port=NODE_PORTS[0]).start()
     nginx = Nginx(folder / "nginx", NGINX_SINGLE_CONF).start() if front == "nginx" else None
     port = NGINX_PORT if nginx else server.port
+    decoy_folder = folder / f"decoy-{front}"
+    decoy_folder.mkdir()
+    (decoy_folder / "nginx.conf").write_text(DECOY_CONF)
+    decoy = Nginx(decoy_folder, decoy_folder / "nginx.conf", DECOY_PORT).start() if args.floors else None
     print(f"\n== front: {'nginx (B)' if nginx else 'none, gunicorn directly (A)'}")
     try:
         victim = Victim(port)
@@ -304,19 +350,26 @@ def run_front(front: str, args: argparse.Namespace, folder: Path) -> None:
         victim.play(3)  # the engine's first searches start its process
         quiet = phase(server, port, victim, args.moves, None, games)
         names = ["quiet", *args.attacks]
-        results = {"quiet": quiet}
+        results, floors = {"quiet": quiet}, {}
         for name in args.attacks:
-            results[name] = phase(server, port, victim, args.moves, ATTACKS[name], games)
+            results[name] = phase(server, port, victim, args.moves, name, games)
+            if decoy:
+                floors[name] = phase(server, port, victim, args.moves, name, games, target=decoy.port)
         for name in names:
             figures = results[name]
             print(f"{name:>10}: victim's engine move p50 {figures['p50']:6.1f} ms, p99 {figures['p99']:6.1f} ms "
                   f"({figures['p99'] / quiet['p99']:4.2f}x quiet); health longest {figures['longest_health']:6.1f} ms; "
                   f"RSS {figures['rss']:5.0f} MiB; log lines {figures['log_lines']}; {figures['got'] or ''}")
+            if name in floors:
+                floor = floors[name]
+                print(f"{'':>10}  the same attack on the decoy: p50 {floor['p50']:6.1f} ms, p99 {floor['p99']:6.1f} ms "
+                      f"({floor['p99'] / quiet['p99']:4.2f}x quiet)")
         if nginx:
             print(f"forged X-Forwarded-Host with a foreign Origin: {forged_host(port)}")
     finally:
-        if nginx:
-            nginx.stop()
+        for front_server in (nginx, decoy):
+            if front_server:
+                front_server.stop()
         server.stop()
 
 
@@ -371,6 +424,8 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=30)
     parser.add_argument("--attacks", type=lambda text: text.split(","), default=list(ATTACKS))
     parser.add_argument("--crashes", type=int, default=10)
+    parser.add_argument("--no-floors", dest="floors", action="store_false",
+                        help="skip the phases that aim each attack at the decoy")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         for front in (("none", "nginx") if args.front == "both" else (args.front,)):

@@ -112,13 +112,14 @@ class RedisServer:
 
 class Nginx:
     """nginx run with ``conf`` unchanged (``deploy/nginx.conf`` or ``NGINX_SINGLE_CONF``), its pid, logs and
-    temporary files under ``prefix``. It listens on 127.0.0.1:8080 and spreads clients over the nodes on ports 8001
-    and 8002 (``ip_hash``), or with the single-node conf sends them all to 8001."""
+    temporary files under ``prefix``; ``port`` is the one the conf listens on (deploy's: 8080). With deploy/'s confs
+    it spreads clients over the nodes on ports 8001 and 8002 (``ip_hash``), or sends them all to 8001."""
 
-    def __init__(self, prefix: Path, conf: Path = NGINX_CONF) -> None:
+    def __init__(self, prefix: Path, conf: Path = NGINX_CONF, port: int = NGINX_PORT) -> None:
         self.prefix = prefix
         self.conf = conf
-        self.url = f"http://127.0.0.1:{NGINX_PORT}"
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Nginx:
@@ -128,7 +129,7 @@ class Nginx:
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
                                         stderr=(self.prefix / "logs" / "stderr.log").open("wb"))
         try:
-            wait_for_port(NGINX_PORT)
+            wait_for_port(self.port)
         except TimeoutError:
             self.stop()
             raise RuntimeError(f"nginx did not start: {self.error_log()}") from None
