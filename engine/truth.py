@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from engine.game import WIN, State, describe_score
+from engine.game import MAX_PLIES, WIN, State, describe_score, is_decided
 from engine.games.connect4 import Connect4
 from engine.games.nim import Nim
+from engine.search.info import RootMoveDict
 from engine.solve import tables as solved
 from engine.solve.connect4 import SolveTimeout, pons_to_engine
 from engine.solve.connect4_oracle import move_scores
@@ -22,6 +23,8 @@ from engine.solve.nim import value as nim_value
 from engine.solve.solver_pool import SOLVERS
 
 Result = Literal["win", "draw", "loss"]
+Verdict = Literal["consistent", "undecided", "error"]
+"""What a move's exact value says of a search's claim on it (``judge``)."""
 CONNECT4_SECONDS = 3.0
 """The default time the Connect Four solver gets to prove every move of one position (``move_values``, as reviews
 use it); beyond it the position's truth is unknown. Compiled and with the opening book, the slowest of 200
@@ -174,12 +177,56 @@ def position_value(values: dict[str, Exact]) -> Exact:
     return max(values.values(), key=Exact.rank)
 
 
-def live_truth(state: State, known: dict[str, Exact] | None = None) -> dict[str, dict[str, Any]] | None:
-    """The exact value of each legal move of ``state`` for the engine panel (``move_text -> Exact.to_dict()``),
-    within what a live engine turn can afford: solved tables if already built (tic-tac-toe's is built at once), the
-    Connect Four solver within ``LIVE_CONNECT4_SECONDS``, at most ``LIVE_MAX_MOVES`` moves; None where unknown;
-    ``known`` as ``move_values`` takes it. Display only."""
+def judge(score: int | None, bound: str | None, exact: Exact, depth: int) -> Verdict | None:
+    """What ``exact``, a move's value, says of a search's claim on it at ``depth`` plies: ``score`` with its ``bound``
+    ("exact", "lower": at least, "upper": at most; None counts as exact). The claim is the interval of scores it
+    allows (one score, or every score above or below it).
+
+    - "consistent": the interval holds the true score (where only the result is known, some score of that result);
+    - "error" (a horizon error): the interval excludes it, and either the claim is decided (a win or loss the search
+      proved, which the truth refutes) or the true result comes within ``depth`` plies of the root, where the search
+      saw every line, and yet the search scored the move by its evaluation;
+    - "undecided" (not decided at this depth): the interval excludes it, but the claim is a heuristic value and the
+      true result lies beyond the search's horizon (or its distance is unknown, or it is a draw): the search proved
+      nothing the truth refutes.
+
+    None without a score (MCTS, a book)."""
+    if score is None:
+        return None
+    low = score if bound in ("exact", "lower", None) else -WIN
+    high = score if bound in ("exact", "upper", None) else WIN
+    truths = _scores_of(exact)
+    if truths[0] <= high and low <= truths[1]:
+        return "consistent"
+    within_horizon = exact.result != "draw" and exact.plies is not None and exact.plies <= depth
+    return "error" if is_decided(score) or within_horizon else "undecided"
+
+
+def _scores_of(exact: Exact) -> tuple[int, int]:
+    """The lowest and highest engine score ``exact`` may stand for: its own, or every score of its result."""
+    if exact.score is not None:
+        return exact.score, exact.score
+    if exact.result == "win":
+        return WIN - MAX_PLIES + 1, WIN
+    return -WIN, -(WIN - MAX_PLIES + 1)
+
+
+def judged(truth: dict[str, Exact], root_moves: list[RootMoveDict], depth: int) -> dict[str, dict[str, Any]]:
+    """``truth`` in its JSON form (``Exact.to_dict``), each move with the ``verdict`` of ``judge`` on the claim of a
+    search of ``depth`` plies on it (its row of ``root_moves``; None for a move without a row or without a score)."""
+    claims = {row["move"]: row for row in root_moves}
+    answer = {}
+    for move, value in truth.items():
+        row = claims.get(move)
+        answer[move] = {**value.to_dict(), "verdict": judge(row["score"], row["bound"], value, depth) if row else None}
+    return answer
+
+
+def live_truth(state: State, known: dict[str, Exact] | None = None) -> dict[str, Exact] | None:
+    """The exact value of each legal move of ``state`` for the engine panel, within what a live engine turn can
+    afford: solved tables if already built (tic-tac-toe's is built at once), the Connect Four solver within
+    ``LIVE_CONNECT4_SECONDS``, at most ``LIVE_MAX_MOVES`` moves; None where unknown; ``known`` as ``move_values``
+    takes it. Display only (``judged`` gives its JSON form beside a search)."""
     if len(state.legal_moves()) > LIVE_MAX_MOVES:
         return None
-    values = move_values(state, LIVE_CONNECT4_SECONDS, build_tables=state.name in LIVE_BUILT_TABLES, known=known)
-    return None if values is None else {move: value.to_dict() for move, value in values.items()}
+    return move_values(state, LIVE_CONNECT4_SECONDS, build_tables=state.name in LIVE_BUILT_TABLES, known=known)

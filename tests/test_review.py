@@ -172,10 +172,11 @@ def test_the_command_line_prints_the_modules_verdicts(capsys) -> None:
 def test_live_truth_stays_within_a_live_turns_means() -> None:
     from engine.truth import live_truth
 
-    assert live_truth(new_game("tictactoe", "5"))["2"]["text"] == "loss in 3"
+    assert live_truth(new_game("tictactoe", "5"))["2"].text == "loss in 3"
     early = live_truth(new_game("connect4", "11111177777"))  # 11 stones: every move is a look-up in the book
     assert early is not None and sorted(early) == list("234567")
-    assert early == {move: value.to_dict() for move, value in move_values(new_game("connect4", "11111177777")).items()}
+    assert early == move_values(new_game("connect4", "11111177777"))
     assert live_truth(new_game("chess")) is None
     assert live_truth(Nim((40, 50, 60))) is None  # 150 legal moves: too many to send
-    assert live_truth(Nim((3, 4, 5)))["1:2"] == {"result": "win", "plies": 11, "score": WIN - 11, "text": "win in 6"}
+    assert live_truth(Nim((3, 4, 5)))["1:2"].to_dict() == {"result": "win", "plies": 11, "score": WIN - 11,
+                                                           "text": "win in 6"}

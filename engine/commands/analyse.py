@@ -1,7 +1,9 @@
 """``python -m engine analyse GAME``: search a position and print every ``SearchInfo`` event, the final one last.
 
-Output is a readable table (one row per event) or, with ``--json``, one JSON object per line. An unknown game, a
-bad position or bad limits print a message on stderr and exit with status 2.
+Output is a readable table (one row per event) or, with ``--json``, one JSON object per line. With ``--truth`` the
+final event also gives each move's exact value where it is known (``engine.truth.move_values``) and its verdict on
+the search's score (``engine.truth.judged``: the panel's truth column). An unknown game, a bad position or bad
+limits print a message on stderr and exit with status 2.
 """
 
 from __future__ import annotations
@@ -10,12 +12,14 @@ import argparse
 import dataclasses
 import json
 import sys
+from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
-from engine.game import GameError
+from engine.game import GameError, State
 from engine.games import game_class, game_names
 from engine.search import make_searcher
 from engine.search.info import Limits, SearchInfo, SearchOptions
+from engine.truth import judged, move_values
 
 TOGGLES = ("alphabeta", "pvs", "iterative", "tt", "ordering", "killers", "history", "aspiration", "quiescence",
            "null_move", "lmr", "bounds")
@@ -42,6 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="random seed (MCTS)")
     parser.add_argument("--tree", type=int, default=0, metavar="N", help="record the search tree (at most N nodes)")
     parser.add_argument("--json", action="store_true", help="one JSON object per event instead of a table")
+    parser.add_argument("--truth", action="store_true", help="each move's exact value and its verdict on the "
+                        "search's score, after the final event (where the value is known)")
 
 
 def build_options(args: argparse.Namespace) -> SearchOptions:
@@ -71,31 +77,43 @@ def format_row(info: SearchInfo) -> str:
     return f"{row}  pv {' '.join(info.pv)}"
 
 
-def format_root_moves(info: SearchInfo) -> str:
-    """The final event's root moves, one per line."""
+def format_root_moves(info: SearchInfo, truth: dict[str, dict[str, Any]] | None = None) -> str:
+    """The final event's root moves, one per line (with ``truth``: each one's exact value and verdict)."""
     lines = []
     for root in info.root_moves:
         if root.visits is not None:
             value = "-" if root.value is None else root.value
-            lines.append(f"  {root.move:>6} visits {root.visits:>7} value {value}")
+            line = f"  {root.move:>6} visits {root.visits:>7} value {value}"
         else:
             score = "-" if root.score is None else root.score
-            lines.append(f"  {root.move:>6} score {score!s:>9} ({root.bound or 'not searched'}) nodes {root.nodes}")
+            line = f"  {root.move:>6} score {score!s:>9} ({root.bound or 'not searched'}) nodes {root.nodes}"
+        exact = (truth or {}).get(root.move)
+        lines.append(line + (f"  truth {exact['text']} ({exact['verdict'] or 'no verdict'})" if exact else ""))
     return "\n".join(lines)
 
 
-def print_events(events, out: TextIO, as_json: bool) -> None:
-    """Print each event as it comes (a table, or JSON lines)."""
+def print_events(events: Iterable[SearchInfo], out: TextIO, as_json: bool,
+                 truth_of: Callable[[SearchInfo], dict[str, dict[str, Any]] | None] | None = None) -> None:
+    """Print each event as it comes (a table, or JSON lines); ``truth_of`` gives the final event's ``truth``."""
     if not as_json:
         out.write(" ".join(f"{name:>{width}}" for name, width in COLUMNS) + "\n")
     for info in events:
+        truth = truth_of(info) if truth_of and info.final else None
         if as_json:
-            out.write(json.dumps(info.to_dict()) + "\n")
+            out.write(json.dumps({**info.to_dict(), **({"truth": truth} if truth_of and info.final else {})}) + "\n")
         else:
             out.write(format_row(info) + "\n")
             if info.final:
-                out.write("root moves:\n" + format_root_moves(info) + "\n")
+                out.write("root moves:\n" + format_root_moves(info, truth) + "\n")
         out.flush()
+
+
+def truth_beside(state: State) -> Callable[[SearchInfo], dict[str, dict[str, Any]] | None]:
+    """The ``truth`` of a final event on ``state``: each move's exact value with its verdict, None where unknown."""
+    def truth_of(info: SearchInfo) -> dict[str, dict[str, Any]] | None:
+        values = move_values(state)
+        return None if values is None else judged(values, info.to_dict()["root_moves"], info.depth)
+    return truth_of
 
 
 def run(args: argparse.Namespace) -> int:
@@ -108,5 +126,5 @@ def run(args: argparse.Namespace) -> int:
     except (GameError, ValueError, TypeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print_events(searcher.search(), sys.stdout, args.json)
+    print_events(searcher.search(), sys.stdout, args.json, truth_beside(state) if args.truth else None)
     return 0

@@ -2,7 +2,7 @@
 // column's counters as its events arrive (lab) and, once all are final, whether their values agree.
 import { io } from "./socketio.js";
 import { formatCount, formatMillis } from "./format.js";
-import { horizonError } from "./truth.js";
+import { truthMark } from "./truth.js";
 
 const form = document.getElementById("lab-form");
 const runButton = document.getElementById("lab-run");
@@ -37,15 +37,14 @@ function configs() {
   return chosen;
 }
 
-/** The exact value of the column's best move, marked ⚠ where the column's search disagrees with it. */
+/** The exact value of the column's best move, marked with its verdict on the column's search (engine/truth.py). */
 function truthCell(info, final) {
   const exact = final ? info.truth?.[info.best] : null;
   if (!exact) return cell(final && info.truth === null ? "unknown" : "–");
-  const chosen = (info.root_moves ?? []).find((rm) => rm.move === info.best) ?? { score: info.score, bound: "exact" };
-  const error = horizonError(chosen, exact, info.depth);
-  const td = cell(`${error ? "⚠ " : ""}${exact.text}`);
-  td.title = error ?? `The exact value of this best move: ${exact.text}.`;
-  if (error) td.className = "horizon";
+  const mark = truthMark(exact, info.score_text, info.depth);
+  const td = cell(mark.text);
+  td.title = mark.title;
+  td.className = mark.verdict === "error" ? "horizon" : (mark.verdict ?? "");
   return td;
 }
 

@@ -1,7 +1,7 @@
 // The engine panel: what the engine is doing right now, for everyone in the game's room.
 // Events may arrive faster than the screen refreshes; they are folded into one redraw per animation frame.
 import { drawEvaluation, drawNodesPerDepth } from "./charts.js";
-import { horizonError } from "./truth.js";
+import { truthMark } from "./truth.js";
 import { escapeHtml, formatCount, formatMillis, formatPercent, isDecided, scoreClass } from "./format.js";
 
 const COUNT_UP_MS = 160;
@@ -50,6 +50,13 @@ function barWidths(rows, useVisits) {
     if (isDecided(r.score)) return r.score > 0 ? 100 : 4;
     return high === low ? 60 : 20 + (70 * (r.score - low)) / (high - low);
   });
+}
+
+/** Whether a candidate's score proves its result: an exact decided score, a win as a lower bound or a loss as an
+ * upper bound (a bound on the other side says nothing about how good or bad the move is). */
+function provesResult(rm) {
+  if (!isDecided(rm.score)) return false;
+  return rm.bound === "exact" || (rm.score > 0 ? rm.bound === "lower" : rm.bound === "upper");
 }
 
 export class EnginePanel {
@@ -335,26 +342,36 @@ export class EnginePanel {
           + '<span class="rm-truth"></span>';
       }
       const exact = truth?.[rm.move];
-      const error = solved ? null : horizonError(rm, exact, info.depth);
+      const claim = `${BOUND_MARK[rm.bound] ?? ""}${rm.score_text ?? ""}`;
+      const mark = exact && !solved ? truthMark(exact, claim, info.depth) : null;
       const truthCell = row.querySelector(".rm-truth");
       truthCell.hidden = !truth;
-      truthCell.textContent = exact ? `${error ? "⚠ " : ""}${exact.text}` : "";
-      truthCell.title = error ?? (exact ? `The exact value of this move: ${exact.text}.` : "");
-      row.classList.toggle("horizon", Boolean(error));
+      truthCell.textContent = mark ? mark.text : (exact?.text ?? "");
+      truthCell.title = mark ? mark.title : (exact ? `The exact value of this move: ${exact.text}.` : "");
+      for (const verdict of ["consistent", "undecided", "horizon"]) {
+        row.classList.toggle(verdict, (mark?.verdict === "error" ? "horizon" : mark?.verdict) === verdict);
+      }
       row.querySelector(".rm-move").textContent = rm.text ?? rm.move;
-      row.querySelector(".rm-bar i").style.width = `${widths[i].toFixed(1)}%`;
+      // A bound is a one-sided range, drawn dashed from its score: leftwards for ≤, rightwards for ≥.
+      const bar = row.querySelector(".rm-bar i");
+      const bound = !useVisits && (rm.bound === "upper" || rm.bound === "lower") ? rm.bound : null;
+      row.classList.toggle("upper", bound === "upper");
+      row.classList.toggle("lower", bound === "lower");
+      bar.style.marginLeft = bound === "lower" ? `${widths[i].toFixed(1)}%` : "0";
+      bar.style.width = `${(bound === "lower" ? 100 - widths[i] : widths[i]).toFixed(1)}%`;
       row.querySelector(".rm-score").textContent = info.source === "book"
         ? `${formatCount(rm.visits ?? 0)} lines`
         : useVisits ? `${formatCount(rm.visits ?? 0)} · ${Number.isFinite(rm.value) ? rm.value.toFixed(2) : "…"}`
         : `${BOUND_MARK[rm.bound] ?? ""}${solved && rm.score === 0 ? "draw" : (rm.score_text ?? "…")}`;
       row.classList.toggle("best", rm.move === info.best);
-      row.classList.toggle("pos", !useVisits && rm.move !== info.best && isDecided(rm.score) && rm.score > 0);
-      row.classList.toggle("neg", !useVisits && rm.move !== info.best && isDecided(rm.score) && rm.score < 0);
+      row.classList.toggle("pos", !useVisits && rm.move !== info.best && provesResult(rm) && rm.score > 0);
+      row.classList.toggle("neg", !useVisits && rm.move !== info.best && provesResult(rm) && rm.score < 0);
       row.title = info.source === "book" ? `${rm.text ?? rm.move}: ${formatCount(rm.visits ?? 0)} lines of the book`
         : `${rm.text ?? rm.move}: ${formatCount(rm.nodes)} nodes${BOUND_TITLE[rm.bound] ?? ""}`;
       return row;
     });
     host.replaceChildren(...ordered);
+    this.$("p-bound-note").hidden = useVisits || !shown.some((rm) => rm.bound === "upper" || rm.bound === "lower");
     if (rows.length > shown.length) {
       const more = document.createElement("div");
       more.className = "hint";

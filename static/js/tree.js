@@ -32,6 +32,16 @@ function rootView(node, depth) {
     : { score: flip(node.score), alpha: flip(node.beta), beta: flip(node.alpha) };
 }
 
+/** What a node's score proves, from its window (root side's view): "≤ x" when it fell to or below alpha (a cutoff
+ * below refuted it: at most x), "≥ x" when it reached beta (at least x), else the exact x. */
+function claimText(view) {
+  const text = boundText(view.score);
+  if (!Number.isFinite(view.score)) return text;
+  if (Number.isFinite(view.alpha) && view.score <= view.alpha) return `≤ ${text}`;
+  if (Number.isFinite(view.beta) && view.score >= view.beta) return `≥ ${text}`;
+  return text;
+}
+
 /** Estimated width in SVG units of a label in the 11 px monospace font. */
 const labelWidth = (text) => text.length * 6.7;
 
@@ -123,7 +133,7 @@ export class SearchTree {
         row += 1;
       }
       const item = { node, depth, x: MARGIN + depth * COL, y, kids, open, view: rootView(node, depth) };
-      item.label = `${node.move ?? "root"}  ${boundText(item.view.score)}`;
+      item.label = `${node.move ?? "root"}  ${claimText(item.view)}`;
       placed.push(item);
       return item;
     };
@@ -182,7 +192,7 @@ export class SearchTree {
       class: `tnode${item.best || node === this.tree ? " best" : ""}${hasKids && !item.open ? " collapsed" : ""}`,
       tabindex: 0, role: "treeitem", "aria-expanded": hasKids ? String(item.open) : null,
       // Its name is its visible text (move, score); the window is its description.
-      "aria-description": `score ${boundText(item.view.score)}, searched with the window`
+      "aria-description": `score ${claimText(item.view)}, searched with the window`
         + ` ${boundText(item.view.alpha)} to ${boundText(item.view.beta)}`,
     });
     g.append(el("rect", {
@@ -191,7 +201,7 @@ export class SearchTree {
     g.append(el("circle", { cx: item.x, cy: item.y, r: RADIUS }));
     const text = el("text", { x: item.x + RADIUS + 5, y: item.y + 4 });
     const move = el("tspan", { "font-weight": 700 }, [document.createTextNode(`${node.move ?? "root"} `)]);
-    const score = el("tspan", { class: "score", dx: 2 }, [document.createTextNode(boundText(item.view.score))]);
+    const score = el("tspan", { class: "score", dx: 2 }, [document.createTextNode(claimText(item.view))]);
     text.append(move, score);
     g.append(text);
     if (hasKids && !item.open) {
@@ -200,7 +210,7 @@ export class SearchTree {
     }
     const showTip = () => {
       this.tip.textContent = `${node.move ?? "root"} · ${node.depth ?? "?"} plies left · window`
-        + ` [${boundText(item.view.alpha)}, ${boundText(item.view.beta)}] · score ${boundText(item.view.score)}`;
+        + ` [${boundText(item.view.alpha)}, ${boundText(item.view.beta)}] · score ${claimText(item.view)}`;
       this.tip.hidden = false;
       this.placeTip(item.x + 14, item.y + 10);
     };

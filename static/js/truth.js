@@ -1,25 +1,27 @@
-// The truth beside the search: a move's exact value (the `truth` of a final search event, docs/protocol.md) and
-// whether the search's verdict on it disagrees.
-import { isDecided } from "./format.js";
+// The truth beside the search: a move's exact value (an entry of the `truth` of a final search event,
+// docs/protocol.md) and its `verdict` on the search's score (engine/truth.py, `judge`).
 
-/** What a searched score proves: "win" (a decided win, exact or a lower bound), "loss" (a decided loss, exact or
- * an upper bound), else "open" (a heuristic value, or a bound that leaves the result open). */
-function provenResult(score, bound) {
-  if (isDecided(score) && score > 0 && bound !== "upper") return "win";
-  if (isDecided(score) && score < 0 && bound !== "lower") return "loss";
-  return "open";
-}
+const MARKS = { consistent: "✓ ", undecided: "? ", error: "⚠ " };
 
 /**
- * Whether a candidate's search verdict disagrees with its exact value `truth`: the search proved another result,
- * or proved none (a heuristic score, "it holds") where the move in truth wins or loses: a horizon error. Returns
- * the reason in words, or null (also without a truth or a score, as for MCTS).
+ * How to show `exact` (a truth entry) beside the search's claim `claimText` ("≤ −2", "win in 2") at `depth`:
+ * `{text, title, verdict}`, `text` marked ✓ (the exact value lies within what the search proved), ? (not decided at
+ * this depth: the search left the move to its evaluation) or ⚠ (a horizon error: the search proved a result the
+ * truth refutes); unmarked without a verdict (a move without a score).
  */
-export function horizonError(rm, truth, depth) {
-  if (!truth || rm.score === null || rm.score === undefined) return null;
-  const searched = provenResult(rm.score, rm.bound);
-  if (searched === "open" ? truth.result === "draw" : searched === truth.result) return null;
-  const saw = searched === "open" ? "proved no result" : `proved a ${searched}`;
-  const really = truth.result === "draw" ? "a draw" : truth.text;
-  return `At depth ${depth} the search ${saw}, but in truth this move is ${really}: a horizon error.`;
+export function truthMark(exact, claimText, depth) {
+  const verdict = exact.verdict ?? null;
+  const claim = claimText ? `the search's ${claimText}` : "the search's score";
+  const titles = {
+    consistent: `The exact value, ${exact.text}, lies within what the search proved (${claimText}).`,
+    undecided: `Not decided at depth ${depth}: ${claim} is its evaluation, which proves no result; the exact value is `
+      + `${exact.text}.`,
+    error: `A horizon error: at depth ${depth} the search proved ${claimText}, but in truth this move is `
+      + `${exact.text}.`,
+  };
+  return {
+    verdict,
+    text: `${MARKS[verdict] ?? ""}${exact.text}`,
+    title: titles[verdict] ?? `The exact value of this move: ${exact.text}.`,
+  };
 }

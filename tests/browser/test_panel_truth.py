@@ -67,10 +67,49 @@ def test_the_panel_shows_what_the_command_line_finds(live_server, browser: Brows
     assert errors == []
 
 
-def test_the_truth_column_marks_horizon_errors(live_server, browser: Browser, artifacts) -> None:
+MARKS = {"consistent": "✓ ", "undecided": "? ", "error": "⚠ "}
+CLASSES = {"consistent": "consistent", "undecided": "undecided", "error": "horizon"}
+TRUTH_SEARCHES = [("tictactoe", {}, 2, {"undecided"}), ("nim", {"piles": [3, 4, 5]}, 2, {"consistent", "undecided"}),
+                  ("connect4", {}, 4, {"consistent", "undecided"})]
+"""(game, options, depth, verdicts) of a first engine move and the verdicts its candidates get (tic-tac-toe's moves
+all draw, which no heuristic score proves)."""
+
+
+@pytest.mark.parametrize(("game", "options", "depth", "verdicts"), TRUTH_SEARCHES,
+                         ids=[search[0] for search in TRUTH_SEARCHES])
+def test_the_truth_column_shows_the_command_lines_verdicts(live_server, browser: Browser, game, options, depth,
+                                                           verdicts) -> None:
+    """Each candidate's truth cell carries the verdict ``python -m engine analyse --truth`` gives on the same search:
+    ✓ for a bound or score that holds the exact value, ? for a heuristic score beside a result beyond the horizon."""
+    created = requests.post(live_server.url + "/api/games", timeout=10, json={
+        "game": game, "side": 1, "options": options,
+        "opponent": {"type": "engine", "depth": depth, "algorithm": "alphabeta"}}).json()
+    page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+    page.goto(live_server.url + created["url"])
+    expect(page.locator("#panel-state")).to_have_text("done", timeout=60_000)
+    command = [sys.executable, "-m", "engine", "analyse", game, "--depth", str(depth), "--json", "--truth"]
+    if options:
+        command += ["--position", ",".join(map(str, options["piles"]))]
+    output = subprocess.run(command, capture_output=True, text=True, check=True, timeout=120).stdout
+    expected = json.loads(output.strip().splitlines()[-1])["truth"]
+    rows = page.locator("#p-root-moves .rm-row")
+    shown = [rows.nth(index).get_attribute("data-move") for index in range(rows.count())]
+    assert len(shown) == min(8, len(expected))
+    for move in shown:
+        entry = expected[move]
+        row = page.locator(f'.rm-row[data-move="{move}"]')
+        expect(row.locator(".rm-truth")).to_have_text(MARKS[entry["verdict"]] + entry["text"])
+        expect(row).to_have_class(re.compile(rf"\b{CLASSES[entry['verdict']]}\b"))
+    assert {expected[move]["verdict"] for move in shown} == verdicts
+    stored = requests.get(f"{live_server.url}/api/games/{created['id']}/searches/1", timeout=10).json()["info"]
+    assert stored["truth"] == expected
+    page.context.close()
+
+
+def test_the_truth_column_judges_bounds_by_the_exact_value(live_server, browser: Browser, artifacts) -> None:
     """Against a depth-2 search, O's candidates after X takes an edge: 7, 9, 4 and 6 lose in 3 in truth (the solved
-    table) while the search proved nothing about them: each is marked; 5, 1, 3 and 8 draw, as the search left
-    them open."""
+    table) and the search proved them no better than −2 or −3: consistent bounds, marked ✓; 5, 1, 3 and 8 draw,
+    which the search's evaluation neither proved nor refuted: not decided at this depth. None is an error."""
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     page = context.new_page()
     page.goto(live_server.url + "/")
@@ -82,13 +121,17 @@ def test_the_truth_column_marks_horizon_errors(live_server, browser: Browser, ar
     expect(page.locator("#p-truth-note")).to_be_visible()
     for move in ("7", "9", "4", "6"):
         row = page.locator(f'.rm-row[data-move="{move}"]')
-        expect(row).to_have_class(re.compile(r"\bhorizon\b"))
-        expect(row.locator(".rm-truth")).to_have_text("⚠ loss in 3")
+        expect(row).to_have_class(re.compile(r"\bconsistent\b"))
+        expect(row.locator(".rm-truth")).to_have_text("✓ loss in 3")
+        expect(row.locator(".rm-truth")).to_have_attribute("title", re.compile(r"lies within what the search proved"))
     for move in ("5", "1", "3", "8"):
         row = page.locator(f'.rm-row[data-move="{move}"]')
-        expect(row.locator(".rm-truth")).to_have_text("draw")
-        expect(row).not_to_have_class(re.compile(r"\bhorizon\b"))
+        expect(row.locator(".rm-truth")).to_have_text("? draw")
+        expect(row).to_have_class(re.compile(r"\bundecided\b"))
+        expect(row.locator(".rm-truth")).to_have_attribute("title", re.compile(r"^Not decided at depth 2"))
+    expect(page.locator("#p-root-moves .rm-row.horizon")).to_have_count(0)
     page.locator("#panel").screenshot(path=artifacts / "truth-column.png")
     record = requests.get(f"{live_server.url}/api/games/{created['id']}/searches/2", timeout=10).json()
-    assert record["info"]["truth"]["7"] == {"result": "loss", "plies": 6, "score": -999994, "text": "loss in 3"}
+    assert record["info"]["truth"]["7"] == {"result": "loss", "plies": 6, "score": -999994, "text": "loss in 3",
+                                            "verdict": "consistent"}
     context.close()

@@ -24,7 +24,7 @@ from engine.player import think
 from engine.review import SearchSettings, look_at
 from engine.search import make_searcher
 from engine.search.info import Limits, SearchInfo, SearchInfoDict, SearchOptions
-from engine.truth import Exact, live_truth, values_from_pairs
+from engine.truth import Exact, judged, live_truth, values_from_pairs
 from webapp.display import engine_label
 from webapp.search.fair_queue import LIVE
 from webapp.search.job_events import AnalysisEvent, Iteration, JobEvent
@@ -212,11 +212,12 @@ def search_events(job: SearchJob, stop: Any) -> Iterator[SearchInfo]:
 def run_job(job: SearchJob, results: Results, stop: StopSignal, ceiling: Ceiling = Ceiling()) -> None:
     """Run one job, sending "started", its events, and one "final" (or "failed") on ``results``. The final event also
     carries the job's ``engine`` settings and their ``engine_label``, ``truth`` (each legal move's exact value where it
-    is known cheaply, ``engine.truth.live_truth``: display only, computed after the move was chosen) and ``iterations``:
-    one summary (``job_events.Iteration``, with ``tree``, that iteration's recorded tree, or None) per completed depth,
-    in order; the recorded trees are cut to fit a search record (``search_records.fit_info``). The search stops at
-    ``ceiling`` at the latest, or at the job's ``deadline`` if sooner (or when ``stop`` is set), and plays its best move
-    so far. A review or hints job runs ``run_analysis_job`` instead."""
+    is known cheaply, ``engine.truth.live_truth``, with its verdict on the search's score, ``engine.truth.judged``:
+    display only, computed after the move was chosen) and ``iterations``: one summary (``job_events.Iteration``, with
+    ``tree``, that iteration's recorded tree, or None) per completed depth, in order; the recorded trees are cut to
+    fit a search record (``search_records.fit_info``). The search stops at ``ceiling`` at the latest, or at the job's
+    ``deadline`` if sooner (or when ``stop`` is set), and plays its best move so far. A review or hints job runs
+    ``run_analysis_job`` instead."""
     if "review" in job.engine or "hints" in job.engine:
         run_analysis_job(job, results, stop, ceiling)
         return
@@ -237,8 +238,10 @@ def run_job(job: SearchJob, results: Results, stop: StopSignal, ceiling: Ceiling
             sender.send(data)
         if last is None or not last["best"]:
             raise RuntimeError("the search ended without a move")
+        truth = live_truth(job.state, _known(job))
         final = fit_info({**last, "iterations": iterations, "engine": job.engine,
-                          "engine_label": engine_label(job.engine), "truth": live_truth(job.state, _known(job))})
+                          "engine_label": engine_label(job.engine),
+                          "truth": None if truth is None else judged(truth, last["root_moves"], last["depth"])})
         remaining = job.not_before - time.time()
         if remaining > 0:
             stop.wait(remaining)
