@@ -50,6 +50,22 @@ def analyse_json(game: str, position: str, depth: int, preset: str, capsys: pyte
     return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
 
 
+def test_the_alpha_beta_row_is_alpha_beta_alone(app, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every technique but alpha-beta is off in its row (the chess-only quiescence and check extension aside), the
+    game's rule-based bounds too: tic-tac-toe after 5, depth 8, counts what ``engine analyse`` counts with all off."""
+    options = PRESETS["alphabeta"][2]
+    assert [name for name in TOGGLES if getattr(options, name)] == ["alphabeta", "quiescence"]
+    flags = [f"--option={name}=off" for name in TOGGLES if name not in ("alphabeta", "quiescence")]
+    assert main(["analyse", "tictactoe", "--position", "5", "--depth", "8", "--json", *flags]) == 0
+    bare = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert analyse_json("tictactoe", "5", 8, "alphabeta", capsys)["nodes"] == bare["nodes"]
+    client = lab_client(app)
+    client.emit("lab_start", {"game": "tictactoe", "setup": "5", "moves": [], "configs": [{"preset": "alphabeta",
+                                                                                           "depth": 8}]})
+    _, finals, _ = collect_finals(client, 1)
+    assert finals[0]["nodes"] == bare["nodes"]
+
+
 def test_lab_numbers_equal_the_analyse_command(app, capsys: pytest.CaptureFixture[str]) -> None:
     client = lab_client(app)
     presets = ["minimax", "alphabeta", "tt", "everything"]

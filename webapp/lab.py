@@ -35,7 +35,7 @@ DEFAULT_TIME = 5.0
 """Time cap of a config that gives neither a depth nor a time (every search must end)."""
 
 _BARE = SearchOptions(pvs=False, iterative=False, tt=False, ordering=False, killers=False, history=False,
-                      aspiration=False, null_move=False, lmr=False)
+                      aspiration=False, null_move=False, lmr=False, bounds=False)
 PRESETS: dict[str, tuple[str, str, SearchOptions]] = {
     "minimax": ("Minimax", "every move searched to the full depth, one pass: the cost alpha-beta saves",
                 SearchOptions(algorithm="minimax", iterative=False)),
@@ -48,14 +48,16 @@ PRESETS: dict[str, tuple[str, str, SearchOptions]] = {
     "iterative": ("+ ordering + TT + iterative deepening",
                   "depth 1, 2, 3 ... in turn, each iteration's best move ordering the next (every pass counted)",
                   dataclasses.replace(_BARE, ordering=True, killers=True, history=True, tt=True, iterative=True)),
-    "everything": ("Everything", "the engine as it plays: also PVS, aspiration windows, null move and LMR",
+    "everything": ("Everything", "the engine as it plays: also PVS, aspiration windows, null move, LMR, mate-distance "
+                   "pruning and the game's own rules for decided scores (a win on the spot, moves that lose at once)",
                    SearchOptions()),
     "mcts": ("MCTS", "Monte Carlo tree search: random playouts instead of an evaluation, no depth",
              SearchOptions(algorithm="mcts")),
 }
 """Preset name -> (label, one-line description, search options). The rows up to "+ ordering + TT" run one pass at
 the given depth, so their node counts compare like with like; "iterative" and "everything" count every pass of
-iterative deepening. Quiescence stays on throughout (it only matters for chess)."""
+iterative deepening. Only "everything" uses the game's rule-based bounds (``SearchOptions.bounds``), so "Alpha-beta"
+is alpha-beta alone. Quiescence and the check extension stay on throughout (they only matter for chess)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

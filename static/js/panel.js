@@ -228,17 +228,20 @@ export class EnginePanel {
       ? pv.map((move, i) => `<span class="p${(seat + i) % 2}">${escapeHtml(move)}</span>`).join("")
       : `<span class="muted">${view.state === "queued" ? "waiting for a free worker…" : "–"}</span>`;
 
-    this.$("p-depth").innerHTML = info && !ORACLES.has(info.source)
-      ? `${info.depth}<small>/${info.seldepth}</small>` : "–";
-    this.countUp("p-nodes", info?.nodes);
-    this.$("p-pruned").innerHTML = info
-      ? `${formatCount(info.pruned)} <small>${formatPercent(info.pruned, info.generated)}</small>` : "–";
-    this.countUp("p-cutoffs", info?.cutoffs);
-    this.$("p-tt").innerHTML = info
-      ? `${formatPercent(info.tt_hits, info.tt_probes)} <small>${formatCount(info.tt_hits)}</small>` : "–";
-    this.$("p-nps").textContent = info ? formatCount(info.nps) : "–";
+    // A move from an oracle (book, table, solver) had no search: no search counters, only the time it took.
+    const searched = info && !ORACLES.has(info.source) ? info : null;
+    this.$("p-depth").innerHTML = searched ? `${searched.depth}<small>/${searched.seldepth}</small>` : "–";
+    this.countUp("p-nodes", searched?.nodes);
+    this.$("p-pruned").innerHTML = searched
+      ? `${formatCount(searched.pruned)} <small>${formatPercent(searched.pruned, searched.generated)}</small>` : "–";
+    this.countUp("p-cutoffs", searched?.cutoffs);
+    this.$("p-tt").innerHTML = searched
+      ? `${formatPercent(searched.tt_hits, searched.tt_probes)} <small>${formatCount(searched.tt_hits)}</small>` : "–";
+    this.$("p-nps").textContent = searched ? formatCount(searched.nps) : "–";
     this.$("p-time").textContent = info ? formatMillis(info.time_ms) : "–";
-    this.$("p-ebf").textContent = info && Number.isFinite(info.ebf) ? info.ebf.toFixed(2) : "–";
+    // The branching of one depth is only the number of moves: shown from the second depth on.
+    this.$("p-ebf").textContent = searched && searched.depth >= 2 && Number.isFinite(searched.ebf)
+      ? searched.ebf.toFixed(2) : "–";
 
     this.drawStrip(stateText, info);
     this.drawIterations(info);
@@ -253,10 +256,14 @@ export class EnginePanel {
     if (!this.strip) return;
     const parts = [`<b>${escapeHtml(stateText)}</b>`];
     if (info) {
-      parts.push(escapeHtml(info.score_text || "–"));
-      if (!ORACLES.has(info.source)) parts.push(`depth ${info.depth}/${info.seldepth}`);
-      parts.push(`${formatCount(info.nodes)} nodes`);
-      if (info.generated) parts.push(`${formatPercent(info.pruned, info.generated)} pruned`);
+      // A book move's score says "opening book · C30 King's Gambit": the state already says "opening book".
+      const prefix = `${stateText} · `;
+      const scoreText = info.score_text?.startsWith(prefix) ? info.score_text.slice(prefix.length) : info.score_text;
+      if (scoreText && scoreText !== stateText) parts.push(escapeHtml(scoreText));
+      if (!ORACLES.has(info.source)) {
+        parts.push(`depth ${info.depth}/${info.seldepth}`, `${formatCount(info.nodes)} nodes`);
+        if (info.generated) parts.push(`${formatPercent(info.pruned, info.generated)} pruned`);
+      }
       const best = (info.pv_text ?? info.pv ?? [])[0] ?? info.best;
       if (best) parts.push(`best ${escapeHtml(best)}`);
     }
@@ -288,7 +295,8 @@ export class EnginePanel {
     const last = isLast ? " (the last, whose move is played)" : "";
     const tree = isLast ? this.iterationsInfo?.tree : step.tree;
     if (tree) this.showTree?.(tree, isLast);
-    this.$("p-iteration-text").innerHTML = `Depth ${step.depth}${last}: best <strong>${escapeHtml(step.best ?? "–")}</strong>, `
+    const best = step.pv_text && step.pv?.[0] === step.best ? step.pv_text[0] : step.best; // SAN where the game has it
+    this.$("p-iteration-text").innerHTML = `Depth ${step.depth}${last}: best <strong>${escapeHtml(best ?? "–")}</strong>, `
       + `score ${escapeHtml(step.score_text ?? "–")}, ${formatCount(step.nodes)} nodes in total so far, `
       + `${formatMillis(step.time_ms)}; line <span class="pv-inline">${escapeHtml(line || "–")}</span>`;
   }

@@ -69,27 +69,31 @@ def test_the_panel_shows_what_the_command_line_finds(live_server, browser: Brows
 
 MARKS = {"consistent": "✓ ", "undecided": "? ", "error": "⚠ "}
 CLASSES = {"consistent": "consistent", "undecided": "undecided", "error": "horizon"}
-TRUTH_SEARCHES = [("tictactoe", {}, 2, {"undecided"}), ("nim", {"piles": [3, 4, 5]}, 2, {"consistent", "undecided"}),
-                  ("connect4", {}, 4, {"consistent", "undecided"})]
-"""(game, options, depth, verdicts) of a first engine move and the verdicts its candidates get (tic-tac-toe's moves
-all draw, which no heuristic score proves)."""
+TRUTH_SEARCHES = [
+    ("tictactoe", {}, None, 2, {"undecided"}),
+    ("nim", {"options": {"piles": [3, 4, 5]}}, "3,4,5", 2, {"consistent", "undecided"}),
+    ("connect4", {"setup": "1111117777"}, "1111117777", 4, {"consistent", "undecided"}),
+]
+"""(game, what the creation adds, the position for the command line, depth, verdicts) of a first engine move and
+the verdicts its candidates get (tic-tac-toe's first moves all draw, which no heuristic score proves; Connect Four
+from a position of its opening book, whose values the solver reads at once)."""
 
 
-@pytest.mark.parametrize(("game", "options", "depth", "verdicts"), TRUTH_SEARCHES,
+@pytest.mark.parametrize(("game", "creation", "position", "depth", "verdicts"), TRUTH_SEARCHES,
                          ids=[search[0] for search in TRUTH_SEARCHES])
-def test_the_truth_column_shows_the_command_lines_verdicts(live_server, browser: Browser, game, options, depth,
-                                                           verdicts) -> None:
+def test_the_truth_column_shows_the_command_lines_verdicts(live_server, browser: Browser, game, creation, position,
+                                                           depth, verdicts) -> None:
     """Each candidate's truth cell carries the verdict ``python -m engine analyse --truth`` gives on the same search:
     ✓ for a bound or score that holds the exact value, ? for a heuristic score beside a result beyond the horizon."""
     created = requests.post(live_server.url + "/api/games", timeout=10, json={
-        "game": game, "side": 1, "options": options,
+        "game": game, "side": 1, **creation,
         "opponent": {"type": "engine", "depth": depth, "algorithm": "alphabeta"}}).json()
     page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
     page.goto(live_server.url + created["url"])
     expect(page.locator("#panel-state")).to_have_text("done", timeout=60_000)
     command = [sys.executable, "-m", "engine", "analyse", game, "--depth", str(depth), "--json", "--truth"]
-    if options:
-        command += ["--position", ",".join(map(str, options["piles"]))]
+    if position:
+        command += ["--position", position]
     output = subprocess.run(command, capture_output=True, text=True, check=True, timeout=120).stdout
     expected = json.loads(output.strip().splitlines()[-1])["truth"]
     rows = page.locator("#p-root-moves .rm-row")
