@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
-from engine.game import WIN, State, describe_score, score_scale
+from engine.game import State, describe_score, score_scale
 from engine.review import SearchSettings, shown_move
 from engine.search import make_searcher
+from engine.search.every_move import every_move_options
 from engine.search.info import Limits, SearchOptions
 from engine.truth import Exact, move_values
 
@@ -20,7 +21,6 @@ HINT_TRUTH_SECONDS = 1.0
 """What the Connect Four solver gets to prove a position's moves before the search is used instead: within it, 195 of
 200 positions sampled at 12 stones (the hardest) were proven, 198 of 200 at 13, all of them at every other ply
 (``bench/connect4_exact_by_ply.py``)."""
-_EVERY_MOVE_EXACT = SearchOptions(root_margin=2 * WIN, aspiration=False)
 
 
 class MoveHint(TypedDict):
@@ -52,8 +52,8 @@ def move_hints(state: State, settings: SearchSettings = HINT_SETTINGS, stop: Any
             move: {"value": value.text, "score": value.score, "shown": shown_move(state, move)}
             for move, value in exact.items()}}
     final = None
-    for info in make_searcher(state, Limits(depth=settings.depth, time=settings.seconds), _EVERY_MOVE_EXACT,
-                              stop).search():
+    for info in make_searcher(state, Limits(depth=settings.depth, time=settings.seconds),
+                              every_move_options(SearchOptions()), stop).search():
         final = info
     scale = score_scale(state)
     moves: dict[str, MoveHint] = {} if final is None else {

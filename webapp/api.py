@@ -320,6 +320,17 @@ def analyse_position(game_id: str, ply: int) -> tuple[Response, int]:
     return jsonify(_arena().reads.analyse_position(game_id, ply, _client())), 202
 
 
+@bp.post("/games/<game_id>/searches/<int:ply>/every-move")
+@limit_lab
+def score_every_move(game_id: str, ply: int) -> tuple[Response, int]:
+    """Every move of the engine search behind ply ``ply`` scored exactly at its depth: 200 with the answer when it
+    is known, else 202 ("running"); the answer reaches the game's room as ``every_move``."""
+    _checked_id(game_id)
+    check_body("scoreEveryMove", _body())
+    answer = _arena().reads.score_every_move(game_id, ply, _client())
+    return jsonify(answer), 200 if answer["status"] == "done" else 202
+
+
 @bp.post("/games/<game_id>/hints")
 @limit_moves
 def set_hints(game_id: str) -> Response:

@@ -18,6 +18,7 @@ from typing import Any, TextIO
 from engine.game import GameError, State
 from engine.games import game_class, game_names
 from engine.search import make_searcher
+from engine.search.every_move import every_move_options
 from engine.search.info import Limits, SearchInfo, SearchOptions
 from engine.truth import judged, move_values
 
@@ -46,6 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="random seed (MCTS)")
     parser.add_argument("--tree", type=int, default=0, metavar="N", help="record the search tree (at most N nodes)")
     parser.add_argument("--json", action="store_true", help="one JSON object per event instead of a table")
+    parser.add_argument("--every-move", action="store_true", help="score every root move exactly (a full window "
+                        "for each, as the panel's \"score every move\" does; alpha-beta only)")
     parser.add_argument("--truth", action="store_true", help="each move's exact value and its verdict on the "
                         "search's score, after the final event (where the value is known)")
 
@@ -65,7 +68,8 @@ def build_options(args: argparse.Namespace) -> SearchOptions:
         if name not in TOGGLES or value not in ("on", "off"):
             raise ValueError(f"bad --option {toggle!r}: expected NAME=on or NAME=off, NAME one of {', '.join(TOGGLES)}")
         changes[name] = value == "on"
-    return dataclasses.replace(SearchOptions(), **changes)
+    options = dataclasses.replace(SearchOptions(), **changes)
+    return every_move_options(options) if args.every_move else options
 
 
 def format_row(info: SearchInfo) -> str:

@@ -61,6 +61,10 @@ export const startReview = (id) => request("POST", `/api/games/${encodeURICompon
 export const cancelReview = (id) => request("POST", `/api/games/${encodeURIComponent(id)}/review/cancel`, {});
 export const analysePosition = (id, ply) =>
   request("POST", `/api/games/${encodeURIComponent(id)}/positions/${ply}/analysis`, {});
+/** POST …/searches/<ply>/every-move: every move of the engine search behind ply `ply` scored exactly; the answer
+ * ("running", or "done" when already known; the rest comes as `every_move`). */
+export const scoreEveryMove = (id, ply) =>
+  request("POST", `/api/games/${encodeURIComponent(id)}/searches/${ply}/every-move`, {});
 
 /** POST …/hints: turn the game's hints on or off (between two people: on once both asked); the new state. */
 export const setHints = (id, on, token) =>

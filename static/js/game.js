@@ -1,8 +1,8 @@
 // The game page: draws the game's state, sends the person's moves, and shows the engine thinking.
 // Everything comes from the server (docs/protocol.md); the browser holds no rules.
 import {
-  ApiError, STOP_KEY_PREFIX, connectGame, directEngines, getGame, getPgn, getPosition, getSearch, setHints, stopGame,
-  takeSeat,
+  ApiError, STOP_KEY_PREFIX, connectGame, directEngines, getGame, getPgn, getPosition, getSearch, scoreEveryMove,
+  setHints, stopGame, takeSeat,
 } from "./api.js";
 import { Clocks } from "./clock.js";
 import { escapeHtml } from "./format.js";
@@ -408,7 +408,7 @@ async function applyState(state) {
   if (!page.panel) {
     page.panel = new EnginePanel($("panel"), state.players, $("engine-strip"), (tree, last) => {
       if (page.state?.search_tree) page.tree.show(tree, last);
-    });
+    }, (ply) => scoreEveryMove(gameId, ply));
   }
   await ensureBoard(state);
   drawAll();
@@ -525,6 +525,7 @@ function connect() {
     rematch: (payload) => onRematch(payload),
     review: (payload) => page.gameReview.onReview(payload),
     analysis: (payload) => page.gameReview.onAnalysis(payload),
+    every_move: (payload) => page.panel?.onEveryMove(payload),
     hints: (payload) => {
       page.moveHints = payload;
       drawBoard();

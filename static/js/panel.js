@@ -63,10 +63,15 @@ export class EnginePanel {
   /**
    * `root` holds the panel's elements (ids p-*); `names` are the display names of seat 0 and seat 1; `strip`, if
    * given, gets a one-line summary (shown beside the board on a phone); `showTree(tree, last)`, if given, is told
-   * the tree of the iteration the slider picks (`last`: the iteration whose move was played).
+   * the tree of the iteration the slider picks (`last`: the iteration whose move was played); `askEveryMove(ply)`,
+   * if given, asks the server to score every move of the search behind ply `ply` (a promise of its first answer;
+   * the rest arrives through `onEveryMove`).
    */
-  constructor(root, names, strip = null, showTree = null) {
+  constructor(root, names, strip = null, showTree = null, askEveryMove = null) {
     this.root = root;
+    this.askEveryMove = askEveryMove;
+    this.everyMove = new Map(); // move ply -> the latest every_move answer about its search
+    this.livePly = null; // the ply the live search's move makes
     this.strip = strip;
     this.engineGame = false;
     this.showTree = showTree;
@@ -83,6 +88,7 @@ export class EnginePanel {
     this.frame = 0;
     this.dirty = { info: false, evals: false };
     this.$("p-iteration").addEventListener("input", () => this.drawIteration());
+    this.$("p-every-move").addEventListener("click", () => this.scoreEveryMove());
     window.addEventListener("resize", () => {
       this.dirty.info = true;
       this.schedule();
@@ -90,8 +96,9 @@ export class EnginePanel {
   }
 
   /** A `search` event from the server: {ply, seat, info}. */
-  onSearch({ seat, info }) {
+  onSearch({ ply, seat, info }) {
     this.seat = seat;
+    this.livePly = ply + 1;
     if (info.kind === "queued") {
       this.state = "queued";
       this.queuePosition = info.position ?? null;
@@ -121,6 +128,26 @@ export class EnginePanel {
     this.recordPly = movePly;
     this.dirty.info = true;
     this.schedule();
+  }
+
+  /** An `every_move` answer (or the first answer of asking): the exact scores of a search's every move. */
+  onEveryMove(payload) {
+    this.everyMove.set(payload.ply, payload);
+    this.dirty.info = true;
+    this.schedule();
+  }
+
+  /** Asks for the exact score of every move of the search shown. */
+  async scoreEveryMove() {
+    const ply = this.record ? this.recordPly : this.livePly;
+    if (!this.askEveryMove || !ply) return;
+    this.onEveryMove({ ply, status: "running" });
+    try {
+      const answer = await this.askEveryMove(ply);
+      if (this.everyMove.get(ply)?.status !== "done") this.onEveryMove(answer);
+    } catch (error) {
+      this.onEveryMove({ ply, status: "failed", message: error.message });
+    }
   }
 
   /** Back to the live search after `showRecord`. */
@@ -245,7 +272,7 @@ export class EnginePanel {
 
     this.drawStrip(stateText, info);
     this.drawIterations(info);
-    this.drawRootMoves(info);
+    this.drawRootMoves(info, this.record ? this.recordPly : this.livePly);
     let noDepths = info?.algorithm === "mcts" ? "tree search by playouts: no depths" : "no completed depth yet";
     if (ORACLES.has(info?.source)) noDepths = `no search: the move comes from the ${info.source === "book" ? "opening book" : info.source === "table" ? "solved table" : "solver"}`;
     drawNodesPerDepth(this.$("p-depth-chart"), info?.nodes_per_depth ?? [], noDepths);
@@ -269,6 +296,30 @@ export class EnginePanel {
     }
     this.strip.innerHTML = parts.join(" · ");
     this.strip.hidden = !this.engineGame; // a game between two people has no engine to sum up
+  }
+
+  /** The "score every move" button and what it brought: offered under a finished alpha-beta search that left
+   * bounds, then running, failed, or the depth, nodes and time of the answer shown in `rows`. */
+  drawEveryMove(info, rows, scored) {
+    const button = this.$("p-every-move");
+    const note = this.$("p-every-move-note");
+    const bounds = rows.some((rm) => (rm.claim ?? rm).bound === "upper" || (rm.claim ?? rm).bound === "lower");
+    const offered = Boolean(this.askEveryMove && info?.final && info.algorithm === "alphabeta"
+      && !ORACLES.has(info.source) && bounds);
+    button.hidden = !offered || scored?.status === "done";
+    button.disabled = scored?.status === "running";
+    button.textContent = scored?.status === "running"
+      ? "Scoring every move…" : `Score every move exactly at depth ${info?.depth ?? "–"}`;
+    note.hidden = !offered || !scored || scored.status === "running";
+    if (scored?.status === "failed") {
+      note.textContent = `Scoring every move failed: ${scored.message ?? "no answer"}.`;
+    } else if (scored?.status === "done") {
+      const depth = scored.depth < scored.asked_depth
+        ? `depth ${scored.depth} (depth ${scored.asked_depth} did not finish in time)` : `depth ${scored.depth}`;
+      note.textContent = `Every move searched again with a full window at ${depth}: ${formatCount(scored.nodes)} `
+        + `nodes in ${formatMillis(scored.time_ms)}, against ${formatCount(info.nodes)} for the search with its `
+        + "cut-offs. Each row shows its exact score, and under it what the search had proved (≤, ≥).";
+    }
   }
 
   /** The slider over a finished search's iterations (depth 1 to N), set to the last one. */
@@ -324,9 +375,19 @@ export class EnginePanel {
     requestAnimationFrame(step);
   }
 
-  drawRootMoves(info) {
+  /** The candidate list of `info`, the search behind the move that makes ply `movePly`, with each move's exact score
+   * beside its bound once every move has been scored. */
+  drawRootMoves(info, movePly) {
     const host = this.$("p-root-moves");
-    const rows = (info?.root_moves ?? []).slice();
+    const searched = (info?.root_moves ?? []).slice();
+    const scored = info?.final ? this.everyMove.get(movePly) : null;
+    const exactOf = new Map(scored?.status === "done" ? scored.moves.map((m) => [m.move, m]) : []);
+    // Once scored, each row is drawn from its exact score; `claim` keeps what the search itself proved.
+    const rows = searched.map((rm) => (exactOf.has(rm.move)
+      ? { ...rm, score: exactOf.get(rm.move).score, score_text: exactOf.get(rm.move).score_text, bound: "exact",
+        claim: rm }
+      : rm));
+    this.drawEveryMove(info, rows, scored);
     if (rows.length === 0) {
       host.innerHTML = '<span class="muted">–</span>';
       return;
@@ -350,8 +411,9 @@ export class EnginePanel {
           + '<span class="rm-truth"></span>';
       }
       const exact = truth?.[rm.move];
-      const claim = `${BOUND_MARK[rm.bound] ?? ""}${rm.score_text ?? ""}`;
-      const mark = exact && !solved ? truthMark(exact, claim, info.depth) : null;
+      const searchedRow = rm.claim ?? rm;
+      const claim = `${BOUND_MARK[searchedRow.bound] ?? ""}${searchedRow.score_text ?? ""}`;
+      const mark = exact && !solved ? truthMark(exact, claim, info.depth) : null; // judges the search's own claim
       const truthCell = row.querySelector(".rm-truth");
       truthCell.hidden = !truth;
       truthCell.textContent = mark ? mark.text : (exact?.text ?? "");
@@ -367,10 +429,17 @@ export class EnginePanel {
       row.classList.toggle("lower", bound === "lower");
       bar.style.marginLeft = bound === "lower" ? `${widths[i].toFixed(1)}%` : "0";
       bar.style.width = `${(bound === "lower" ? 100 - widths[i] : widths[i]).toFixed(1)}%`;
-      row.querySelector(".rm-score").textContent = info.source === "book"
+      const scoreCell = row.querySelector(".rm-score");
+      scoreCell.textContent = info.source === "book"
         ? `${formatCount(rm.visits ?? 0)} lines`
         : useVisits ? `${formatCount(rm.visits ?? 0)} · ${Number.isFinite(rm.value) ? rm.value.toFixed(2) : "…"}`
         : `${BOUND_MARK[rm.bound] ?? ""}${solved && rm.score === 0 ? "draw" : (rm.score_text ?? "…")}`;
+      if (rm.claim && rm.claim.bound !== "exact") {
+        const was = document.createElement("small");
+        was.className = "rm-claim";
+        was.textContent = `search ${claim}`;
+        scoreCell.append(was);
+      }
       row.classList.toggle("best", rm.move === info.best);
       row.classList.toggle("pos", !useVisits && rm.move !== info.best && provesResult(rm) && rm.score > 0);
       row.classList.toggle("neg", !useVisits && rm.move !== info.best && provesResult(rm) && rm.score < 0);
@@ -379,7 +448,8 @@ export class EnginePanel {
       return row;
     });
     host.replaceChildren(...ordered);
-    this.$("p-bound-note").hidden = useVisits || !shown.some((rm) => rm.bound === "upper" || rm.bound === "lower");
+    this.$("p-bound-note").hidden = useVisits
+      || !shown.some((rm) => (rm.claim ?? rm).bound === "upper" || (rm.claim ?? rm).bound === "lower");
     if (rows.length > shown.length) {
       const more = document.createElement("div");
       more.className = "hint";

@@ -31,6 +31,7 @@ from webapp.arena.turns import EngineTurns
 from webapp.arena.upkeep import Upkeep
 from webapp.config import DEFAULT_IDLE_GAMES, DEFAULT_UNTOUCHED_GAME_SECONDS, DEFAULT_UNWATCHED_PAUSE
 from webapp.downtime import Heartbeat
+from webapp.every_move import EveryMove
 from webapp.flag_watch import FlagWatch
 from webapp.hints import Hints
 from webapp.lab import Lab
@@ -132,7 +133,7 @@ def assemble(store: Store, secret: str, emit: Emit, runner: Runner, settings: Ar
         store=store, runner=runner, cache=cache, presence=presence, turns=turns, creation=creation, moves=moves,
         endings=endings, agreements=Agreements(store, cache, moves, endings, creation, hints, outbox, secret),
         engine_games=EngineGames(store, cache, turns, endings, outbox, secret),
-        reads=Reads(store, cache, payloads, presence, reviews, outbox),
+        reads=Reads(store, cache, payloads, presence, reviews, outbox, EveryMove(runner, emit, next_id)),
         membership=Membership(store, cache, presence, turns, runner, hints, outbox),
         lab=Lab(runner, emit, next_id), reviews=reviews, hints=hints, flags=flags, heartbeat=Heartbeat(store),
         upkeep=upkeep)

@@ -4,6 +4,7 @@ list, and asking a finished game's review or a position's analysis (run by ``web
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any
 
 from engine.game import PgnState, score_scale
@@ -13,6 +14,7 @@ from webapp.arena.payloads import Payloads, PositionPayload, StatePayload, Summa
 from webapp.arena.presence import Presence
 from webapp.clocks import clock_comment
 from webapp.errors import ArenaError
+from webapp.every_move import EveryMove, EveryMovePayload, search_options
 from webapp.reviews import AnalysisPayload, Reviews, ReviewStatus
 from webapp.search_records import read_record
 from webapp.store import Store
@@ -26,13 +28,14 @@ class Reads:
     """Answers questions about this node's games without changing them."""
 
     def __init__(self, store: Store, cache: GameCache, payloads: Payloads, presence: Presence, reviews: Reviews,
-                 outbox: Outbox) -> None:
+                 outbox: Outbox, every_move: EveryMove) -> None:
         self.store = store
         self.cache = cache
         self.payloads = payloads
         self.presence = presence
         self.reviews = reviews
         self.outbox = outbox
+        self.every_move = every_move
 
     def game_state(self, game_id: str, you: int | None) -> StatePayload:
         """The state of game ``game_id`` with ``you``; unknown ids raise ``not_found``."""
@@ -71,6 +74,28 @@ class Reads:
         if record is None:
             raise ArenaError("not_found", f"game {game_id} has no engine search recorded for ply {ply}")
         return read_record(record, scale)
+
+    def score_every_move(self, game_id: str, ply: int, client: str = "") -> EveryMovePayload:
+        """Every move of the engine search behind the move that made ply ``ply`` scored exactly at that search's
+        depth, as background work of ``client`` (``EveryMove.request``: the answer at once if known, else
+        "running" and the answer to the game's room). Errors: not_found (an unknown game, or no search recorded
+        for that ply), not_allowed (a move from the book, a table or the solver, or a search that leaves no
+        bounds: minimax, MCTS)."""
+        with self.cache.locked(game_id) as live:
+            known = 1 <= ply <= live.ply
+            state = live.position_at(ply - 1) if known else None
+            game = live.stored.game
+        record = self.store.search_record(game_id, ply) if known else None
+        if record is None or state is None:
+            raise ArenaError("not_found", f"game {game_id} has no engine search recorded for ply {ply}")
+        info = json.loads(record)["info"]
+        if info.get("source", "search") != "search":
+            raise ArenaError("not_allowed", f"the move of ply {ply} comes from the {info['source']}, not a search")
+        try:
+            options = search_options(game, info.get("engine") or {})
+        except ValueError as error:
+            raise ArenaError("not_allowed", str(error)) from None
+        return self.every_move.request(game_id, ply, state, options, max(1, info["depth"]), client)
 
     def pgn(self, game_id: str) -> str:
         """A chess game's PGN, each engine move followed by its evaluation from White's side and its search depth

@@ -59,12 +59,14 @@ class FinalEvent(SearchInfoDict):
 
 
 class AnalysisEvent(TypedDict):
-    """The "final" of a review job (``view``: ``engine.review.PositionView.to_dict()``) or of a hints job
-    (``hints``: ``engine.hints.move_hints``)."""
+    """The "final" of a review job (``view``: ``engine.review.PositionView.to_dict()``), of a hints job
+    (``hints``: ``engine.hints.move_hints``) or of an every-move job (``every_move``: the final event of
+    ``engine.search.every_move.score_every_move``)."""
 
     kind: Literal["final"]
     view: NotRequired[dict[str, Any]]
     hints: NotRequired[MoveHints]
+    every_move: NotRequired[SearchInfoDict]
     sent_at: NotRequired[float]
 
 

@@ -23,6 +23,7 @@ from engine.hints import move_hints
 from engine.player import think
 from engine.review import SearchSettings, look_at
 from engine.search import make_searcher
+from engine.search.every_move import score_every_move
 from engine.search.info import Limits, SearchInfo, SearchInfoDict, SearchOptions
 from engine.truth import Exact, judged, live_truth, values_from_pairs
 from webapp.display import engine_label
@@ -218,7 +219,7 @@ def run_job(job: SearchJob, results: Results, stop: StopSignal, ceiling: Ceiling
     fit a search record (``search_records.fit_info``). The search stops at ``ceiling`` at the latest, or at the job's
     ``deadline`` if sooner (or when ``stop`` is set), and plays its best move so far. A review or hints job runs
     ``run_analysis_job`` instead."""
-    if "review" in job.engine or "hints" in job.engine:
+    if "review" in job.engine or "hints" in job.engine or "every_move" in job.engine:
         run_analysis_job(job, results, stop, ceiling)
         return
     sender = _Sender(results, job)
@@ -264,9 +265,10 @@ def _iteration(depth_event: SearchInfoDict, tree: dict[str, Any] | None) -> Iter
 
 
 def run_analysis_job(job: SearchJob, results: Results, stop: StopSignal, ceiling: Ceiling = Ceiling()) -> None:
-    """Look at one position for a review (``engine.review.look_at``: the final's ``view``) or for hints
-    (``engine.hints.move_hints``: the final's ``hints``) with the job's search settings: send "started", then one
-    "final", or "failed"."""
+    """Look at one position for a review (``engine.review.look_at``: the final's ``view``), for hints
+    (``engine.hints.move_hints``: the final's ``hints``) or to score every move of a search
+    (``engine.search.every_move.score_every_move``: the final's ``every_move``) with the job's settings: send
+    "started", then one "final", or "failed"."""
     sender = _Sender(results, job)
     sender.send({"kind": "started", "engine": job.engine, "engine_label": engine_label(job.engine)})
     bounded = _CeilingStop(stop, ceiling, job.deadline)
@@ -276,6 +278,11 @@ def run_analysis_job(job: SearchJob, results: Results, stop: StopSignal, ceiling
         if "review" in job.engine:
             view = look_at(state, SearchSettings(**job.engine["review"]), bounded, known=_known(job))
             final = {"kind": "final", "view": view.to_dict()}
+        elif "every_move" in job.engine:
+            asked = job.engine["every_move"]
+            scored = score_every_move(state, asked["depth"], SearchOptions(**asked["options"]), asked["seconds"],
+                                      bounded)
+            final = {"kind": "final", "every_move": scored.to_dict()}
         else:
             final = {"kind": "final", "hints": move_hints(state, SearchSettings(**job.engine["hints"]), bounded,
                                                           known=_known(job))}
