@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 
 import pytest
 from inbox import Inbox
@@ -33,6 +34,16 @@ def connect(app, token=None, join=None):
 
 def named(client, name):
     return [m["args"][0] for m in client.get_received() if m["name"] == name]
+
+
+def heard_within(client, name, seconds):
+    """The ``name`` messages ``client`` receives, once at least one has come or ``seconds`` have passed."""
+    deadline = time.monotonic() + seconds
+    heard = named(client, name)
+    while not heard and time.monotonic() < deadline:
+        time.sleep(0.05)
+        heard += named(client, name)
+    return heard
 
 
 def moves_of(app, game_id):

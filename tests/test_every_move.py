@@ -7,7 +7,7 @@ import time
 
 import pytest
 from test_api import assert_error
-from test_events import connect, named
+from test_events import connect, heard_within
 
 from engine.game import is_decided
 from engine.games import new_game
@@ -71,12 +71,7 @@ def test_the_web_app_scores_every_move_of_a_stored_search(app, client) -> None:
     watcher = connect(app, join=game_id)  # the answer reaches the game's room
     answer = client.post(f"/api/games/{game_id}/searches/2/every-move", json={})
     assert answer.status_code == 202 and answer.json == {"game_id": game_id, "ply": 2, "status": "running"}
-    heard: list[dict] = []
-    deadline = time.monotonic() + WAIT
-    while not heard and time.monotonic() < deadline:
-        time.sleep(0.05)
-        heard += named(watcher, "every_move")
-    [payload] = heard
+    [payload] = heard_within(watcher, "every_move", WAIT)
     expected = score_every_move(new_game("nim", "2,4,5"), 2)
     assert payload["status"] == "done" and payload["depth"] == payload["asked_depth"] == 2
     assert {move["move"]: move["score"] for move in payload["moves"]} == {

@@ -10,7 +10,7 @@ import sys
 import time
 
 from test_api import assert_error, friend_game
-from test_events import connect, named
+from test_events import connect, heard_within
 
 REVIEW_WAIT = 120.0
 
@@ -91,12 +91,7 @@ def test_a_position_of_a_finished_game_is_analysed(app, client):
     watcher = connect(app, join=game_id)  # a spectator in the game's room hears the answer
     answer = client.post(f"/api/games/{game_id}/positions/1/analysis", json={})
     assert answer.status_code == 202 and answer.json == {"game_id": game_id, "ply": 1, "status": "running"}
-    heard: list[dict] = []
-    deadline = time.monotonic() + REVIEW_WAIT
-    while not heard and time.monotonic() < deadline:
-        time.sleep(0.05)
-        heard += named(watcher, "analysis")
-    [payload] = heard
+    [payload] = heard_within(watcher, "analysis", REVIEW_WAIT)
     assert payload["status"] == "done" and payload["how"] == "exact" and payload["value"] == "draw"
     assert payload["best"] in ("1", "3", "7", "9")  # after X takes the centre only a corner holds the draw
 
