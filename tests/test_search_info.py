@@ -215,3 +215,25 @@ def test_the_json_types_name_every_field_of_an_event():
     data = info.to_dict()
     assert set(data) == set(SearchInfoDict.__annotations__) - {"sent_at"}  # stamped by a relay only
     assert set(data["root_moves"][0]) == set(RootMoveDict.__annotations__)
+
+
+@pytest.mark.parametrize("game", ["chess", "connect4", "nim"])
+def test_every_event_describes_one_iteration(game: str) -> None:
+    """A search stopped by its time: each progress event shows the last completed iteration (its best move, score,
+    line and root moves; only the counters run on), and in every event the best move's row holds the headline
+    score, the final one too when the unfinished iteration proved a better move."""
+    from engine.games import new_game
+
+    state = new_game(game, "40,50,60" if game == "nim" else None)
+    completed = None
+    events = events_of(state, Limits(time=1.0))
+    for info in events:
+        if info.kind == "progress" and completed is not None:
+            assert (info.best, info.score, info.pv, info.root_moves) == (
+                completed.best, completed.score, completed.pv, completed.root_moves)
+        if info.kind == "depth":
+            completed = info
+        rows = [row for row in info.root_moves if row.move == info.best and row.score is not None]
+        if info.kind != "progress" and rows:
+            assert rows[0].score == info.score, info.kind
+    assert completed is not None and any(info.kind == "progress" for info in events)

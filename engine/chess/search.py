@@ -135,6 +135,7 @@ class ChessSearcher(BaseSearcher):
             hm = 0 if noisy or board[start] == cb.PAWN else self.board.halfmove_clock + 1
             entries.append([move, child, cb.in_check(child.board), hm])
         self.entries = entries
+        self._completed: tuple[list[str], str | None, list[RootMove]] = ([], None, [])
         self.root_scores = {e[0]: None for e in entries}
         self.root_bounds = {e[0]: None for e in entries}
         self.root_nodes = {e[0]: 0 for e in entries}
@@ -259,15 +260,35 @@ class ChessSearcher(BaseSearcher):
         return pv
 
     def _emit(self, kind: EventKind) -> None:
-        """Take the best line and the root moves from ``self.entries``, then queue the event like every searcher."""
+        """Queue the event like every searcher, its best line, best move and root moves those of the last completed
+        iteration (``self.score`` is that iteration's): a "progress" event reports the running iteration only in its
+        counters. A final event after a stop mid-iteration keeps a best move that iteration proved better (the
+        root's first entry), with its score in the headline and in its row."""
         self._sync_counters()
+        if kind == "progress":
+            self.pv, self.best, self.root_moves = self._completed
+            super()._emit(kind)
+            return
         entries = self.entries
-        self.pv = self._pv(entries[0]) if entries else []
-        self.best = self.pv[0] if self.pv else None
-        white = self.white
-        self.root_moves = [RootMove(convert.move_uci(move, white), self.root_scores.get(move),
-                                    self.root_nodes.get(move, 0), bound=self.root_bounds.get(move))
-                           for move, *_ in entries]
+        pv = self._pv(entries[0]) if entries else []
+        best = pv[0] if pv else None
+        completed_pv, completed_best, completed_roots = self._completed
+        if kind == "final" and completed_best is not None:
+            self.pv, self.best, self.root_moves = completed_pv, completed_best, completed_roots
+            if best is not None and best != completed_best:
+                move = entries[0][0]
+                self.pv, self.best, self.score = pv, best, self.root_scores[move]
+                self.root_moves = [RootMove(best, self.root_scores[move], self.root_nodes.get(move, 0),
+                                            bound=self.root_bounds.get(move)) if row.move == best else row
+                                   for row in completed_roots]
+        else:
+            white = self.white
+            self.pv, self.best = pv, best
+            self.root_moves = [RootMove(convert.move_uci(move, white), self.root_scores.get(move),
+                                        self.root_nodes.get(move, 0), bound=self.root_bounds.get(move))
+                               for move, *_ in entries]
+        if kind == "depth":
+            self._completed = (list(self.pv), self.best, list(self.root_moves))
         super()._emit(kind)
 
 

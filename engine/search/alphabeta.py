@@ -172,15 +172,18 @@ class Searcher(BaseSearcher):
 
     def _adopt_partial_iteration(self) -> None:
         """After a stop: keep a move of the unfinished iteration only if it was searched to the end and beat
-        the previous best (the previous best is searched first, so any completed best is at least as good)."""
+        the previous best (the previous best is searched first, so any completed best is at least as good). Its
+        row among the root moves then gets that score, so the headline and the best move's row agree."""
         best = getattr(self, "_partial_best", None)
+        self.root_moves = self.root_moves or [RootMove(self.state.move_text(m), None) for m in self._root_order]
         if best is not None and self._partial_score is not None:
             text = self.state.move_text(best)
             if text != self.best:
                 self.best = text
                 self.score = self._partial_score
                 self.pv = [text]
-        self.root_moves = self.root_moves or [RootMove(self.state.move_text(m), None) for m in self._root_order]
+                self.root_moves = [RootMove(text, self._partial_score, row.nodes, bound="exact")
+                                   if row.move == text else row for row in self.root_moves]
 
     # -- root ---------------------------------------------------------------------------------------------------
 

@@ -3,7 +3,10 @@
 Every searcher (alpha-beta, minimax, MCTS) yields the same ``SearchInfo`` events from ``search()``: one per
 completed depth (``kind="depth"``), about every 100 ms during a long depth (``kind="progress"``), and exactly one
 last event with ``final=True`` (``kind="final"``). Counters are totals since the search started and never
-decrease. Moves are in the game's move notation (``state.move_text``), so events are JSON-able and picklable.
+decrease; an alpha-beta event's ``depth``, ``score``, ``best``, ``pv``, ``root_moves`` and ``ebf`` describe the last
+completed depth (a progress event's only its counters run on; a final event after a stop keeps a better move the
+unfinished depth proved, with its score in the headline and its row). Moves are in the game's move notation
+(``state.move_text``), so events are JSON-able and picklable.
 """
 
 from __future__ import annotations

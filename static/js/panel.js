@@ -270,6 +270,12 @@ export class EnginePanel {
     this.$("p-ebf").textContent = searched && searched.depth >= 2 && Number.isFinite(searched.ebf)
       ? searched.ebf.toFixed(2) : "–";
 
+    const progress = this.$("p-progress-note");
+    progress.hidden = !searched || searched.final || searched.kind !== "progress" || !searched.depth;
+    progress.textContent = progress.hidden ? "" : `Score, line, candidates and branching: depth ${searched.depth}, `
+      + `the last completed. Nodes, pruned, cutoffs, TT hits, speed and time: so far, with depth ${searched.depth + 1} `
+      + "in progress.";
+
     this.drawStrip(stateText, info);
     this.drawIterations(info);
     this.drawRootMoves(info, this.record ? this.recordPly : this.livePly);
@@ -393,7 +399,11 @@ export class EnginePanel {
       return;
     }
     const useVisits = info.algorithm === "mcts" || info.source === "book";
-    rows.sort((a, b) => (useVisits ? (b.visits ?? 0) - (a.visits ?? 0) : (b.score ?? -Infinity) - (a.score ?? -Infinity)));
+    // Best first; among equal scores the search's best, then exact scores before bounds (a refuted move's "≤ x"
+    // often equals the best's x, and must not push the best out of the rows shown).
+    const rank = (rm) => (rm.move === info.best ? 0 : rm.bound === "exact" ? 1 : 2);
+    rows.sort((a, b) => (useVisits ? (b.visits ?? 0) - (a.visits ?? 0)
+      : ((b.score ?? -Infinity) - (a.score ?? -Infinity)) || rank(a) - rank(b)));
     const solved = SOLVED.has(info.source);
     const shown = solved ? rows : rows.slice(0, 8);
     const widths = barWidths(shown, useVisits);

@@ -52,10 +52,12 @@ def test_every_move_is_scored_beside_its_bound(live_server, browser: Browser, ar
     expect(page.locator("#p-every-move-note")).to_contain_text("full window at depth 4")
     page.locator("#panel").screenshot(path=artifacts / "every-move-scored.png")
 
-    spectator = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    spectator = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                    is_mobile=True).new_page()
     spectator.goto(live_server.url + created["url"])
     expect(spectator.locator("#panel-state")).to_have_text("done", timeout=ENGINE_TIMEOUT_MS)
-    spectator.locator("#p-every-move").click()  # known on the server: answered at once
+    assert spectator.locator("#p-every-move").bounding_box()["height"] >= 44  # a touch target
+    spectator.locator("#p-every-move").tap()  # known on the server: answered at once
     expect(spectator.locator(".rm-claim").first).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
     assert errors == []
     context.close()
