@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
+import requests
 from flask.testing import FlaskClient
 
 from engine.games import game_class, game_names
@@ -30,11 +32,12 @@ def test_home_page_offers_every_game_with_a_drawing(client: FlaskClient) -> None
     assert "/assets/js/home.js" in html
 
 
-def test_game_page_names_the_game_and_has_no_token_for_a_visitor(client: FlaskClient) -> None:
-    response = client.get("/g/Ab3_x-9")
+def test_game_page_names_the_game_and_has_no_token_for_a_visitor(app, client: FlaskClient) -> None:
+    created = client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0}).json
+    response = app.test_client().get(created["url"])  # another browser
     assert response.status_code == 200
     html = response.get_data(as_text=True)
-    assert 'data-game-id="Ab3_x-9"' in html
+    assert f'data-game-id="{created["id"]}"' in html
     assert 'data-token=""' in html
     assert "/assets/js/game.js" in html
 
@@ -45,6 +48,40 @@ def test_game_page_embeds_the_seat_token_from_the_cookie(client: FlaskClient) ->
     body = created.get_json()
     html = client.get(body["url"]).get_data(as_text=True)
     assert f'data-token="{body["token"]}"' in html
+
+
+@pytest.mark.parametrize("path", ["/g/Ab3_x-9", "/g/" + "a" * 33, "/nothing-here", "/lab/more"])
+def test_unknown_games_and_pages_get_the_sites_404_page(client: FlaskClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 404 and response.mimetype == "text/html"
+    html = response.get_data(as_text=True)
+    assert "<h1>Page not found</h1>" in html and 'class="topbar"' in html and 'href="/"' in html
+    assert "Werkzeug" not in html and "Traceback" not in html
+
+
+def test_errors_under_the_api_stay_json(client: FlaskClient) -> None:
+    for path in ("/api/nope", "/api/games/Ab3_x-9"):
+        response = client.get(path)
+        assert response.status_code == 404 and response.json["error"] == "not_found", path
+    response = client.post("/lab", data="")
+    assert response.status_code == 405 and response.mimetype == "text/html"
+    assert "<h1>Not a way to ask for this page</h1>" in response.get_data(as_text=True)
+
+
+def test_a_server_failure_gets_a_page_naming_only_a_request_id(live_server) -> None:
+    """The games table dropped behind a real server's back: a page that must read it fails; the page says so with
+    the id under which the traceback is logged, and shows nothing of the failure itself."""
+    database = sqlite3.connect(live_server.instance / "arena.sqlite3")
+    database.execute("DROP TABLE games")
+    database.commit()
+    database.close()
+    response = requests.get(live_server.url + "/g/Zz9_unknown", timeout=10)
+    assert response.status_code == 500 and response.headers["Content-Type"].startswith("text/html")
+    request_id = re.search(r"Request id <code>([0-9a-f]{12})</code>", response.text).group(1)
+    assert "<h1>Something went wrong on our side</h1>" in response.text
+    assert "sqlite" not in response.text.lower() and "Traceback" not in response.text
+    log = live_server.log.read_text()
+    assert f"request {request_id} (GET /g/Zz9_unknown) failed" in log and "no such table: games" in log
 
 
 def test_game_page_refuses_malformed_ids(client: FlaskClient) -> None:

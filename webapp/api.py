@@ -3,8 +3,6 @@ resign, take back, rematch. Errors answer ``{error, message}`` with the status o
 
 from __future__ import annotations
 
-import logging
-import secrets
 from dataclasses import replace
 from typing import Any
 
@@ -18,7 +16,7 @@ from webapp import address_limits, csrf
 from webapp.address_limits import limit_create, limit_lab, limit_moves, limit_reads, limit_seats
 from webapp.arena.assemble import Arena
 from webapp.chess_import import chess_setup
-from webapp.errors import STATUS_OF_CODE, ArenaError
+from webapp.errors import STATUS_OF_CODE, ArenaError, logged_failure
 from webapp.message_queue import ResilientRedisManager
 from webapp.players import Players
 from webapp.seats import BadTokenError, invite_code, issue_token, read_token, stop_code
@@ -27,7 +25,6 @@ from webapp.validation import GAME_ID, check_body, check_new_game
 
 API_PREFIX = "/api"
 bp = Blueprint("api", __name__, url_prefix=API_PREFIX)
-log = logging.getLogger(__name__)
 csrf.protect(bp)
 
 
@@ -118,23 +115,12 @@ def http_error(error: HTTPException) -> tuple[Response, int]:
     """Werkzeug's errors as ``{error, message}``; a server error (an exception no handler expected) is ``500
     internal_error`` with a request id, logged once with its traceback under that id."""
     if isinstance(error, InternalServerError):
-        request_id = secrets.token_hex(6)
-        log.error("request %s (%s %s) failed", request_id, request.method, request.path,
-                  exc_info=error.original_exception or error)
+        request_id = logged_failure(error)
         return jsonify({"error": "internal_error",
                         "message": f"the server failed on this request (id {request_id}); it is logged"}), 500
     codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
     code = codes.get(error.code or 400, "bad_request")
     return jsonify({"error": code, "message": error.description or error.name}), STATUS_OF_CODE[code]
-
-
-@bp.app_errorhandler(HTTPException)
-def unrouted_error(error: HTTPException) -> tuple[Response, int] | HTTPException:
-    """A path under ``/api`` that no route matches (404), or a method its route does not take (405), answers
-    ``{error, message}`` like every other API error; other paths keep the plain error page."""
-    if request.path.startswith(API_PREFIX + "/"):
-        return http_error(error)
-    return error
 
 
 @bp.errorhandler(RateLimitExceeded)

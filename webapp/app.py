@@ -18,6 +18,7 @@ from webapp.api import bp as api_bp
 from webapp.arena.assemble import Arena, ArenaSettings, assemble
 from webapp.config import MAX_BODY_BYTES, instance_path, load_config
 from webapp.connections import OpenConnections
+from webapp.error_pages import init_app as install_error_pages
 from webapp.headers import add_security_headers
 from webapp.message_queue import ResilientRedisManager
 from webapp.pages import bp as pages_bp
@@ -56,6 +57,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
+    install_error_pages(app)
 
     queue_url = app.config["SOCKETIO_MESSAGE_QUEUE"]
     queue = ResilientRedisManager(queue_url) if queue_url else None

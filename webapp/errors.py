@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import logging
+import secrets
 from typing import Any
+
+from flask import request
+from werkzeug.exceptions import InternalServerError
+
+log = logging.getLogger(__name__)
 
 STATUS_OF_CODE = {
     "bad_request": 400,
@@ -51,3 +58,12 @@ class ArenaError(Exception):
     def to_dict(self) -> dict[str, str]:
         """``{"error": code, "message": message}``, the JSON body of an HTTP error."""
         return {"error": self.code, "message": self.message}
+
+
+def logged_failure(error: InternalServerError) -> str:
+    """Log a server error (an exception no handler expected) once, with its traceback, under a new request id, and
+    return the id: the answer names it and shows nothing else of the failure."""
+    request_id = secrets.token_hex(6)
+    log.error("request %s (%s %s) failed", request_id, request.method, request.path,
+              exc_info=error.original_exception or error)
+    return request_id

@@ -108,8 +108,8 @@ def index() -> str:
 def game(game_id: str) -> str:
     """The page of one game, with the visitor's seat token and the game's invitation code when their browser holds
     a seat (so the page can hand the token to Socket.IO and share the invitation link; the cookie itself is
-    HttpOnly). The game is loaded by the browser; an unknown id shows "not found" there."""
-    if not GAME_ID.fullmatch(game_id):
+    HttpOnly). The game is loaded by the browser; an id that is no game's answers the site's 404 page."""
+    if not GAME_ID.fullmatch(game_id) or not current_app.extensions["arena"].reads.exists(game_id):
         abort(404)
     seat = current_app.extensions["players"].seat_in(game_id)
     secret = current_app.config["SECRET_KEY"]

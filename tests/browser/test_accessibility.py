@@ -27,7 +27,7 @@ def serious_violations(page) -> list[str]:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("page_name", ["home", "lab", "tictactoe", "chess"])
+@pytest.mark.parametrize("page_name", ["home", "lab", "tictactoe", "chess", "not_found"])
 def test_no_serious_accessibility_violation(live_server, browser: Browser, page_name: str, scheme: str) -> None:
     # bypass_csp: the page's policy forbids the injected checker, which is not part of the page
     context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme, bypass_csp=True)
@@ -39,7 +39,7 @@ def test_no_serious_accessibility_violation(live_server, browser: Browser, page_
         if page_name == "tictactoe":
             page.wait_for_selector("#tree .tnode", timeout=30_000)
     else:
-        page.goto(live_server.url + ("/" if page_name == "home" else "/lab"))
+        page.goto(live_server.url + {"home": "/", "lab": "/lab", "not_found": "/g/Ab3_x-9"}[page_name])
     page.wait_for_timeout(300)  # transitions of the first paint end
     assert serious_violations(page) == []
     context.close()

@@ -44,6 +44,16 @@ class Reads:
             self.cache.evict_if_idle(live)
             return payload
 
+    def exists(self, game_id: str) -> bool:
+        """Whether ``game_id`` is a game of this site (it is then in memory, as a page about it will want)."""
+        try:
+            with self.cache.locked(game_id, fresh=False):
+                return True
+        except ArenaError as error:
+            if error.code == "not_found":
+                return False
+            raise
+
     def is_friend_game(self, game_id: str) -> bool:
         """Whether ``game_id`` is a game between two people (``not_found`` for an unknown id)."""
         with self.cache.locked(game_id, fresh=False) as live:

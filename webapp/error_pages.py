@@ -1,0 +1,36 @@
+"""The answer to an error that no view answered itself: under ``/api`` the JSON error every API answer uses
+(``webapp.api.http_error``); elsewhere the site's own page: 404 for a page or game that does not exist, 405 for a
+method a page does not take, and 500 for a failure, named by a request id under which it is logged, showing nothing
+else of it."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, render_template, request
+from werkzeug.exceptions import HTTPException, InternalServerError, NotFound
+
+from webapp.api import API_PREFIX, http_error
+from webapp.errors import logged_failure
+
+TITLES = {404: "Page not found", 405: "Not a way to ask for this page", 500: "Something went wrong on our side"}
+
+
+def init_app(app: Flask) -> None:
+    """Answer every HTTP error no view handled with ``answer``."""
+    app.register_error_handler(HTTPException, answer)
+
+
+def answer(error: HTTPException) -> tuple[Response, int] | tuple[str, int]:
+    """The JSON error under ``/api``, else the error page (any status other than 404, 405 and 500 keeps its own
+    code with a generic title)."""
+    if request.path.startswith(API_PREFIX + "/"):
+        return http_error(error)
+    status = error.code or 500
+    request_id = logged_failure(error) if isinstance(error, InternalServerError) else None
+    message = {
+        404: "There is no game or page at this address: the link may be mistyped, or the game was never played "
+             "and has been cleared away.",
+        500: "The server could not answer this request. Nothing you did caused it; try again in a moment.",
+    }.get(status, error.description if not isinstance(error, NotFound) else "")
+    page = render_template("error.html", status=status, title=TITLES.get(status, error.name), message=message,
+                           request_id=request_id)
+    return page, status
