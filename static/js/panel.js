@@ -407,7 +407,8 @@ export class EnginePanel {
     const solved = SOLVED.has(info.source);
     const shown = solved ? rows : rows.slice(0, 8);
     const widths = barWidths(shown, useVisits);
-    const truth = info.truth ?? null;
+    // A table's or the solver's move already shows each move's exact value: no truth column beside it.
+    const truth = solved ? null : info.truth ?? null;
     host.classList.toggle("with-truth", Boolean(truth));
     this.$("p-truth-note").hidden = !truth;
     const existing = new Map([...host.querySelectorAll(".rm-row")].map((row) => [row.dataset.move, row]));
