@@ -157,3 +157,9 @@ def test_chess_piece_images_are_served_with_the_pages(client: FlaskClient) -> No
     assert response.status_code == 200
     assert response.mimetype == "image/svg+xml"
     assert client.get("/chess/pieces/xK.svg").status_code == 404
+
+
+def test_every_page_has_one_top_heading(client: FlaskClient) -> None:
+    created = client.post("/api/games", json={"game": "chess", "opponent": {"type": "friend"}, "side": 0}).json
+    for path in ("/", "/lab", created["url"], "/nothing-here"):
+        assert client.get(path).get_data(as_text=True).count("<h1") == 1, path
