@@ -433,11 +433,13 @@ export class EnginePanel {
         row.classList.toggle(verdict, (mark?.verdict === "error" ? "horizon" : mark?.verdict) === verdict);
       }
       row.querySelector(".rm-move").textContent = rm.text ?? rm.move;
-      // A bound is a one-sided range, drawn dashed from its score: leftwards for ≤, rightwards for ≥.
+      // An exact score is a point on the scale; a bound a one-sided range, dashed from its score: leftwards for ≤,
+      // rightwards for ≥. Counts (MCTS visits, book lines) stay bars.
       const bar = row.querySelector(".rm-bar i");
       const bound = !useVisits && (rm.bound === "upper" || rm.bound === "lower") ? rm.bound : null;
       row.classList.toggle("upper", bound === "upper");
       row.classList.toggle("lower", bound === "lower");
+      row.classList.toggle("point", !useVisits && !bound && Number.isFinite(rm.score));
       bar.style.marginLeft = bound === "lower" ? `${widths[i].toFixed(1)}%` : "0";
       bar.style.width = `${(bound === "lower" ? 100 - widths[i] : widths[i]).toFixed(1)}%`;
       const scoreCell = row.querySelector(".rm-score");
