@@ -156,8 +156,9 @@ function drawSeatBanner(state) {
   $("seat-banner").hidden = !show;
   $("take-seat").hidden = !invited;
   if (show) {
+    $("take-seat").textContent = `Join as ${state.players[free.seat]}`;
     $("seat-text").textContent = invited
-      ? `The ${state.players[free.seat]} seat is free. Take it to play, or just watch.`
+      ? `The ${state.players[free.seat]} seat is free: join to play, or just watch.`
       : `The ${state.players[free.seat]} seat is kept for the player invited with the game's link. You can watch.`;
   }
 }

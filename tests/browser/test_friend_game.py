@@ -42,7 +42,10 @@ def test_a_friend_game_from_invitation_to_rematch(live_server, browser: Browser,
 
     friend, friend_errors = open_page(browser, 390, 844)
     friend.goto(invitation)
-    friend.click("#take-seat")
+    join = friend.locator("#take-seat")
+    expect(join).to_have_text("Join as Black")  # the one action the invitation offers, at the top
+    assert join.bounding_box()["y"] + join.bounding_box()["height"] <= 844
+    join.click()
     expect(friend.locator("#flip")).to_have_attribute("aria-pressed", "true")  # Black at the bottom, at once
     expect(panel).to_be_hidden()
     spectator, spectator_errors = open_page(browser)
