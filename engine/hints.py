@@ -10,9 +10,7 @@ from typing import Any, Literal, TypedDict
 
 from engine.game import State, describe_score, score_scale
 from engine.review import SearchSettings, shown_move
-from engine.search import make_searcher
-from engine.search.every_move import every_move_options
-from engine.search.info import Limits, SearchOptions
+from engine.search.every_move import score_every_move
 from engine.truth import Exact, move_values
 
 HINT_SETTINGS = SearchSettings(depth=6, seconds=1.0)
@@ -51,13 +49,10 @@ def move_hints(state: State, settings: SearchSettings = HINT_SETTINGS, stop: Any
         return {"how": "exact", "depth": None, "moves": {
             move: {"value": value.text, "score": value.score, "shown": shown_move(state, move)}
             for move, value in exact.items()}}
-    final = None
-    for info in make_searcher(state, Limits(depth=settings.depth, time=settings.seconds),
-                              every_move_options(SearchOptions()), stop).search():
-        final = info
+    final = score_every_move(state, settings.depth, seconds=settings.seconds, stop=stop)
     scale = score_scale(state)
-    moves: dict[str, MoveHint] = {} if final is None else {
+    moves: dict[str, MoveHint] = {
         root.move: {"value": describe_score(root.score, scale), "score": root.score,
                     "shown": shown_move(state, root.move)}
         for root in final.root_moves if root.score is not None}
-    return {"how": "search", "depth": None if final is None else final.depth, "moves": moves}
+    return {"how": "search", "depth": final.depth, "moves": moves}

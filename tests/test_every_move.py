@@ -3,10 +3,9 @@ web app's ``POST /api/games/<id>/searches/<ply>/every-move`` that runs it on the
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from test_api import assert_error
+from test_engine_games import wait_for_ply
 from test_events import connect, heard_within
 
 from engine.game import is_decided
@@ -56,10 +55,7 @@ def engine_game(client, body: dict, move: str | None) -> str:
     if move:
         assert client.post(f"/api/games/{created['id']}/moves",
                            json={"move": move, "token": created["token"]}).status_code == 200
-    deadline = time.monotonic() + WAIT
-    while client.get(f"/api/games/{created['id']}").json["ply"] < (2 if move else 1):
-        assert time.monotonic() < deadline, "the engine did not move"
-        time.sleep(0.05)
+    assert wait_for_ply(client, created["id"], 2 if move else 1)["ply"] == (2 if move else 1)
     return created["id"]
 
 

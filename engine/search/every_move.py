@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from engine.game import WIN, State
-from engine.search import make_searcher
+from engine.search import final_event, make_searcher
 from engine.search.base import StopFlag
 from engine.search.info import Limits, SearchInfo, SearchOptions
 
@@ -33,8 +33,5 @@ def score_every_move(state: State, depth: int, options: SearchOptions = SearchOp
     has no bounds)."""
     if options.algorithm != "alphabeta":
         raise ValueError(f"only an alpha-beta search leaves bounds to score, not {options.algorithm}")
-    final = None
-    for info in make_searcher(state, Limits(depth=depth, time=seconds), every_move_options(options), stop).search():
-        final = info
-    assert final is not None  # a search always ends with its final event
-    return final
+    return final_event(make_searcher(state, Limits(depth=depth, time=seconds), every_move_options(options),
+                                     stop).search())
