@@ -3,7 +3,7 @@ and of a human move (``POST /api/games/<id>/moves`` in a game between two people
 address holds ``--sockets`` idle Socket.IO WebSockets and ``--slow`` slow TCP connections (half trickle their
 headers, half a body, a byte every ``--trickle`` seconds), against a real gunicorn (``-w 1 --threads 64``) reached
 directly (``--front none``, the setup the issue measured) or through a real nginx (``--front nginx``:
-deploy/nginx-single.conf as committed, gunicorn on port 8001 with ``ARENA_PROXY_HOPS=1``).
+deploy/nginx-single.conf as committed but for its ports, gunicorn with ``ARENA_PROXY_HOPS=1``).
 
     .venv/bin/python bench/connections.py [--front both|none|nginx] [--sockets 1000] [--slow 100] [--requests 200]
                                           [--interval 0.3]
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import contextlib
 
 from servers import GENEROUS_LIMITS, LiveServer
-from services import NGINX_PORT, NGINX_SINGLE_CONF, NODE_PORTS, Nginx, wait_until_free
+from services import NGINX_SINGLE_CONF, Nginx
 
 HOLDER = "127.0.0.1"
 MEASURED = "127.0.0.2"
@@ -181,11 +181,11 @@ def worker_stats(server: LiveServer) -> tuple[float, int]:
 
 def run(front: str, args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
-        wait_until_free((NODE_PORTS[0], NGINX_PORT), 120)
         env = {**GENEROUS_LIMITS, "ARENA_PROXY_HOPS": "1" if front == "nginx" else "0"}
-        server = LiveServer(Path(folder) / "node", env=env, port=NODE_PORTS[0]).start()
-        nginx = Nginx(Path(folder) / "nginx", NGINX_SINGLE_CONF).start() if front == "nginx" else None
-        port = NGINX_PORT if nginx else server.port
+        server = LiveServer(Path(folder) / "node", env=env).start()
+        nginx = (Nginx(Path(folder) / "nginx", NGINX_SINGLE_CONF, node_ports=(server.port,)).start()
+                 if front == "nginx" else None)
+        port = nginx.port if nginx else server.port
         context = multiprocessing.get_context("spawn")
         ready, stop, results = context.Event(), context.Event(), context.Queue()
         holder = context.Process(target=hold, args=(port, args.sockets, args.slow, args.trickle, ready, stop,

@@ -12,8 +12,8 @@ that game. Runs alternate between quiet and flooded (a separate process, joined 
 ``move`` events at ``--rate`` a second; the server closes its connection once it is far over its limit, and with
 ``--reconnect`` it connects again at once and goes on, for the whole run); the figures are the median over
 ``--runs`` of each kind, with the ratio flooded / quiet, and the gunicorn worker's CPU use. With ``--nginx`` the
-flooder goes through a real nginx (deploy/nginx-single.conf as committed, gunicorn on port 8001 with
-``ARENA_PROXY_HOPS=1``), as a deployed client would; the measured clients still connect to gunicorn directly.
+flooder goes through a real nginx (deploy/nginx-single.conf as committed but for its ports, gunicorn
+with ``ARENA_PROXY_HOPS=1``), as a deployed client would; the measured clients still connect to gunicorn directly.
 The server's per-address limits are set far above the measured games' moves (``GENEROUS_LIMITS``): the clients
 all share one loopback address.
 """
@@ -34,7 +34,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from servers import GENEROUS_LIMITS, EventClient, LiveServer
-from services import NGINX_PORT, NGINX_SINGLE_CONF, NODE_PORTS, Nginx, wait_until_free
+from services import NGINX_SINGLE_CONF, Nginx
 
 INTERVAL = 0.06
 PILES = [99] * 8
@@ -194,10 +194,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         nginx = None
         if args.nginx:
-            wait_until_free((NODE_PORTS[0], NGINX_PORT), 120)
-            server = LiveServer(Path(folder) / "instance", env={**GENEROUS_LIMITS, "ARENA_PROXY_HOPS": "1"},
-                                port=NODE_PORTS[0]).start()
-            nginx = Nginx(Path(folder) / "nginx", NGINX_SINGLE_CONF).start()
+            server = LiveServer(Path(folder) / "instance", env={**GENEROUS_LIMITS, "ARENA_PROXY_HOPS": "1"}).start()
+            nginx = Nginx(Path(folder) / "nginx", NGINX_SINGLE_CONF, node_ports=(server.port,)).start()
         else:
             server = LiveServer(Path(folder) / "instance", env=GENEROUS_LIMITS).start()
         flood_url = nginx.url if nginx else server.url

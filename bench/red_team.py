@@ -6,7 +6,8 @@ moves, the node's memory and its availability, against a real gunicorn with the 
 
 Each front starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"`` (``ARENA_PACE=0``, every other setting as
 by default) reached directly (A, ``--front none``) or through a real nginx (B, ``--front nginx``:
-deploy/nginx-single.conf as committed, gunicorn on port 8001 with ``ARENA_PROXY_HOPS=1``). The attacker sends from
+deploy/nginx-single.conf as committed but for its ports, every server on a free one, gunicorn with
+``ARENA_PROXY_HOPS=1``). The attacker sends from
 127.0.0.1; the victim from 127.0.0.2 plays Nim against the engine (depth 1, eight piles of 99, one counter a move)
 and times each of its ``--moves`` moves from the request until the engine's answer is in the game's state; a
 prober from 127.0.0.3 asks ``GET /api/health`` every 50 ms (the longest wait is the outage). A quiet phase first,
@@ -20,8 +21,8 @@ then one phase per attack, each lasting the victim's moves:
 - ``long_reads``: 80 concurrent ``GET /api/games/<id>`` of a chess game set up from 1,590 plies, in rounds;
 - ``forged_host`` (nginx only): one creation with ``Origin: http://evil.example`` and that ``X-Forwarded-Host``.
 
-After each attack's phase the same attack runs again aimed at a decoy (an nginx on port 8090 that refuses every
-request at once): the victim's figures then are the floor, what the attacker's own use of the machine's two
+After each attack's phase the same attack runs again aimed at a decoy (an nginx on a port of its own that refuses
+every request at once): the victim's figures then are the floor, what the attacker's own use of the machine's two
 processors costs the victim when the node never sees the attack (``--no-floors`` skips these phases). The attacker
 runs in a process of its own, as it would on its own machine.
 
@@ -57,27 +58,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from long_games import long_game
 from many_games import rss_mib, worker_pid
-from servers import LiveServer
-from services import NGINX_PORT, NGINX_SINGLE_CONF, NODE_PORTS, Nginx, wait_until_free
+from servers import LiveServer, free_port
+from services import NGINX_SINGLE_CONF, Nginx
 
 ATTACKER, VICTIM, PROBER = "127.0.0.1", "127.0.0.2", "127.0.0.3"
 PILES = [99] * 8
 MOVE_EVERY = 0.6
-DECOY_PORT = 8090
-DECOY_CONF = f"""worker_processes 1;
+
+
+def decoy_conf(port: int) -> str:
+    """The conf of the decoy on ``port``: an nginx that refuses every request at once, what an attack costs the
+    victim when the node never sees it (the attacker's own use of this machine's processors: the floor of each
+    row)."""
+    return f"""worker_processes 1;
 pid nginx.pid;
 error_log logs/error.log warn;
 events {{ worker_connections 8192; }}
 http {{
     access_log off;
     server {{
-        listen 127.0.0.1:{DECOY_PORT};
+        listen 127.0.0.1:{port};
         location / {{ default_type application/json; return 429 '{{"error": "rate_limited"}}'; }}
     }}
 }}
 """
-"""The decoy: an nginx that refuses every request at once, what an attack costs the victim when the node never
-sees it (the attacker's own use of this machine's processors: the floor of each row)."""
 
 
 def call(port: int, method: str, path: str, body: dict[str, Any] | None = None, source: str = ATTACKER,
@@ -334,15 +338,15 @@ def forged_host(port: int) -> int:
 
 
 def run_front(front: str, args: argparse.Namespace, folder: Path) -> None:
-    wait_until_free((NODE_PORTS[0], NGINX_PORT, DECOY_PORT), 120)
     env = {"ARENA_PACE": "0", "ARENA_PROXY_HOPS": "1" if front == "nginx" else "0"}
-    server = LiveServer(folder / f"node-{front}", env=env, port=NODE_PORTS[0]).start()
-    nginx = Nginx(folder / "nginx", NGINX_SINGLE_CONF).start() if front == "nginx" else None
-    port = NGINX_PORT if nginx else server.port
+    server = LiveServer(folder / f"node-{front}", env=env).start()
+    nginx = Nginx(folder / "nginx", NGINX_SINGLE_CONF, node_ports=(server.port,)).start() if front == "nginx" else None
+    port = nginx.port if nginx else server.port
     decoy_folder = folder / f"decoy-{front}"
     decoy_folder.mkdir()
-    (decoy_folder / "nginx.conf").write_text(DECOY_CONF)
-    decoy = Nginx(decoy_folder, decoy_folder / "nginx.conf", DECOY_PORT).start() if args.floors else None
+    decoy_port = free_port()
+    (decoy_folder / "nginx.conf").write_text(decoy_conf(decoy_port))
+    decoy = Nginx(decoy_folder, decoy_folder / "nginx.conf", decoy_port).start() if args.floors else None
     print(f"\n== front: {'nginx (B)' if nginx else 'none, gunicorn directly (A)'}")
     try:
         victim = Victim(port)

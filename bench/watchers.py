@@ -18,13 +18,13 @@ game's last, in order (a dropped connection is reported). Latency percentiles co
 every watcher had joined. ``--probes N`` adds one watcher to each of the first N games in a process of its own:
 their latency is the servers' with little client time in it.
 
-Two nodes (``--nodes 2``): gunicorns on 127.0.0.1:8001 and :8002 sharing one SQLite file and
-``SOCKETIO_MESSAGE_QUEUE`` on a redis-server, nginx with deploy/nginx.conf on :8080 (those ports must be free; the
-bench waits for them). ``--spread nginx`` connects every watcher through nginx, half of them from source addresses
-127.0.1.1-250 and half from 127.0.2.1-250 (``ip_hash`` keys on the first three octets: they land on different
-nodes, which the bench checks by counting nginx's upstream connections; many addresses, because nginx allows 20
-connections and a burst of 20 handshakes per address); ``--spread direct`` connects half of each game's
-watchers straight to each node. Either way each game has watchers on both nodes, so its moves cross Redis.
+Two nodes (``--nodes 2``): gunicorns sharing one SQLite file and ``SOCKETIO_MESSAGE_QUEUE`` on a redis-server, nginx
+with deploy/nginx.conf (every server on a free loopback port). ``--spread nginx`` connects every watcher through
+nginx, half of them from source addresses 127.0.1.1-250 and half from 127.0.2.1-250 (``ip_hash`` keys on the first
+three octets: they land on different nodes, which the bench checks by counting nginx's upstream connections; many
+addresses, because nginx allows 20 connections and a burst of 20 handshakes per address); ``--spread direct``
+connects half of each game's watchers straight to each node. Either way each game has watchers on both nodes, so its
+moves cross Redis.
 
 Printed per run: the delivery check, latency p50/p95/p99/max, moves and messages per second, resident memory of
 gunicorn and of the engine workers (idle, with the watchers connected, with the games: per watcher and per game),
@@ -57,7 +57,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from servers import GENEROUS_LIMITS, LiveServer
-from services import NGINX_PORT, NODE_PORTS, Nginx, RedisServer, wait_until_free
+from services import Nginx, RedisServer
 from web_latency import cpu_seconds, percentile
 
 SUBNETS = ("127.0.1", "127.0.2")
@@ -121,13 +121,13 @@ class Node:
         return self
 
 
-def upstream_connections() -> dict[int, int]:
-    """Established TCP connections to each node port (from nginx, in ``--spread nginx``)."""
+def upstream_connections(node_ports: list[int]) -> dict[int, int]:
+    """Established TCP connections to each of ``node_ports`` (from nginx, in ``--spread nginx``)."""
     out = subprocess.run(["ss", "-tnH", "state", "established"], capture_output=True, text=True, check=True).stdout
-    counts = dict.fromkeys(NODE_PORTS, 0)
+    counts = dict.fromkeys(node_ports, 0)
     for line in out.splitlines():
         fields = line.split()
-        for port in NODE_PORTS:
+        for port in node_ports:
             if len(fields) >= 4 and fields[3] == f"127.0.0.1:{port}":
                 counts[port] += 1
     return counts
@@ -398,18 +398,16 @@ def start_cluster(folder: Path, args: argparse.Namespace) -> Cluster:
     env = {"ARENA_WORKERS": str(args.engines), "ARENA_PACE": str(args.pace), **GENEROUS_LIMITS}
     if args.nodes == 1:
         return Cluster([Node(LiveServer(folder / "node", env=env, threads=args.threads)).start()])
-    wait_until_free((*NODE_PORTS, NGINX_PORT), 600, interval=10,
-                    on_wait=lambda busy: print(f"ports {busy} are in use; waiting", flush=True))
     redis = RedisServer(folder / "redis").start()
     env |= {"SOCKETIO_MESSAGE_QUEUE": redis.url, "DATABASE_URL": f"sqlite:///{folder / 'arena.sqlite3'}",
             "SECRET_KEY": "scale-bench"}
     cluster = Cluster([], redis)
     try:
-        for port in NODE_PORTS:
-            cluster.nodes.append(Node(LiveServer(folder / f"node{port}", env=env, port=port,
-                                                 threads=args.threads)).start())
+        for name in "ab":
+            cluster.nodes.append(Node(LiveServer(folder / f"node-{name}", env=env, threads=args.threads)).start())
         if args.spread == "nginx":
-            cluster.nginx = Nginx(folder / "nginx").start()
+            node_ports = tuple(node.server.port for node in cluster.nodes)
+            cluster.nginx = Nginx(folder / "nginx", node_ports=node_ports).start()
     except BaseException:
         cluster.stop()
         raise
@@ -535,7 +533,7 @@ def measure(cluster: Cluster, args: argparse.Namespace) -> dict[str, Any]:
     time.sleep(1)  # the engine pools start with the first search
     mem_games = memory(cluster)
     server_threads = [thread_count(n.worker) for n in cluster.nodes]
-    spread = upstream_connections() if cluster.nginx else None
+    spread = upstream_connections([n.server.port for n in cluster.nodes]) if cluster.nginx else None
     pids = {f"gunicorn:{n.server.port}": [n.worker] for n in cluster.nodes} | {
             "engines": [p for n in cluster.nodes for p in engine_pids(n.worker)],
             "watchers": [p.pid for p in processes]}

@@ -1,18 +1,37 @@
-"""Shared fixtures for the whole suite."""
+"""Shared fixtures for the whole suite, and its markers: ``browser`` for the tests in ``tests/browser`` (they drive
+Chromium), ``servers`` for every test that starts real servers (gunicorn, nginx, redis-server, PostgreSQL, or the
+browser tests' gunicorn)."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).parent / "data"
+BROWSER_TESTS = Path(__file__).parent / "browser"
 
 
-@pytest.fixture
-def data_dir() -> Path:
-    """The folder of test data copied from ``../shared/data`` (see its README for sources)."""
-    return DATA
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every browser test ``browser`` and ``servers``."""
+    for item in items:
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.servers)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def engine_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The engine's cache folder (``ARENA_CACHE``: solved tables, the opening index) for this run, shared by its
+    parallel workers and by every server they start, never the user's own ``~/.cache``."""
+    root = tmp_path_factory.getbasetemp()
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        root = root.parent  # the run's folder, above each worker's own
+    folder = root / "arena-cache"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ARENA_CACHE", str(folder))
+        yield folder
 
 
 @pytest.fixture(scope="session")

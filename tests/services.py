@@ -1,13 +1,13 @@
 """Real Debian servers for the scale tests, each started on loopback in a temporary folder and stopped by the test:
-``RedisServer`` (redis-server) and ``Nginx`` (nginx with ``deploy/nginx.conf`` exactly as committed)."""
+``RedisServer`` (redis-server) and ``Nginx`` (nginx with deploy/'s confs as committed, on free ports)."""
 
 from __future__ import annotations
 
 import contextlib
+import re
 import socket
 import subprocess
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from servers import ROOT, free_port
@@ -16,9 +16,9 @@ REDIS_SERVER = "/usr/bin/redis-server"
 NGINX = "/usr/sbin/nginx"
 NGINX_CONF = ROOT / "deploy" / "nginx.conf"
 NGINX_SINGLE_CONF = ROOT / "deploy" / "nginx-single.conf"
-NGINX_PORT = 8080
-"""Where ``deploy/nginx.conf`` listens; its upstream nodes are on ``NODE_PORTS``."""
-NODE_PORTS = (8001, 8002)
+DEPLOY_PORT = 8080
+"""Where ``deploy/arena.conf`` listens; its upstream nodes are on ``DEPLOY_NODE_PORTS``."""
+DEPLOY_NODE_PORTS = (8001, 8002)
 START_TIMEOUT = 15.0
 
 
@@ -30,23 +30,6 @@ def wait_for_port(port: int, timeout: float = START_TIMEOUT) -> None:
             return
         time.sleep(0.05)
     raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
-
-
-def wait_until_free(ports: tuple[int, ...], timeout: float, on_wait: Callable[[list[int]], None] | None = None,
-                    interval: float = 1.0) -> None:
-    """Return once nothing listens on any of ``ports`` (another run may be using the fixed ports of
-    deploy/nginx.conf); ``on_wait(busy ports)`` is called before each pause; ``RuntimeError`` after ``timeout``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        listening = subprocess.run(["ss", "-ltnH"], capture_output=True, text=True, check=True).stdout
-        busy = [port for port in ports if f"127.0.0.1:{port} " in listening or f"*:{port} " in listening]
-        if not busy:
-            return
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"ports {busy} are still in use after {timeout:g} s")
-        if on_wait is not None:
-            on_wait(busy)
-        time.sleep(interval)
 
 
 def stop_process(process: subprocess.Popen[bytes] | None) -> None:
@@ -111,21 +94,24 @@ class RedisServer:
 
 
 class Nginx:
-    """nginx run with ``conf`` unchanged (``deploy/nginx.conf`` or ``NGINX_SINGLE_CONF``), its pid, logs and
-    temporary files under ``prefix``; ``port`` is the one the conf listens on (deploy's: 8080). With deploy/'s confs
-    it spreads clients over the nodes on ports 8001 and 8002 (``ip_hash``), or sends them all to 8001."""
+    """nginx run with ``conf`` (``deploy/nginx.conf``, ``NGINX_SINGLE_CONF``, or a conf of the caller's), its pid,
+    logs and temporary files under ``prefix``. A deploy/ conf runs as committed but for its addresses: it listens on
+    ``port`` instead of 8080 and passes to ``node_ports`` instead of 8001 and 8002 (free ports by default, so that
+    runs in parallel never meet). ``url`` is nginx's address."""
 
-    def __init__(self, prefix: Path, conf: Path = NGINX_CONF, port: int = NGINX_PORT) -> None:
+    def __init__(self, prefix: Path, conf: Path = NGINX_CONF, port: int | None = None,
+                 node_ports: tuple[int, ...] = ()) -> None:
         self.prefix = prefix
         self.conf = conf
-        self.port = port
-        self.url = f"http://127.0.0.1:{port}"
+        self.port = port or free_port()
+        self.node_ports = node_ports
+        self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Nginx:
-        for folder in ("logs", "tmp"):
+        for folder in ("logs", "tmp", "conf"):
             (self.prefix / folder).mkdir(parents=True, exist_ok=True)
-        command = [NGINX, "-p", str(self.prefix), "-c", str(self.conf), "-g", "daemon off;"]
+        command = [NGINX, "-p", str(self.prefix), "-c", str(self._rendered_conf()), "-g", "daemon off;"]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
                                         stderr=(self.prefix / "logs" / "stderr.log").open("wb"))
         try:
@@ -134,6 +120,19 @@ class Nginx:
             self.stop()
             raise RuntimeError(f"nginx did not start: {self.error_log()}") from None
         return self
+
+    def _rendered_conf(self) -> Path:
+        """``conf`` itself when it is not one of deploy/'s; otherwise a copy of every deploy/ conf in
+        ``prefix/conf`` with the listening and upstream addresses replaced, and the copy of ``conf``."""
+        if self.conf.parent != NGINX_CONF.parent:
+            return self.conf
+        addresses = {DEPLOY_PORT: self.port, **dict(zip(DEPLOY_NODE_PORTS, self.node_ports, strict=False))}
+        for source in NGINX_CONF.parent.glob("*.conf"):
+            text = source.read_text()
+            for deployed, used in addresses.items():
+                text = re.sub(rf"\b127\.0\.0\.1:{deployed}\b", f"127.0.0.1:{used}", text)
+            (self.prefix / "conf" / source.name).write_text(text)
+        return self.prefix / "conf" / self.conf.name
 
     def error_log(self) -> str:
         return "\n".join(path.read_text() for path in (self.prefix / "logs").glob("*.log"))

@@ -18,6 +18,8 @@ from webapp.config import ConfigError, load_config
 from webapp.schema import DOCUMENT
 from webapp.sockets import socketio
 
+pytestmark = pytest.mark.servers
+
 FRIEND = {"game": "tictactoe", "opponent": {"type": "friend"}}
 OTHER = {"REMOTE_ADDR": "127.0.0.2"}
 LAB = {"game": "tictactoe", "setup": "", "moves": [], "configs": [{"preset": "alphabeta", "depth": 1}]}

@@ -15,6 +15,8 @@ from webapp.errors import ArenaError
 from webapp.store import StoredMove
 from webapp.validation import check_new_game
 
+pytestmark = pytest.mark.servers
+
 FLAG_WAIT = 30.0
 """Seconds a test waits at most for a 15-second clock to fall."""
 
@@ -147,15 +149,13 @@ def test_the_engine_thinks_on_its_own_clock(app, client):
                               "setup": "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
                               "clock": {"minutes": 0.25, "increment": 0}})
     game_id = created["id"]
-    asked = time.monotonic()
     client.post(f"/api/games/{game_id}/moves", json={"move": "a3"})
     assert wait_for_turn(client, game_id, 0)["ply"] == 2
-    first_reply = time.monotonic() - asked
     client.post(f"/api/games/{game_id}/moves", json={"move": "h3"})
     state = wait_for_turn(client, game_id, 0)
     assert state["ply"] == 4 and state["status"] == "active"
-    assert first_reply < 5.0  # the 20 s of its settings would have run out its whole clock
-    assert 10_000 < state["clock"]["left_ms"][1] < 15_000  # its second move was charged, and cheaply
+    # The 20 s of its settings would have run out its whole clock; its two moves were charged, and cheaply.
+    assert 10_000 < state["clock"]["left_ms"][1] < 15_000
 
 
 def test_clocks_survive_a_sigkill(tmp_path):

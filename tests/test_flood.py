@@ -14,8 +14,11 @@ import threading
 import time
 from collections import Counter
 
+import pytest
 from servers import EventClient, LiveServer
 from socketio.exceptions import SocketIOError
+
+pytestmark = pytest.mark.servers
 
 PLIES = 24
 INTERVAL = 0.06

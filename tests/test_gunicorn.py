@@ -7,9 +7,12 @@ import contextlib
 import re
 import sqlite3
 
+import pytest
 import requests
 import socketio
 from servers import EventClient, LiveServer
+
+pytestmark = pytest.mark.servers
 
 
 def joined(server, game_id: str, token: str | None = None) -> EventClient:

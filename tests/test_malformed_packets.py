@@ -9,6 +9,8 @@ import time
 import pytest
 import websocket
 
+pytestmark = pytest.mark.servers
+
 DEEP = "[" * 3000 + "]" * 3000
 PACKETS = {
     "deep": '42["move",' + DEEP + "]",

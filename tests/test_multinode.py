@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from servers import GENEROUS_LIMITS, EventClient, LiveServer
-from services import NGINX_PORT, NODE_PORTS, Nginx, RedisServer, wait_until_free
+from services import Nginx, RedisServer
 
 from webapp.arena.assemble import ArenaSettings, assemble
 from webapp.arena.turns import CHANGED_ELSEWHERE
@@ -19,9 +19,7 @@ from webapp.search.pool import EngineRunner
 from webapp.store import Store
 from webapp.validation import check_new_game
 
-PORT_WAIT = 120.0
-"""How long to wait for another test run to free the fixed ports of deploy/nginx.conf."""
-
+pytestmark = pytest.mark.servers
 
 def node_env(queue: str, database: Path, name: str) -> dict[str, str]:
     """The environment of one node of a cluster: shared queue, database and secret; its own name; per-address
@@ -33,21 +31,21 @@ def node_env(queue: str, database: Path, name: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    """Redis, nodes "a" (port 8001) and "b" (port 8002) on one SQLite file, and nginx in front of them:
-    ``(nginx, {"a": node, "b": node})``."""
+    """Redis, nodes "a" and "b" on one SQLite file, and nginx in front of them (deploy/nginx.conf, every port a
+    free one): ``(nginx, {"a": node, "b": node})``."""
     folder = tmp_path_factory.mktemp("cluster")
-    wait_until_free((*NODE_PORTS, NGINX_PORT), PORT_WAIT)
     redis = RedisServer(folder / "redis").start()
     nodes: dict[str, LiveServer] = {}
-    nginx = Nginx(folder / "nginx")
     try:
-        for name, port in zip("ab", NODE_PORTS, strict=True):
+        for name in "ab":
             env = node_env(redis.url, folder / "arena.sqlite3", name)
-            nodes[name] = LiveServer(folder / name, env=env, port=port, threads=16).start()
-        nginx.start()
-        yield nginx, nodes
+            nodes[name] = LiveServer(folder / name, env=env, threads=16).start()
+        nginx = Nginx(folder / "nginx", node_ports=(nodes["a"].port, nodes["b"].port)).start()
+        try:
+            yield nginx, nodes
+        finally:
+            nginx.stop()
     finally:
-        nginx.stop()
         for node in nodes.values():
             node.stop()
         redis.stop()

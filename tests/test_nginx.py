@@ -17,10 +17,10 @@ import pytest
 import requests
 import websocket
 from servers import GENEROUS_LIMITS, EventClient, LiveServer
-from services import NGINX_PORT, NGINX_SINGLE_CONF, NODE_PORTS, Nginx, wait_until_free
+from services import NGINX_SINGLE_CONF, Nginx
 
-PORT_WAIT = 600.0
-"""How long to wait for another test run to free the fixed ports of the nginx confs."""
+pytestmark = pytest.mark.servers
+
 FRIEND = {"game": "tictactoe", "opponent": {"type": "friend"}}
 HANDSHAKE_BURST = 20
 CONNECTIONS = 20
@@ -29,12 +29,11 @@ CONNECTIONS = 20
 
 @pytest.fixture(scope="module")
 def front(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """gunicorn on port 8001 (its own limits out of the way, to meet nginx's; SQLite in ``front/node``) behind
-    nginx; nginx's URL."""
+    """gunicorn (its own limits out of the way, to meet nginx's; SQLite in ``front/node``) behind nginx, both on
+    free ports; nginx's URL."""
     folder = tmp_path_factory.mktemp("front")
-    wait_until_free((NODE_PORTS[0], NGINX_PORT), PORT_WAIT)
-    node = LiveServer(folder / "node", env={**GENEROUS_LIMITS, "ARENA_PROXY_HOPS": "1"}, port=NODE_PORTS[0])
-    nginx = Nginx(folder / "nginx", NGINX_SINGLE_CONF)
+    node = LiveServer(folder / "node", env={**GENEROUS_LIMITS, "ARENA_PROXY_HOPS": "1"})
+    nginx = Nginx(folder / "nginx", NGINX_SINGLE_CONF, node_ports=(node.port,))
     try:
         node.start()
         nginx.start()
@@ -52,16 +51,21 @@ def assert_refused_by_nginx(answer: requests.Response) -> None:
     assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
 
 
-def connected_from(address: str) -> socket.socket:
-    """A TCP connection to nginx from source ``address`` (Linux routes all of 127/8 to lo): each test that
-    spends an address's handshakes has an address of its own."""
-    return socket.create_connection(("127.0.0.1", NGINX_PORT), timeout=10, source_address=(address, 0))
+def port_of(front: str) -> int:
+    """The port of nginx's URL ``front``."""
+    return int(front.rsplit(":", 1)[1])
 
 
-def polling_handshake(address: str) -> tuple[int, bytes, str | None]:
-    """A Socket.IO polling handshake from ``address``: status, body and ``Retry-After``."""
-    connection = http.client.HTTPConnection("127.0.0.1", NGINX_PORT, timeout=10)
-    connection.sock = connected_from(address)
+def connected_from(front: str, address: str) -> socket.socket:
+    """A TCP connection to nginx at ``front`` from source ``address`` (Linux routes all of 127/8 to lo): each test
+    that spends an address's handshakes has an address of its own."""
+    return socket.create_connection(("127.0.0.1", port_of(front)), timeout=10, source_address=(address, 0))
+
+
+def polling_handshake(front: str, address: str) -> tuple[int, bytes, str | None]:
+    """A Socket.IO polling handshake to nginx at ``front`` from ``address``: status, body and ``Retry-After``."""
+    connection = http.client.HTTPConnection("127.0.0.1", port_of(front), timeout=10)
+    connection.sock = connected_from(front, address)
     try:
         connection.request("GET", "/socket.io/?EIO=4&transport=polling")
         answer = connection.getresponse()
@@ -110,7 +114,7 @@ def test_a_flood_of_creations_is_refused_by_nginx_and_creates_nothing(
 
 
 def test_a_flood_of_socket_handshakes_is_refused(front: str) -> None:
-    answers = [polling_handshake("127.0.0.3") for _ in range(60)]
+    answers = [polling_handshake(front, "127.0.0.3") for _ in range(60)]
     statuses = [status for status, _, _ in answers]
     assert HANDSHAKE_BURST <= statuses.count(200) <= HANDSHAKE_BURST + 3, statuses
     for status, body, retry_after in answers:
@@ -118,14 +122,14 @@ def test_a_flood_of_socket_handshakes_is_refused(front: str) -> None:
             assert status == 429 and retry_after is not None and int(retry_after) > 0
             assert json.loads(body) == {"error": "rate_limited",
                                         "message": "too many requests from this address; retry later"}
-    assert polling_handshake("127.0.0.5")[0] == 200  # another address is not concerned
+    assert polling_handshake(front, "127.0.0.5")[0] == 200  # another address is not concerned
 
 
 def test_at_most_twenty_websockets_per_address(front: str) -> None:
-    url = f"ws://127.0.0.1:{NGINX_PORT}/socket.io/?EIO=4&transport=websocket"
+    url = f"ws://127.0.0.1:{port_of(front)}/socket.io/?EIO=4&transport=websocket"
 
     def open_websocket() -> websocket.WebSocket:
-        return websocket.create_connection(url, timeout=10, socket=connected_from("127.0.0.4"))
+        return websocket.create_connection(url, timeout=10, socket=connected_from(front, "127.0.0.4"))
 
     sockets = [open_websocket() for _ in range(CONNECTIONS)]
     try:
@@ -145,7 +149,8 @@ def test_a_forwarded_host_from_the_client_is_not_believed(front: str) -> None:
     sending a matching ``X-Forwarded-Host`` (from an address of its own, whose creations nginx has not counted)."""
 
     def create(origin: str) -> tuple[int, dict]:
-        connection = http.client.HTTPConnection("127.0.0.1", NGINX_PORT, timeout=10, source_address=("127.0.0.6", 0))
+        connection = http.client.HTTPConnection("127.0.0.1", port_of(front), timeout=10,
+                                                source_address=("127.0.0.6", 0))
         try:
             connection.request("POST", "/api/games", body=json.dumps(FRIEND), headers={
                 "Content-Type": "application/json", "Origin": origin, "X-Forwarded-Host": "evil.example"})

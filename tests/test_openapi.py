@@ -24,6 +24,8 @@ from schemathesis.specs.openapi.checks import (
 )
 from servers import GENEROUS_LIMITS, LiveServer
 
+pytestmark = pytest.mark.servers
+
 SPEC = Path(__file__).resolve().parent.parent / "webapp" / "openapi.yaml"
 SECRET = "openapi-test-secret"
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]

@@ -13,6 +13,8 @@ from flask.testing import FlaskClient
 from engine.games import game_class, game_names
 from webapp.pages import VENDOR_FILES
 
+pytestmark = pytest.mark.servers
+
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
 

@@ -20,6 +20,8 @@ from test_store import new_game
 
 from webapp.store import PlyTakenError, Store, StoredGame, StoredMove, StoredSeat, database_url
 
+pytestmark = pytest.mark.servers
+
 
 def run_together(count: int, action: Callable[[int], Any]) -> list[Any]:
     """``action(0)`` ... ``action(count - 1)`` in threads released at one moment; their results (or exceptions)."""

@@ -7,6 +7,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+pytestmark = pytest.mark.servers
+
 PATHS = ["//g//abc", "/api//games", "//evil.example", "//evil.example/", "//", "/g//abc", "//assets/css/arena.css",
          "/g/abc/"]
 

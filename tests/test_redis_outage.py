@@ -6,11 +6,14 @@ from __future__ import annotations
 import signal
 import time
 
+import pytest
 from servers import EventClient, LiveServer
 from services import RedisServer
 
 from engine import BUILD
 from webapp.message_queue import redacted
+
+pytestmark = pytest.mark.servers
 
 UNREACHABLE = "Socket.IO message queue"
 

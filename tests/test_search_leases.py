@@ -11,6 +11,8 @@ from services import RedisServer
 from webapp.redis_clients import connect
 from webapp.search.leases import PREFIX, SearchLeases
 
+pytestmark = pytest.mark.servers
+
 
 @pytest.fixture
 def redis_url(tmp_path):

@@ -20,6 +20,8 @@ from services import RedisServer
 from webapp import create_app
 from webapp.sockets import socketio
 
+pytestmark = pytest.mark.servers
+
 NIM_BIG = {"piles": [9, 9, 9, 9]}
 """A Nim position that a minimax search does not finish: it thinks for its whole time."""
 

@@ -13,6 +13,8 @@ from sqlalchemy import text
 from webapp.errors import ArenaError
 from webapp.store import PlyTakenError, Store, StoredGame, StoredMove, StoredSeat
 
+pytestmark = pytest.mark.servers
+
 
 def new_game(store: Store, game_id: str, engine_seat: int | None = None) -> None:
     now = dt.datetime.now(dt.UTC)

@@ -3,11 +3,14 @@ it missed or received out of order an event; databases of earlier versions gain 
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import text
 from test_events import connect, named
 from test_store import new_game, url  # noqa: F401 - the store fixture, on SQLite and PostgreSQL
 
 from webapp.store import Store, StoredMove
+
+pytestmark = pytest.mark.servers
 
 
 def version_of(client, game_id: str) -> int:
