@@ -45,6 +45,14 @@ def postgres_server():
     server.stop()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new empty database, once a SQLite file and once a database on the test PostgreSQL server."""
+    if request.param == "postgresql":
+        return request.getfixturevalue("postgres_server").create_database()
+    return f"sqlite:///{tmp_path / 'arena.sqlite3'}"
+
+
 @pytest.fixture
 def live_server(tmp_path: Path):
     """A real gunicorn serving the app on a free loopback port, with SQLite in ``tmp_path``; stopped afterwards.

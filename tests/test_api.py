@@ -3,34 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-FRIEND = {"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0}
-
-
-def create(client, body=FRIEND, alone: bool = True) -> dict:
-    """Create a game; the creator of a friend game plays on ``alone`` (without waiting for the friend) unless told
-    not to."""
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.json
-    created = response.json
-    if alone and body["opponent"]["type"] == "friend":
-        assert client.post(f"/api/games/{created['id']}/alone", json={"token": created["token"]}).status_code == 200
-    return created
-
-
-def friend_game(app) -> tuple[str, str, str]:
-    """A friend game with both seats taken: ``(id, token of seat 0, token of seat 1)``."""
-    first, second = app.test_client(), app.test_client()
-    created = create(first)
-    taken = second.post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]})
-    assert taken.status_code == 200 and taken.json["seat"] == 1
-    return created["id"], created["token"], taken.json["token"]
-
-
-def assert_error(response, status: int, code: str) -> None:
-    assert response.status_code == status, response.json
-    assert response.json["error"] == code
-    assert response.json["message"]
+from helpers import FRIEND, assert_error, create, friend_game
 
 
 def test_create_answers_id_url_seat_token_and_sets_the_seat_cookie(client):

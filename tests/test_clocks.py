@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 
 import pytest
+from helpers import assert_error, create, wait_for_end, wait_for_turn
 from servers import GENEROUS_LIMITS, LiveServer
-from test_api import assert_error, create
 
 from engine.games import new_game
 from webapp.clocks import TIMEOUT, TIMEOUT_DRAW, Clocks, TimeControl, clocks_of, result_on_time
@@ -17,9 +17,6 @@ from webapp.validation import check_new_game
 
 pytestmark = pytest.mark.servers
 
-FLAG_WAIT = 30.0
-"""Seconds a test waits at most for a 15-second clock to fall."""
-
 
 def friend_game(app, client, clock: dict | None, game: str = "tictactoe") -> tuple[str, object]:
     """A friend game with ``clock``; returns its id and the friend's test client (seat 1)."""
@@ -28,16 +25,6 @@ def friend_game(app, client, clock: dict | None, game: str = "tictactoe") -> tup
     taken = friend.post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]})
     assert taken.status_code == 200
     return created["id"], friend
-
-
-def wait_for_end(client, game_id: str) -> dict:
-    deadline = time.monotonic() + FLAG_WAIT
-    while time.monotonic() < deadline:
-        state = client.get(f"/api/games/{game_id}").json
-        if state["status"] == "finished":
-            return state
-        time.sleep(0.1)
-    raise AssertionError(f"game {game_id} did not end within {FLAG_WAIT} s")
 
 
 def test_time_controls_are_checked():
@@ -131,16 +118,6 @@ def test_a_clock_falls_without_anyone_asking(app, client):
     assert state["result"] == {"winner": 0, "reason": TIMEOUT}
     assert state["clock"]["left_ms"][1] == 0 and state["clock"]["running"] is None
     assert_error(friend.post(f"/api/games/{game_id}/moves", json={"move": "2"}), 409, "game_over")
-
-
-def wait_for_turn(client, game_id: str, seat: int) -> dict:
-    deadline = time.monotonic() + FLAG_WAIT
-    while time.monotonic() < deadline:
-        state = client.get(f"/api/games/{game_id}").json
-        if state["to_move"] == seat or state["status"] != "active":
-            return state
-        time.sleep(0.05)
-    raise AssertionError(f"seat {seat} did not get the move within {FLAG_WAIT} s")
 
 
 def test_the_engine_thinks_on_its_own_clock(app, client):

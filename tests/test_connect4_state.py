@@ -10,7 +10,7 @@ import pytest
 
 from engine.game import WIN, IllegalMoveError, InvalidSetupError
 from engine.games import new_game
-from engine.games.connect4 import CELLS, Connect4, mirror
+from engine.games.connect4 import CELLS, HEIGHT, WIDTH, Connect4
 
 pytestmark = pytest.mark.engine
 
@@ -128,6 +128,13 @@ def test_full_board_is_a_draw() -> None:
     assert state.score_bounds() == (0, 0)
     with pytest.raises(IllegalMoveError, match="full"):
         state.play(0)
+
+
+def mirror(bits: int) -> int:
+    """A bitboard (or key) reflected left-right: column c's bits (``HEIGHT + 1`` of them) move to column 6 - c."""
+    column_bits = (1 << HEIGHT + 1) - 1
+    shift = HEIGHT + 1
+    return sum((bits >> shift * column & column_bits) << shift * (WIDTH - 1 - column) for column in range(WIDTH))
 
 
 def test_symmetric_key_is_equal_for_mirrored_positions() -> None:

@@ -3,24 +3,11 @@ it got; the pause is kept in the store, so every node and a restarted server kee
 
 from __future__ import annotations
 
-import time
-
-from test_api import assert_error, create
+from helpers import assert_error, create, wait_for_ply
 
 from webapp import create_app
 
-WAIT = 30.0
 EVE = {"game": "tictactoe", "opponent": {"type": "engines", "levels": [1, 1]}}
-
-
-def wait_for_ply(client, game_id: str, ply: int) -> dict:
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        state = client.get(f"/api/games/{game_id}").json
-        if state["ply"] >= ply or state["status"] != "active":
-            return state
-        time.sleep(0.05)
-    raise AssertionError(f"game {game_id} did not reach ply {ply}")
 
 
 def direct(client, game_id: str, **change):

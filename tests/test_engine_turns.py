@@ -8,6 +8,7 @@ import datetime as dt
 import time
 
 import pytest
+from helpers import state_when
 from inbox import Inbox
 from sqlalchemy import update
 
@@ -50,10 +51,7 @@ def test_an_unwatched_engine_game_pauses_and_goes_on_when_somebody_watches(make_
     inbox = Inbox(watcher)
     inbox.next("moved", lambda moved: moved["ply"] == 3)
     watcher.disconnect()  # the turn under way when the watcher left is played; then the game rests
-    deadline = time.monotonic() + 30
-    while app.test_client().get(f"/api/games/{game_id}").json["search_state"] != "paused":
-        assert time.monotonic() < deadline, "the game never paused"
-        time.sleep(0.05)
+    state_when(app.test_client(), game_id, lambda state: state["search_state"] == "paused", "the pause")
     assert arena.runner.current_job(game_id) is None
 
 

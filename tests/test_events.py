@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 
 import pytest
+from helpers import connect, named
 from inbox import Inbox
 
 from webapp.sockets import socketio
@@ -20,30 +20,6 @@ def friends(app):
     created = client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}}).json
     second = app.test_client().post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]}).json
     return created["id"], created["token"], second["token"]
-
-
-def connect(app, token=None, join=None):
-    """A connected Socket.IO test client (with the seat ``token``), having joined ``join`` if given."""
-    client = socketio.test_client(app, auth={"token": token} if token else None)
-    assert client.is_connected()
-    if join:
-        client.emit("join", {"game_id": join})
-        client.get_received()
-    return client
-
-
-def named(client, name):
-    return [m["args"][0] for m in client.get_received() if m["name"] == name]
-
-
-def heard_within(client, name, seconds):
-    """The ``name`` messages ``client`` receives, once at least one has come or ``seconds`` have passed."""
-    deadline = time.monotonic() + seconds
-    heard = named(client, name)
-    while not heard and time.monotonic() < deadline:
-        time.sleep(0.05)
-        heard += named(client, name)
-    return heard
 
 
 def moves_of(app, game_id):

@@ -4,9 +4,7 @@ web app's ``POST /api/games/<id>/searches/<ply>/every-move`` that runs it on the
 from __future__ import annotations
 
 import pytest
-from test_api import assert_error
-from test_engine_games import wait_for_ply
-from test_events import connect, heard_within
+from helpers import assert_error, connect, heard_within, wait_for_ply
 
 from engine.game import is_decided
 from engine.games import new_game

@@ -7,10 +7,8 @@ import datetime as dt
 import json
 import subprocess
 import sys
-import time
 
-from test_api import assert_error, friend_game
-from test_events import connect, heard_within
+from helpers import assert_error, connect, eventually, friend_game, heard_within
 
 REVIEW_WAIT = 120.0
 
@@ -23,13 +21,11 @@ def play(app, game_id: str, tokens: list[str], moves: list[str]) -> None:
 
 
 def wait_for_review(client, game_id: str, status: str = "done") -> dict:
-    deadline = time.monotonic() + REVIEW_WAIT
-    while time.monotonic() < deadline:
+    def review_reached() -> dict | None:
         review = client.get(f"/api/games/{game_id}/review").json
-        if review["status"] == status:
-            return review
-        time.sleep(0.1)
-    raise AssertionError(f"the review of {game_id} did not reach {status!r}: {review}")
+        return review if review["status"] == status else None
+
+    return eventually(review_reached, f"the review of {game_id} reaching {status!r}", REVIEW_WAIT)
 
 
 def command_line_verdicts(game: str, moves: list[str]) -> list[dict]:

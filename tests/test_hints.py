@@ -3,17 +3,12 @@ out on the engine workers and sent to its room; exact where the truth is known, 
 
 from __future__ import annotations
 
-import time
-
-from test_api import assert_error, create, friend_game
-from test_events import connect, named
+from helpers import assert_error, connect, create, eventually, friend_game, named
 
 from engine.games import new_game
 from engine.hints import move_hints
 from engine.truth import Exact, kept_key
 from webapp.hints import job_key as hints_job_key
-
-WAIT = 30.0
 
 
 def hints_heard(watcher, ply: int) -> dict:
@@ -21,14 +16,12 @@ def hints_heard(watcher, ply: int) -> dict:
 
 
 def hints_heard_in(watcher, game_id: str | None, ply: int) -> dict:
-    """The hints of ``ply`` (of ``game_id``, or of any game) the watcher heard, waiting up to ``WAIT``."""
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        for hints in named(watcher, "hints"):
-            if hints["ply"] == ply and game_id in (None, hints["game_id"]):
-                return hints
-        time.sleep(0.05)
-    raise AssertionError(f"no hints for ply {ply} within {WAIT} s")
+    """The hints of ``ply`` (of ``game_id``, or of any game) the watcher heard, waiting up to ``helpers.WAIT``."""
+    def heard() -> dict | None:
+        return next((hints for hints in named(watcher, "hints")
+                     if hints["ply"] == ply and game_id in (None, hints["game_id"])), None)
+
+    return eventually(heard, f"hints for ply {ply}")
 
 
 def test_every_move_gets_its_exact_value_after_every_move(app, client):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_api import assert_error, create
+from helpers import assert_error, create
 
 from webapp.seats import issue_token
 

@@ -7,6 +7,7 @@ import json
 import time
 
 import pytest
+from helpers import eventually
 
 from engine.cli import main
 from engine.commands.analyse import TOGGLES
@@ -150,7 +151,4 @@ def test_a_run_stops_when_its_connection_ends(app) -> None:
     [run] = [m["args"][0]["run"] for m in owner.get_received() if m["name"] == "lab_started"]
     owner.disconnect()
     runner = app.extensions["arena"].runner
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and {runner.state_of(lab_job_key(run, c)) for c in (0, 1)} != {"idle"}:
-        time.sleep(0.05)
-    assert {runner.state_of(lab_job_key(run, c)) for c in (0, 1)} == {"idle"}
+    eventually(lambda: {runner.state_of(lab_job_key(run, c)) for c in (0, 1)} == {"idle"}, "both columns' end")

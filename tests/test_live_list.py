@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from test_api import create
-from test_events import connect
+from helpers import connect, create
 
 from webapp.arena.reads import LIVE_RECENT_SECONDS
 

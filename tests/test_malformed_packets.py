@@ -8,6 +8,7 @@ import time
 
 import pytest
 import websocket
+from helpers import eventually
 
 pytestmark = pytest.mark.servers
 
@@ -61,9 +62,7 @@ def test_an_unreadable_packet_gets_a_short_error_and_one_log_line(live_server, k
     client.ws.send(json.dumps(["join", {"game_id": the_game}]).join(["42", ""]))
     name, state = client.next_event()
     assert name == "state" and state["id"] == the_game
-    deadline = time.monotonic() + 5
-    while "unreadable" not in live_server.log.read_text()[len(log_before):] and time.monotonic() < deadline:
-        time.sleep(0.05)
+    eventually(lambda: "unreadable" in live_server.log.read_text()[len(log_before):], "the log line")
     new_lines = live_server.log.read_text()[len(log_before):].splitlines()
     assert "Traceback" not in "\n".join(new_lines)
     assert len([line for line in new_lines if "unreadable" in line]) == 1, new_lines
@@ -129,9 +128,7 @@ def test_packets_a_client_does_not_send_get_a_short_error_and_one_log_line(live_
     client.ws.send(json.dumps(["join", {"game_id": the_game}]).join(["42", ""]))
     name, state = client.next_event()
     assert name == "state" and state["id"] == the_game
-    deadline = time.monotonic() + 5
-    while live_server.log.read_text()[len(log_before):].count("unreadable") < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    eventually(lambda: live_server.log.read_text()[len(log_before):].count("unreadable") >= 2, "two log lines")
     new_lines = live_server.log.read_text()[len(log_before):].splitlines()
     assert "Traceback" not in "\n".join(new_lines)
     assert len([line for line in new_lines if "unreadable" in line]) == 2, new_lines

@@ -6,10 +6,10 @@ not searching it."""
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 import pytest
+from helpers import eventually
 from servers import GENEROUS_LIMITS, EventClient, LiveServer
 from services import Nginx, RedisServer
 
@@ -60,10 +60,7 @@ def joined(url: str, game_id: str, token: str | None = None) -> EventClient:
 
 def next_event(client: EventClient, event: str, after: int, timeout: float = 10) -> dict:
     """The first ``event`` payload the client receives after the first ``after`` ones."""
-    deadline = time.monotonic() + timeout
-    while len(client.received(event)) <= after:
-        assert time.monotonic() < deadline, f"no new {event!r} event within {timeout} s"
-        time.sleep(0.02)
+    eventually(lambda: len(client.received(event)) > after, f"a new {event!r} event", timeout, interval=0.02)
     return client.received(event)[after]
 
 
@@ -231,10 +228,7 @@ def search_ends(emitted: dict[str, list[tuple[str, dict]]]) -> list[tuple[str, d
 
 def wait_for_search_ends(emitted: dict[str, list[tuple[str, dict]]], count: int, timeout: float = 20) -> None:
     """Wait until ``count`` searches have ended (each ends with one ``final`` or one ``cancelled``)."""
-    deadline = time.monotonic() + timeout
-    while len(search_ends(emitted)) < count:
-        assert time.monotonic() < deadline, f"searches did not end: {search_ends(emitted)}"
-        time.sleep(0.05)
+    eventually(lambda: len(search_ends(emitted)) >= count, f"the end of {count} searches", timeout)
 
 
 def test_two_nodes_resuming_the_same_engine_turn_land_exactly_one_move(two_arenas):

@@ -3,7 +3,7 @@ each answered by the other player; every refusal changes nothing."""
 
 from __future__ import annotations
 
-from test_api import assert_error, create, friend_game
+from helpers import assert_error, create, friend_game
 
 
 def offer(client, game_id: str, token: str, kind: str):

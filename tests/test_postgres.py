@@ -14,9 +14,9 @@ from typing import Any
 
 import psycopg
 import pytest
+from helpers import new_game
 from servers import EventClient, LiveServer
 from sqlalchemy.exc import IntegrityError
-from test_store import new_game
 
 from webapp.store import PlyTakenError, Store, StoredGame, StoredMove, StoredSeat, database_url
 

@@ -4,9 +4,9 @@ same port: each node keeps serving its own clients, logs the outage once, and sh
 from __future__ import annotations
 
 import signal
-import time
 
 import pytest
+from helpers import eventually
 from servers import EventClient, LiveServer
 from services import RedisServer
 
@@ -27,10 +27,8 @@ def joined(url: str, game_id: str, token: str | None = None) -> EventClient:
 
 def wait_for_queue(node: LiveServer, status: str, timeout: float = 15) -> None:
     """Wait until the node's health route reports its message queue ``status`` ("up" or "down")."""
-    deadline = time.monotonic() + timeout
-    while node.get("/api/health").json()["message_queue"] != status:
-        assert time.monotonic() < deadline, f"{node.url} did not report its message queue {status}"
-        time.sleep(0.1)
+    eventually(lambda: node.get("/api/health").json()["message_queue"] == status,
+               f"{node.url} reporting its message queue {status}", timeout, interval=0.1)
 
 
 def play(mover: EventClient, game_id: str, move: str, ply: int, watchers: list[EventClient]) -> None:

@@ -8,10 +8,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from helpers import eventually
 from inbox import Inbox
 from redis import Redis
 from servers import ROOT, EventClient, LiveServer
@@ -50,11 +50,13 @@ class SearchWorker:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen([sys.executable, "-m", "webapp.search.worker", "--url", self.url, "--name",
                                              self.name], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while "Listening on" not in self.log.read_text():
-            assert self.process.poll() is None, self.log.read_text()
-            assert time.monotonic() < deadline, f"the worker did not start:\n{self.log.read_text()}"
-            time.sleep(0.05)
+        process = self.process
+
+        def listening() -> bool:
+            assert process.poll() is None, self.log.read_text()
+            return "Listening on" in self.log.read_text()
+
+        eventually(listening, f"the start of worker {self.name}")
         return self
 
     def horses(self) -> list[int]:

@@ -9,10 +9,10 @@ import os
 import signal
 import socket
 import subprocess
-import time
 
 import pytest
 import websocket
+from helpers import eventually
 from servers import EventClient, LiveServer
 from services import alive, descendants
 
@@ -36,10 +36,8 @@ def stops_by_itself(server: LiveServer) -> None:
 
 
 def thinking(server: LiveServer, game_id: str, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while server.get(f"/api/games/{game_id}").json()["search_state"] != "thinking":
-        assert time.monotonic() < deadline, "the engine did not start searching"
-        time.sleep(0.05)
+    eventually(lambda: server.get(f"/api/games/{game_id}").json()["search_state"] == "thinking",
+               "the engine's search", timeout)
 
 
 def test_sigterm_stops_a_busy_node_by_itself_every_time(tmp_path):
@@ -62,10 +60,8 @@ def test_sigterm_stops_a_busy_node_by_itself_every_time(tmp_path):
             node = descendants(server.process.pid)
             os.kill(server.process.pid, signal.SIGTERM)
             stops_by_itself(server)
-            deadline = time.monotonic() + 10
-            while any(alive(pid) for pid in node) and time.monotonic() < deadline:
-                time.sleep(0.02)
-            assert not [pid for pid in node if alive(pid)], "processes of the node outlived it"
+            eventually(lambda node=node: not any(alive(pid) for pid in node), "the end of every process of the node",
+                       interval=0.02)
         finally:
             for client in clients:
                 client.close()
@@ -76,10 +72,7 @@ def test_sigterm_stops_a_busy_node_by_itself_every_time(tmp_path):
         thinking(server, game_id)  # the interrupted turn is searched again
         short = server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "engine", "level": 2},
                                            "side": 1}).json()["id"]
-        deadline = time.monotonic() + 30
-        while server.get(f"/api/games/{short}").json()["ply"] == 0:
-            assert time.monotonic() < deadline, "the engine did not move after the restarts"
-            time.sleep(0.05)
+        eventually(lambda: server.get(f"/api/games/{short}").json()["ply"] > 0, "the engine's move after the restarts")
     finally:
         server.stop()
 

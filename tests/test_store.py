@@ -3,50 +3,33 @@ only (even from two writers at once), takebacks and results, and the list of gam
 
 from __future__ import annotations
 
-import datetime as dt
 import threading
 import time
 
 import pytest
+from helpers import new_game
 from sqlalchemy import text
 
 from webapp.errors import ArenaError
-from webapp.store import PlyTakenError, Store, StoredGame, StoredMove, StoredSeat
+from webapp.store import PlyTakenError, Store, StoredMove
 
 pytestmark = pytest.mark.servers
 
 
-def new_game(store: Store, game_id: str, engine_seat: int | None = None) -> None:
-    now = dt.datetime.now(dt.UTC)
-    seats = [StoredSeat(i, {"level": 1} if i == engine_seat else None, i != engine_seat) for i in (0, 1)]
-    store.create_game(StoredGame(
-        id=game_id, game="tictactoe", start_setup="", game_options={}, options={"takeback": True},
-        opponent={"type": "friend"}, status="active", winner=None, reason=None, rematch_id=None,
-        created_at=now, updated_at=now, seats=seats), to_move=0)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request, tmp_path):
-    """A new empty database: a SQLite file, or a database on the test PostgreSQL server."""
-    if request.param == "postgresql":
-        return request.getfixturevalue("postgres_server").create_database()
-    return f"sqlite:///{tmp_path / 'arena.sqlite3'}"
-
-
-def test_a_game_and_its_moves_survive_reopening(url):
-    store = Store(url)
+def test_a_game_and_its_moves_survive_reopening(database_url):
+    store = Store(database_url)
     new_game(store, "g1")
     store.add_move("g1", StoredMove(1, "5", 0), to_move=1)
     store.add_move("g1", StoredMove(2, "1", 1, score=3, score_text="+3"), to_move=0)
     store.close()
-    game = Store(url).load_game("g1")
+    game = Store(database_url).load_game("g1")
     assert [(m.ply, m.move, m.by, m.score) for m in game.moves] == [(1, "5", 0, None), (2, "1", 1, 3)]
     assert [s.engine for s in game.seats] == [None, None] and game.status == "active"
     assert game.created_at.tzinfo is not None
 
 
-def test_the_same_ply_is_stored_once(url):
-    store = Store(url)
+def test_the_same_ply_is_stored_once(database_url):
+    store = Store(database_url)
     new_game(store, "g1")
     store.add_move("g1", StoredMove(1, "5", 0), to_move=1)
     with pytest.raises(PlyTakenError):
@@ -54,8 +37,8 @@ def test_the_same_ply_is_stored_once(url):
     assert [m.move for m in store.load_game("g1").moves] == ["5"]
 
 
-def test_a_move_that_no_longer_follows_the_stored_game_is_refused(url):
-    store = Store(url)
+def test_a_move_that_no_longer_follows_the_stored_game_is_refused(database_url):
+    store = Store(database_url)
     new_game(store, "g1")
     for ply, move in enumerate("513", start=1):
         store.add_move("g1", StoredMove(ply, move, (ply - 1) % 2), to_move=ply % 2)
@@ -69,8 +52,8 @@ def test_a_move_that_no_longer_follows_the_stored_game_is_refused(url):
     assert [m.move for m in game.moves] == ["5"] and game.status == "finished"
 
 
-def test_two_writers_racing_for_one_ply_one_wins(url):
-    first, second = Store(url), Store(url)
+def test_two_writers_racing_for_one_ply_one_wins(database_url):
+    first, second = Store(database_url), Store(database_url)
     new_game(first, "g1")
     barrier = threading.Barrier(2)
     outcomes: list[str] = []
@@ -92,8 +75,8 @@ def test_two_writers_racing_for_one_ply_one_wins(url):
     assert len(first.load_game("g1").moves) == 1
 
 
-def test_takeback_deletes_later_moves_and_reopens_the_game(url):
-    store = Store(url)
+def test_takeback_deletes_later_moves_and_reopens_the_game(database_url):
+    store = Store(database_url)
     new_game(store, "g1")
     for ply, move in enumerate("514", start=1):
         store.add_move("g1", StoredMove(ply, move, (ply - 1) % 2), to_move=ply % 2)
@@ -105,23 +88,23 @@ def test_takeback_deletes_later_moves_and_reopens_the_game(url):
     assert [m.move for m in store.load_game("g1").moves] == ["5", "9"]
 
 
-def test_search_records_are_stored_with_their_move_and_leave_with_it(url):
-    store = Store(url)
+def test_search_records_are_stored_with_their_move_and_leave_with_it(database_url):
+    store = Store(database_url)
     new_game(store, "g1", engine_seat=1)
     store.add_move("g1", StoredMove(1, "5", 0), to_move=1)
     store.add_move("g1", StoredMove(2, "1", 1, score=0, score_text="0"), to_move=0, record='{"ply": 1}')
     store.add_move("g1", StoredMove(3, "9", 0), to_move=1)
     with pytest.raises(PlyTakenError):  # a refused move stores no record either
         store.add_move("g1", StoredMove(3, "7", 1), to_move=0, record='{"ply": 2}')
-    reopened = Store(url)
+    reopened = Store(database_url)
     assert reopened.search_record("g1", 2) == '{"ply": 1}' and reopened.search_record("g1", 1) is None
     assert reopened.search_record("g1", 3) is None and reopened.last_search_record("g1") == '{"ply": 1}'
     reopened.truncate_moves("g1", 1, to_move=1)
     assert reopened.search_record("g1", 2) is None and reopened.last_search_record("g1") is None
 
 
-def test_engine_turn_games_are_the_unfinished_ones_where_an_engine_is_to_move(url):
-    store = Store(url)
+def test_engine_turn_games_are_the_unfinished_ones_where_an_engine_is_to_move(database_url):
+    store = Store(database_url)
     new_game(store, "engine-first", engine_seat=0)
     new_game(store, "engine-second", engine_seat=1)
     new_game(store, "friends")
@@ -133,8 +116,8 @@ def test_engine_turn_games_are_the_unfinished_ones_where_an_engine_is_to_move(ur
     assert not store.take_seat("engine-first", 0) and not store.take_seat("friends", 0)
 
 
-def test_the_seats_of_a_browser_are_kept_per_game_and_replaced_not_doubled(url):
-    store = Store(url)
+def test_the_seats_of_a_browser_are_kept_per_game_and_replaced_not_doubled(database_url):
+    store = Store(database_url)
     store.remember_seat("browser-a", "g1", 0)
     store.remember_seat("browser-a", "g2", 1)
     store.remember_seat("browser-b", "g1", 1)
@@ -142,11 +125,11 @@ def test_the_seats_of_a_browser_are_kept_per_game_and_replaced_not_doubled(url):
     assert [store.seat_of("browser-a", game) for game in ("g1", "g2", "g3")] == [1, 1, None]
     assert store.seat_of("browser-b", "g1") == 1 and store.seat_of("browser-c", "g1") is None
     store.close()
-    assert Store(url).seat_of("browser-a", "g2") == 1
+    assert Store(database_url).seat_of("browser-a", "g2") == 1
 
 
-def test_one_browser_recording_one_seat_from_many_threads_at_once_stores_one_row(url):
-    stores = [Store(url) for _ in range(2)]
+def test_one_browser_recording_one_seat_from_many_threads_at_once_stores_one_row(database_url):
+    stores = [Store(database_url) for _ in range(2)]
     barrier = threading.Barrier(8)
     errors: list[Exception] = []
 
@@ -165,13 +148,13 @@ def test_one_browser_recording_one_seat_from_many_threads_at_once_stores_one_row
     assert errors == [] and stores[0].seat_of("browser-a", "g1") == 0
 
 
-def test_a_database_from_before_the_seats_of_browsers_gains_their_table(url):
-    store = Store(url)
+def test_a_database_from_before_the_seats_of_browsers_gains_their_table(database_url):
+    store = Store(database_url)
     new_game(store, "g1")
     with store.engine.begin() as connection:
         connection.execute(text("DROP TABLE player_seats"))
     store.close()
-    reopened = Store(url)
+    reopened = Store(database_url)
     reopened.remember_seat("browser-a", "g1", 0)
     assert reopened.seat_of("browser-a", "g1") == 0 and reopened.load_game("g1").id == "g1"
 
@@ -273,10 +256,10 @@ def test_parallel_requests_for_a_game_not_in_memory_load_it_once(app):
     assert loads == [game_id]
 
 
-def test_solved_positions_are_shared_kept_once_and_bounded(url):
+def test_solved_positions_are_shared_kept_once_and_bounded(database_url):
     """Two stores on one database (two nodes) see each other's solved positions; a position stored twice keeps its
     first row; past the limit the oldest rows go."""
-    first, second = Store(url), Store(url)
+    first, second = Store(database_url), Store(database_url)
     values = {"4": ["win", 41], "3": ["draw", None]}
     first.solved.save("connect4", "177537024", values)
     assert second.solved.load("connect4", "177537024") == values

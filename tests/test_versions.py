@@ -4,9 +4,8 @@ it missed or received out of order an event; databases of earlier versions gain 
 from __future__ import annotations
 
 import pytest
+from helpers import connect, named, new_game
 from sqlalchemy import text
-from test_events import connect, named
-from test_store import new_game, url  # noqa: F401 - the store fixture, on SQLite and PostgreSQL
 
 from webapp.store import Store, StoredMove
 
@@ -50,14 +49,14 @@ def test_a_takeback_raises_the_version_though_the_ply_goes_down(client):
     assert taken_back["ply"] == 0 and taken_back["version"] > before["version"]
 
 
-def test_a_database_of_an_earlier_version_gains_the_version_column(url):  # noqa: F811 - the fixture
-    store = Store(url)
+def test_a_database_of_an_earlier_version_gains_the_version_column(database_url):
+    store = Store(database_url)
     new_game(store, "g1")
     store.add_move("g1", StoredMove(1, "5", 0), to_move=1)
     with store.engine.begin() as connection:
         connection.execute(text("ALTER TABLE games DROP COLUMN version"))
     store.close()
-    reopened = Store(url)
+    reopened = Store(database_url)
     game = reopened.load_game("g1")
     assert game.version == 0 and [m.move for m in game.moves] == ["5"]
     reopened.add_move("g1", StoredMove(2, "1", 1), to_move=0)

@@ -7,14 +7,18 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
+import time
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from werkzeug.wsgi import ClosingIterator
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+WRITTEN_POLL = 0.01
+"""Seconds between two looks at whether what was queued for a connection being ended has been taken."""
 
 
 class OpenConnections:
@@ -55,16 +59,24 @@ class OpenConnections:
             self._in_progress.discard(client)
             self._changed.notify_all()
 
-    def end_current(self, after: float) -> None:
-        """Stop reading, ``after`` seconds from now (time for what is queued for it to be written), from the client
-        whose request this thread is serving (for a WebSocket, its connection): its socket is shut down for
-        reading, so the server's reader of that connection ends and the connection closes, whether or not the
-        client takes part in a closing handshake."""
+    def end_current(self, after: float, written: Callable[[], bool] = lambda: True, at_most: float = 1.0) -> None:
+        """Stop reading from the client whose request this thread is serving (for a WebSocket, its connection),
+        ``after`` seconds once ``written()`` says what is queued for it has been taken by its writer (time for the
+        writer to send it), and at most ``at_most`` seconds from now: its socket is shut down for reading, so the
+        server's reader of that connection ends and the connection closes, whether or not the client takes part
+        in a closing handshake (once the reader has ended, nothing more can be sent to it)."""
         client = getattr(self._current, "client", None)
-        if client is not None:
-            timer = threading.Timer(after, _stop_reading, (client,))
-            timer.daemon = True
-            timer.start()
+        if client is None:
+            return
+
+        def stop_when_written() -> None:
+            deadline = time.monotonic() + at_most
+            while not written() and time.monotonic() < deadline - after:
+                time.sleep(WRITTEN_POLL)
+            time.sleep(after)
+            _stop_reading(client)
+
+        threading.Thread(target=stop_when_written, name="end-connection", daemon=True).start()
 
     def cut_lingering(self, seconds: float) -> int:
         """Wait at most ``seconds`` for every request in progress to end, then shut down every client socket still

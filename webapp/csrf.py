@@ -12,7 +12,7 @@ python-engineio applies to Socket.IO connections by default. Scheme and host are
 ``ProxyFix`` leaves them when ``ARENA_PROXY_HOPS`` says a proxy in front may be trusted (``webapp._trust_proxies``).
 
 Written here rather than taken from a library: Flask-WTF and Flask-SeaSurf protect HTML forms with a token kept in
-the session, which this cookie-less JSON API has no use for; the check it needs is the few lines below.
+the session, which this JSON API (it keeps no session) has no use for; the check it needs is the few lines below.
 """
 
 from __future__ import annotations

@@ -36,7 +36,10 @@ log = logging.getLogger(__name__)
 FLOOD_BURSTS = 5
 """A connection whose refused events exceed what its rate refills by this many bursts is disconnected."""
 CLOSING_GRACE = 0.05
-"""Seconds a closed connection's last packets have to be written before the server stops reading its client."""
+"""Seconds a closed connection's last packets have to be written, once its writer has taken them, before the server
+stops reading its client."""
+CLOSING_WAIT = 1.0
+"""Seconds at most before the server stops reading a client it closed, however busy the writer is: a flood ends."""
 MALFORMED_COST = 10
 """How many refused events a packet the server cannot read counts as: a client that sends such packets is broken or
 hostile (the app's own never does), so with the default burst ten of them in a row close its connection."""
@@ -53,6 +56,17 @@ class Connection:
     bucket: TokenBucket
     patience: TokenBucket
     runs: set[str] = field(default_factory=set)
+    closing: bool = False
+    """Set once its patience ran out: its handlers (each event runs in a thread of its own) send it no more errors
+    after the one that says the connection is closed."""
+    errors_lock: threading.Lock = field(default_factory=threading.Lock)
+    """Held to send it an error or to set ``closing``."""
+
+    def send_error(self, payload: dict[str, Any]) -> None:
+        """Emit ``error`` with ``payload`` to the current connection (this one), unless it is closing."""
+        with self.errors_lock:
+            if not self.closing:
+                emit("error", payload)
 
     def seat_in(self, game_id: str) -> int | None:
         """The connection's seat in ``game_id``, or None for a spectator."""
@@ -83,9 +97,13 @@ def _close_connection() -> None:
     server = socketio.server  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
     transport = server.eio.sockets.get(server.manager.eio_sid_from_sid(_sid(), "/"))
     disconnect()
-    if transport is not None:
-        transport.close(wait=False, reason=server.eio.reason.SERVER_DISCONNECT)
-    current_app.extensions["connections"].end_current(after=CLOSING_GRACE)
+    if transport is None:
+        current_app.extensions["connections"].end_current(after=CLOSING_GRACE)
+        return
+    transport.close(wait=False, reason=server.eio.reason.SERVER_DISCONNECT)
+    # Its writer has taken every packet once only the end-of-queue marker that close() queued is left.
+    current_app.extensions["connections"].end_current(after=CLOSING_GRACE, written=lambda: transport.queue.qsize() <= 1,
+                                                      at_most=CLOSING_WAIT)
 
 
 def _refusal(code: str, message: str) -> ConnectionRefusedError:
@@ -135,6 +153,7 @@ def game_event(name: str, fields: tuple[str, ...],
     def register(handler: Callable[..., None]) -> Callable[..., None]:
         @wraps(handler)
         def wrapper(data: object = None, *extra: object) -> None:
+            connection: Connection | None = None
             try:
                 with _connections_lock:
                     connection = _connections.get(_sid())
@@ -142,8 +161,12 @@ def game_event(name: str, fields: tuple[str, ...],
                     raise ArenaError("bad_request", "the connection is not registered; reconnect")
                 if refusal_cost or not connection.bucket.allow():
                     if not connection.patience.allow(refusal_cost or 1):
-                        emit("error", {"code": "rate_limited", "event": name,
-                                       "message": "far too many events; this connection is closed"})
+                        with connection.errors_lock:
+                            if connection.closing:
+                                return
+                            emit("error", {"code": "rate_limited", "event": name,
+                                           "message": "far too many events; this connection is closed"})
+                            connection.closing = True
                         _close_connection()
                         return
                     if not refusal_cost:
@@ -155,7 +178,11 @@ def game_event(name: str, fields: tuple[str, ...],
                 except RateLimitExceeded as refused:
                     raise address_limits.refusal(refused) from None
             except ArenaError as error:
-                emit("error", {**error.details, "code": error.code, "message": error.message, "event": name})
+                payload = {**error.details, "code": error.code, "message": error.message, "event": name}
+                if connection is None:
+                    emit("error", payload)
+                else:
+                    connection.send_error(payload)
 
         socketio.on_event(name, wrapper)
         return wrapper

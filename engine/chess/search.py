@@ -291,5 +291,3 @@ class ChessSearcher(BaseSearcher):
             self._completed = (list(self.pv), self.best, list(self.root_moves))
         super()._emit(kind)
 
-
-Searcher = ChessSearcher

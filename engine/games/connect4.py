@@ -36,14 +36,6 @@ def four_cells(stones: int) -> int:
     return cells
 
 
-def mirror(bits: int) -> int:
-    """A bitboard (or key) reflected left-right: column c's 7 bits move to column 6 - c (unrolled for speed)."""
-    return (
-        (bits >> 42 & 0x7F) | (bits >> 28 & 0x7F << 7) | (bits >> 14 & 0x7F << 14) | (bits & 0x7F << 21)
-        | (bits << 14 & 0x7F << 28) | (bits << 28 & 0x7F << 35) | (bits << 42 & 0x7F << 42)
-    )
-
-
 def _cell(column: int, row: int) -> int:
     return 1 << (HEIGHT + 1) * column + row
 

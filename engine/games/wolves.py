@@ -79,7 +79,6 @@ DOWN = _neighbours(-1)
 """``DOWN[s]``: the dark squares one step diagonally towards rank 1 from ``s`` (the wolves' moves)."""
 ALL_STEPS = tuple(UP[s] + DOWN[s] for s in range(SQUARE_COUNT))
 """``ALL_STEPS[s]``: every diagonal neighbour of ``s``, upward ones first (the rabbit's moves)."""
-TOP_ROW_MASK = sum(1 << s for s in range(SQUARE_COUNT) if square_rank(s) == TOP_RANK)
 
 UNREACHABLE_PENALTY = 1000
 """Score the rabbit loses when the wolves, standing still, already cut it off from rank 8."""

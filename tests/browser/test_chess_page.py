@@ -6,25 +6,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from pages import open_page, type_move
 from playwright.sync_api import Browser, Page, expect
 
 AFTER_E4_E5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
 ENGINE_TIMEOUT_MS = 30_000
-
-
-def open_page(browser: Browser, width: int = 1280, height: int = 900) -> tuple[Page, list[str]]:
-    """A page in a fresh context (its own cookies) and the list its script errors are collected in."""
-    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme="dark",
-                                  accept_downloads=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return page, errors
-
-
-def type_move(page: Page, text: str) -> None:
-    page.fill("#move-text", text)
-    page.press("#move-text", "Enter")
 
 
 def arrows_while_thinking(page: Page, moves_expected: int) -> set[str]:

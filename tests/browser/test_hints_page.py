@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pages import open_page
 from playwright.sync_api import Browser, expect
-from test_play import open_page
 
 CREATE = """body => fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
     body: JSON.stringify(body)}).then(r => r.json())"""

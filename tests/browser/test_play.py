@@ -6,18 +6,10 @@ import re
 import time
 from pathlib import Path
 
+from pages import open_page
 from playwright.sync_api import Browser, Page, expect
 
 ENGINE_TIMEOUT_MS = 30_000
-
-
-def open_page(browser: Browser, width: int = 1280, height: int = 900) -> tuple[Page, list[str]]:
-    """A page in a fresh context (its own cookies) and the list its script errors are collected in."""
-    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme="dark")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return page, errors
 
 
 def move_count(page: Page) -> int:

@@ -32,10 +32,8 @@ import time
 import uuid
 
 from redis.exceptions import RedisError
-from rq import Worker
 
 from webapp.redis_clients import connect
-from webapp.search.fair_queue import LIVE
 from webapp.search.jobs import EventHandler, SearchJob, deliver
 from webapp.search.queue_relay import QueueRelay
 from webapp.search.queue_searches import NodeSearches, Tracked
@@ -57,14 +55,6 @@ class QueuedRunner:
         self._subscribed = threading.Event()
         self._relay: threading.Thread | None = None
         self._closed = False
-
-    @property
-    def size(self) -> int:
-        """How many workers serve the queue now (0 when Redis cannot be reached)."""
-        try:
-            return Worker.count(connection=self._searches.redis, queue=self._searches.queues[LIVE])
-        except RedisError:
-            return 0
 
     def submit(self, job: SearchJob, on_event: EventHandler) -> None:
         """Queue ``job`` for the workers; a search already under way for the same key is cancelled. If Redis

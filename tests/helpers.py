@@ -1,0 +1,122 @@
+"""Helpers shared by the test modules (their fixtures are in conftest.py): waiting for a condition, creating and
+playing games through Flask's test client, Socket.IO test clients, and stored games."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from webapp.sockets import socketio
+from webapp.store import Store, StoredGame, StoredSeat
+
+T = TypeVar("T")
+
+WAIT = 30.0
+"""Seconds a test waits at most for something the server does by itself (an engine's reply, a clock's fall): a
+guard against hanging, far above how long it takes, never a timing bound."""
+FRIEND = {"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0}
+
+
+def eventually(condition: Callable[[], T], what: str, timeout: float = WAIT, interval: float = 0.05) -> T:
+    """Call ``condition`` until it returns a true value, and return that value; ``AssertionError`` saying that
+    ``what`` did not happen once ``timeout`` seconds have passed."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} did not happen within {timeout:g} s")
+        time.sleep(interval)
+
+
+def create(client, body: dict = FRIEND, alone: bool = True) -> dict:
+    """Create a game with Flask test client ``client``; the creator of a friend game plays on ``alone`` (without
+    waiting for the friend) unless told not to. Returns the creation's answer."""
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.json
+    created = response.json
+    if alone and body["opponent"]["type"] == "friend":
+        assert client.post(f"/api/games/{created['id']}/alone", json={"token": created["token"]}).status_code == 200
+    return created
+
+
+def friend_game(app) -> tuple[str, str, str]:
+    """A friend tic-tac-toe game with both seats taken: ``(id, token of seat 0, token of seat 1)``."""
+    first, second = app.test_client(), app.test_client()
+    created = create(first)
+    taken = second.post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]})
+    assert taken.status_code == 200 and taken.json["seat"] == 1
+    return created["id"], created["token"], taken.json["token"]
+
+
+def assert_error(response, status: int, code: str) -> None:
+    """``response`` is the API's JSON error ``code`` with HTTP ``status`` and a message."""
+    assert response.status_code == status, response.json
+    assert response.json["error"] == code
+    assert response.json["message"]
+
+
+def state_when(client, game_id: str, accept: Callable[[dict], bool], what: str) -> dict:
+    """The game's state (``GET /api/games/<id>``) once ``accept(state)`` holds; ``AssertionError`` naming ``what``
+    after ``WAIT`` seconds."""
+    def accepted() -> dict | None:
+        state = client.get(f"/api/games/{game_id}").json
+        return state if accept(state) else None
+
+    return eventually(accepted, f"game {game_id}: {what}")
+
+
+def wait_for_end(client, game_id: str) -> dict:
+    """The state of the game once it is finished."""
+    return state_when(client, game_id, lambda state: state["status"] == "finished", "the end")
+
+
+def wait_for_turn(client, game_id: str, seat: int) -> dict:
+    """The state of the game once ``seat`` is to move or the game is no longer active."""
+    return state_when(client, game_id, lambda state: state["to_move"] == seat or state["status"] != "active",
+                      f"seat {seat}'s turn")
+
+
+def wait_for_ply(client, game_id: str, ply: int) -> dict:
+    """The state of the game once it has reached ``ply`` or is no longer active."""
+    return state_when(client, game_id, lambda state: state["ply"] >= ply or state["status"] != "active",
+                      f"ply {ply}")
+
+
+def connect(app, token: str | None = None, join: str | None = None):
+    """A connected Flask-SocketIO test client (with the seat ``token``), having joined game ``join`` if given (the
+    messages of joining already read)."""
+    client = socketio.test_client(app, auth={"token": token} if token else None)
+    assert client.is_connected()
+    if join:
+        client.emit("join", {"game_id": join})
+        client.get_received()
+    return client
+
+
+def named(client, name: str) -> list[Any]:
+    """The payloads of the ``name`` messages ``client`` received since it was last read."""
+    return [message["args"][0] for message in client.get_received() if message["name"] == name]
+
+
+def heard_within(client, name: str, seconds: float) -> list[Any]:
+    """The ``name`` messages ``client`` receives, once at least one has come or ``seconds`` have passed."""
+    deadline = time.monotonic() + seconds
+    heard = named(client, name)
+    while not heard and time.monotonic() < deadline:
+        time.sleep(0.05)
+        heard += named(client, name)
+    return heard
+
+
+def new_game(store: Store, game_id: str, engine_seat: int | None = None) -> None:
+    """Store a new active tic-tac-toe game ``game_id`` (take-backs allowed) whose ``engine_seat`` is an engine's."""
+    now = dt.datetime.now(dt.UTC)
+    seats = [StoredSeat(i, {"level": 1} if i == engine_seat else None, i != engine_seat) for i in (0, 1)]
+    store.create_game(StoredGame(
+        id=game_id, game="tictactoe", start_setup="", game_options={}, options={"takeback": True},
+        opponent={"type": "friend"}, status="active", winner=None, reason=None, rematch_id=None,
+        created_at=now, updated_at=now, seats=seats), to_move=0)

@@ -1,0 +1,58 @@
+"""The documents name only what exists: every file (``something.py``, ``.js``, ``.html``, ``.conf``) and every name
+of our own code (``_private_function``, ``OurClass.attribute``) cited in backticks in README.md and docs/*.md is
+found in the tree, so a rename cannot leave a document describing code that is gone."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+CODE_FOLDERS = ("engine", "webapp", "static", "templates", "deploy", "bench", "tests", ".ci")
+CODE_SUFFIXES = {".py", ".js", ".html", ".conf", ".css", ".yaml", ".sh", ""}
+FILE_NAME = re.compile(r"[\w/.-]+\.(?:py|js|html|conf|css|yaml)")
+CODE_NAME = re.compile(r"_[a-z]\w*|[A-Z]\w*\.\w+")
+
+
+def code_files() -> list[Path]:
+    return [path for folder in CODE_FOLDERS for path in (ROOT / folder).rglob("*")
+            if path.is_file() and path.suffix in CODE_SUFFIXES and "node_modules" not in path.parts]
+
+
+def defined_names(text: str) -> set[str]:
+    """Names defined in Python or JavaScript source: functions, classes, methods, assigned names and attributes."""
+    patterns = (r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)", r"^\s*(\w+)\s*[:=]", r"self\.(\w+)\s*[:=]",
+                r"function\*?\s+(\w+)", r"(?:const|let|var)\s+(\w+)\s*=", r"^\s+(?:async\s+)?(\w+)\s*\([^)]*\)\s*\{",
+                r"this\.(\w+)\s*=")
+    return {name for pattern in patterns for name in re.findall(pattern, text, flags=re.M)}
+
+
+def cited(document: Path) -> list[tuple[int, str]]:
+    """``(line, token)`` for every backticked token of ``document`` (a trailing ``()`` dropped)."""
+    return [(number, token.removesuffix("()")) for number, line in enumerate(document.read_text().splitlines(), 1)
+            for token in re.findall(r"`([^`\s]+)`", line)]
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda path: path.name)
+def test_every_cited_file_and_name_of_our_code_exists(document: Path) -> None:
+    files = code_files()
+    file_names = {path.name for path in files} | {str(path.relative_to(ROOT)) for path in files}
+    texts = {path: path.read_text(errors="replace") for path in files}
+    names = set().union(*(defined_names(text) for text in texts.values()))
+    classes = {name for text in texts.values() for name in re.findall(r"^\s*(?:class)\s+(\w+)", text, flags=re.M)}
+    classes |= {name for text in texts.values() for name in re.findall(r"\bclass\s+(\w+)", text)}
+    missing = []
+    for number, token in cited(document):
+        if FILE_NAME.fullmatch(token):
+            if token not in file_names and Path(token).name not in file_names and not (ROOT / token).exists():
+                missing.append(f"line {number}: file {token}")
+        elif CODE_NAME.fullmatch(token) and not token.startswith("__"):
+            owner, _, attribute = token.rpartition(".")
+            if owner and owner not in classes:
+                continue  # a library's name (python-socketio's, Flask's...), not ours
+            if attribute not in names:
+                missing.append(f"line {number}: name {token}")
+    assert not missing, f"{document.name} cites what the tree does not have: {missing}"
