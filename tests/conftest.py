@@ -65,9 +65,18 @@ def live_server(tmp_path: Path):
 
 
 @pytest.fixture
-def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """The Flask app with its instance folder (SQLite file, secret key) in ``tmp_path``, one engine worker;
-    its worker processes are stopped afterwards."""
+def clock():
+    """A ``helpers.ManualClock``: a test that asks for it gets an ``app`` whose time moves only when the test
+    advances it."""
+    from helpers import ManualClock
+
+    return ManualClock()
+
+
+@pytest.fixture
+def app(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The Flask app with its instance folder (SQLite file, secret key) in ``tmp_path``, one engine worker, on the
+    test's ``clock`` if it asks for one (else the system's); its worker processes are stopped afterwards."""
     from webapp import create_app
 
     monkeypatch.setenv("ARENA_INSTANCE", str(tmp_path / "instance"))
@@ -75,7 +84,8 @@ def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
                  "ARENA_CREATE_LIMIT", "ARENA_SEAT_LIMIT", "ARENA_MOVE_LIMIT", "ARENA_LAB_LIMIT",
                  "ARENA_READ_LIMIT", "ARENA_CONNECT_LIMIT"):
         monkeypatch.delenv(name, raising=False)
-    application = create_app({"TESTING": True, "ARENA_WORKERS": 1})
+    clock = request.getfixturevalue("clock") if "clock" in request.fixturenames else None
+    application = create_app({"TESTING": True, "ARENA_WORKERS": 1}, clock)
     yield application
     application.extensions["arena"].close()
 

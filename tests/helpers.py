@@ -4,10 +4,13 @@ playing games through Flask's test client, Socket.IO test clients, and stored ga
 from __future__ import annotations
 
 import datetime as dt
+import threading
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from webapp.clock import Clock
 from webapp.sockets import socketio
 from webapp.store import Store, StoredGame, StoredSeat
 
@@ -30,6 +33,43 @@ def eventually(condition: Callable[[], T], what: str, timeout: float = WAIT, int
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} did not happen within {timeout:g} s")
         time.sleep(interval)
+
+
+class ManualClock(Clock):
+    """A clock that moves only when told: ``advance(seconds)`` moves its Unix and its monotonic time together (its
+    Unix time starts at the real one, so what is stored with it looks recent). A wait on it ends when it is advanced
+    (its waiters look again every ``REAL_POLL`` real seconds, so none misses an advance)."""
+
+    REAL_POLL = 0.02
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._unix = time.time()
+        self._monotonic = 1000.0
+        self._waiting: weakref.WeakSet[threading.Condition] = weakref.WeakSet()
+
+    def time(self) -> float:
+        with self._lock:
+            return self._unix
+
+    def monotonic(self) -> float:
+        with self._lock:
+            return self._monotonic
+
+    def wait(self, condition: threading.Condition, seconds: float | None) -> None:
+        with self._lock:
+            self._waiting.add(condition)
+        condition.wait(self.REAL_POLL)
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock ``seconds`` forward and wake whoever waits on it."""
+        with self._lock:
+            self._unix += seconds
+            self._monotonic += seconds
+            waiting = list(self._waiting)
+        for condition in waiting:
+            with condition:
+                condition.notify_all()
 
 
 def create(client, body: dict = FRIEND, alone: bool = True) -> dict:

@@ -13,6 +13,7 @@ from inbox import Inbox
 from sqlalchemy import update
 
 from webapp import create_app
+from webapp.clock import Clock
 from webapp.sockets import socketio
 from webapp.store import GameRow
 
@@ -21,14 +22,15 @@ ENGINES = {"game": "tictactoe", "opponent": {"type": "engines", "levels": [1, 1]
 
 @pytest.fixture
 def make_app(tmp_path, monkeypatch):
-    """A factory of apps sharing one instance folder (a restart is a second app on the same database)."""
+    """A factory of apps sharing one instance folder (a restart is a second app on the same database), each with
+    the given config keys and ``clock`` (the system's by default)."""
     monkeypatch.setenv("ARENA_INSTANCE", str(tmp_path / "instance"))
     for name in ("DATABASE_URL", "SECRET_KEY", "ARENA_WORKERS", "SOCKETIO_MESSAGE_QUEUE", "ARENA_SEARCH_QUEUE"):
         monkeypatch.delenv(name, raising=False)
     made = []
 
-    def make(**config):
-        application = create_app({"TESTING": True, "ARENA_WORKERS": 1, "ARENA_PACE": 0, **config})
+    def make(clock: Clock | None = None, **config):
+        application = create_app({"TESTING": True, "ARENA_WORKERS": 1, "ARENA_PACE": 0, **config}, clock)
         made.append(application)
         return application
 
@@ -112,12 +114,12 @@ def test_a_turn_resumed_after_a_restart_keeps_the_ceiling_of_its_start(make_app)
     assert Inbox(watcher).next("moved", timeout=30)["ply"] == 1
 
 
-def test_a_paused_engine_game_that_left_memory_goes_on_when_somebody_watches(make_app):
-    app = make_app(ARENA_UNWATCHED_PAUSE=0, ARENA_UNTOUCHED_GAME_SECONDS=0.05)
+def test_a_paused_engine_game_that_left_memory_goes_on_when_somebody_watches(make_app, clock):
+    app = make_app(clock, ARENA_UNWATCHED_PAUSE=0, ARENA_UNTOUCHED_GAME_SECONDS=0.05)
     arena = app.extensions["arena"]
     game_id = app.test_client().post("/api/games", json=ENGINES).json["id"]
     assert app.test_client().get(f"/api/games/{game_id}").json["search_state"] == "paused"
-    time.sleep(0.1)  # past the untouched time of this app's clock
+    clock.advance(0.1)  # past the untouched time
     arena.cache.expire_untouched()  # (its sweep thread may have done it already)
     assert arena.cache.count() == 0
     watcher = socketio.test_client(app)

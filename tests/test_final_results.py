@@ -89,21 +89,23 @@ def test_between_two_people_an_ended_game_cannot_be_taken_back(app, client, endi
     assert_no_takeback_between_people(client, game_id, tokens)
 
 
-def test_a_flag_fall_is_final_against_the_engine_and_between_two_people(app, client) -> None:
+def test_a_flag_fall_is_final_against_the_engine_and_between_two_people(app, client, clock) -> None:
     """Two games whose player on move lets a 15-second clock run out, side by side."""
-    clock = {"minutes": 0.25, "increment": 0}
-    engine_id, token = engine_game(client, {**ENGINE_NIM, "clock": clock})  # 15 counters: 4 plies cannot end it
+    fifteen_seconds = {"minutes": 0.25, "increment": 0}
+    # 15 counters: 4 plies cannot end it
+    engine_id, token = engine_game(client, {**ENGINE_NIM, "clock": fifteen_seconds})
     for _ in range(2):  # the clocks run from each side's first move
         play(client, engine_id, token, one_stone(wait_for_turn(client, engine_id, 0)))
     friends_id, first, second = friend_game(app)
     client.post(f"/api/games/{friends_id}/abort", json={"token": first})  # that one is over: make another with a clock
-    created = create(client, {"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0, "clock": clock},
+    created = create(client, {"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0, "clock": fifteen_seconds},
                      alone=False)
     friends_id, first = created["id"], created["token"]
     second = app.test_client().post(f"/api/games/{friends_id}/seats",
                                     json={"invite": created["invite"]}).json["token"]
     for ply, move in enumerate(["5", "1", "9"]):
         play(client, friends_id, [first, second][ply % 2], move)
+    clock.advance(15.5)  # past both 15-second clocks
     assert wait_for_end(client, engine_id)["result"]["reason"] == "time out"
     assert wait_for_end(client, friends_id)["result"]["reason"] == "time out"
     assert_no_takeback_against_the_engine(app, client, engine_id, token)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import ManualClock
 
 from webapp.arena.assemble import Arena, ArenaSettings, assemble
 from webapp.search.pool import EngineRunner
@@ -20,23 +21,8 @@ from webapp.validation import check_new_game
 UNTOUCHED = 600.0
 
 
-class Clock:
-    """A monotonic clock that moves only when told."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def arena(tmp_path: Path, clock: Clock):
+def arena(tmp_path: Path, clock: ManualClock):
     emitted: list[tuple[str, Any]] = []
     arena = assemble(Store(f"sqlite:///{tmp_path / 'arena.sqlite3'}"), "key",
                      lambda event, payload, to=None, **_: emitted.append((event, payload)), EngineRunner(1),
@@ -56,13 +42,13 @@ def friend_game(arena: Arena) -> str:
     return game_id
 
 
-def test_an_untouched_game_leaves_memory_after_the_stated_time_and_comes_back_intact(arena: Arena, clock: Clock):
+def test_an_untouched_game_leaves_memory_after_the_stated_time_and_comes_back_intact(arena: Arena, clock: ManualClock):
     game_id = friend_game(arena)
     before = arena.reads.game_state(game_id, 0)
-    clock.now += UNTOUCHED - 1
+    clock.advance(UNTOUCHED - 1)
     assert arena.cache.expire_untouched() == 0
     assert arena.cache.count() == 1
-    clock.now += 1
+    clock.advance(1)
     assert arena.cache.expire_untouched() == 1
     assert arena.cache.count() == 0
     assert arena.store.load_game(game_id) is not None  # still in the database
@@ -74,54 +60,54 @@ def test_an_untouched_game_leaves_memory_after_the_stated_time_and_comes_back_in
     assert arena.reads.game_state(game_id, 1)["moves"] == ["1", "5", "2"]
 
 
-def test_a_game_that_left_memory_is_loaded_again_by_an_action(arena: Arena, clock: Clock):
+def test_a_game_that_left_memory_is_loaded_again_by_an_action(arena: Arena, clock: ManualClock):
     game_id = friend_game(arena)
-    clock.now += UNTOUCHED
+    clock.advance(UNTOUCHED)
     assert arena.cache.expire_untouched() == 1
     state = arena.moves.play(game_id, 0, "9")
     assert state is not None and state["moves"] == ["1", "5", "9"]
     assert state["version"] == arena.cache.get(game_id).version
 
 
-def test_a_recently_moved_game_stays(arena: Arena, clock: Clock):
+def test_a_recently_moved_game_stays(arena: Arena, clock: ManualClock):
     game_id = friend_game(arena)
-    clock.now += UNTOUCHED - 10
+    clock.advance(UNTOUCHED - 10)
     arena.moves.play(game_id, 0, "2")
-    clock.now += 20  # UNTOUCHED + 10 since it was created, 20 since its last move
+    clock.advance(20)  # UNTOUCHED + 10 since it was created, 20 since its last move
     assert arena.cache.expire_untouched() == 0
     assert arena.cache.count() == 1
 
 
 def test_a_watched_game_stays_and_leaves_once_its_last_watcher_is_gone_for_the_stated_time(arena: Arena,
-                                                                                           clock: Clock):
+                                                                                           clock: ManualClock):
     game_id = friend_game(arena)
     arena.membership.join(game_id, "watcher", None)
-    clock.now += 10 * UNTOUCHED
+    clock.advance(10 * UNTOUCHED)
     assert arena.cache.expire_untouched() == 0  # watched: counts as touched now
     assert arena.cache.count() == 1
-    clock.now += UNTOUCHED - 10  # still watched
+    clock.advance(UNTOUCHED - 10)  # still watched
     arena.membership.leave(game_id, "watcher")
-    clock.now += UNTOUCHED - 1
+    clock.advance(UNTOUCHED - 1)
     assert arena.cache.expire_untouched() == 0  # the time counts from the watcher's leaving
-    clock.now += 1
+    clock.advance(1)
     assert arena.cache.expire_untouched() == 1
     assert arena.cache.count() == 0
 
 
-def test_a_game_whose_engine_search_is_queued_or_running_stays(arena: Arena, clock: Clock):
+def test_a_game_whose_engine_search_is_queued_or_running_stays(arena: Arena, clock: ManualClock):
     # Engine against engine, paced an hour apart: the first search waits in the queue all along.
     game_id, _, _ = arena.creation.create(check_new_game({"game": "tictactoe", "opponent": {"type": "engines",
                                                                                     "levels": [1, 1]}}))
     assert arena.cache.get(game_id).job_id is not None
-    clock.now += 10 * UNTOUCHED
+    clock.advance(10 * UNTOUCHED)
     assert arena.cache.expire_untouched() == 0
     assert arena.cache.count() == 1
     assert arena.cache.get(game_id).job_id is not None
 
 
-def test_a_game_whose_lock_is_held_stays(arena: Arena, clock: Clock):
+def test_a_game_whose_lock_is_held_stays(arena: Arena, clock: ManualClock):
     game_id = friend_game(arena)
-    clock.now += UNTOUCHED
+    clock.advance(UNTOUCHED)
     held, release = threading.Event(), threading.Event()
 
     def hold() -> None:
@@ -132,18 +118,18 @@ def test_a_game_whose_lock_is_held_stays(arena: Arena, clock: Clock):
     holder = threading.Thread(target=hold)
     holder.start()
     held.wait(10)
-    clock.now += UNTOUCHED
+    clock.advance(UNTOUCHED)
     assert arena.cache.expire_untouched() == 0
     release.set()
     holder.join()
     assert arena.cache.count() == 1
 
 
-def test_touches_lists_the_due_games_oldest_first(clock: Clock):
-    touches = Touches(clock)
+def test_touches_lists_the_due_games_oldest_first(clock: ManualClock):
+    touches = Touches(clock.monotonic)
     for game_id in "abc":
         touches.touch(game_id)
-        clock.now += 10
+        clock.advance(10)
     touches.touch("a")  # now the most recent
     assert touches.due(10) == ["b", "c"] and touches.due(15) == ["b"]
     assert touches.is_due("b", 15) and not touches.is_due("a", 15) and not touches.is_due("zz", 0)

@@ -12,9 +12,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from flask import Flask
 
+    from webapp.clock import Clock
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """The Flask app, configured from the environment and ``test_config``: ``webapp.app.create_app``."""
+
+def create_app(test_config: dict[str, Any] | None = None, clock: Clock | None = None) -> Flask:
+    """The Flask app, configured from the environment and ``test_config``, reading the time from ``clock`` (the
+    system's by default): ``webapp.app.create_app``."""
     from webapp.app import create_app as build  # loaded only where the app is served (see the module docstring)
 
-    return build(test_config)
+    return build(test_config) if clock is None else build(test_config, clock)

@@ -16,6 +16,7 @@ from webapp.address_limits import LimitHandshakes
 from webapp.address_limits import init_app as install_address_limits
 from webapp.api import bp as api_bp
 from webapp.arena.assemble import Arena, ArenaSettings, assemble
+from webapp.clock import SYSTEM_CLOCK, Clock
 from webapp.config import MAX_BODY_BYTES, instance_path, load_config
 from webapp.connections import OpenConnections
 from webapp.error_pages import init_app as install_error_pages
@@ -36,8 +37,9 @@ from webapp.store import Store
 from webapp.watcher_counts import WatcherCounts
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """The app, configured from the environment (see docs/protocol.md, "Configuration") and ``test_config``.
+def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_CLOCK) -> Flask:
+    """The app, configured from the environment (see docs/protocol.md, "Configuration") and ``test_config``, its
+    game core reading the time from ``clock``.
 
     Opens the database, sets up the engine pool (its processes start with the first search) and restarts the
     search of every unfinished game whose turn is the engine's. With ``SOCKETIO_MESSAGE_QUEUE``, emits reach the
@@ -72,7 +74,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     players = Players(store, app.config["SECRET_KEY"])
     players.install(app)
     app.extensions["players"] = players
-    arena = _assemble_arena(app, store, shared=queue is not None)
+    arena = _assemble_arena(app, store, queue is not None, clock)
     app.extensions["arena"] = arena
     if queue is not None:
         queue.on_reconnect = arena.reads.broadcast_cached_games
@@ -87,7 +89,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
-def _assemble_arena(app: Flask, store: Store, shared: bool) -> Arena:
+def _assemble_arena(app: Flask, store: Store, shared: bool, clock: Clock) -> Arena:
     """The game core with its collaborators: the runner of searches (this node's processes, or the workers of
     ``ARENA_SEARCH_QUEUE``; solved positions remembered in the database), and with ``SOCKETIO_MESSAGE_QUEUE``
     (``shared``) the leases and watcher counts kept in that Redis under this node's random name."""
@@ -102,7 +104,7 @@ def _assemble_arena(app: Flask, store: Store, shared: bool) -> Arena:
     node = secrets.token_hex(8)
     return assemble(store, config["SECRET_KEY"], socketio.emit, runner, settings,
                     leases=SearchLeases(bookkeeping, node) if bookkeeping is not None else None,
-                    watcher_counts=WatcherCounts(bookkeeping, node) if bookkeeping is not None else None)
+                    watcher_counts=WatcherCounts(bookkeeping, node) if bookkeeping is not None else None, clock=clock)
 
 
 def _trust_proxies(app: Flask, hops: int) -> None:

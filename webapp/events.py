@@ -57,16 +57,13 @@ class Connection:
     patience: TokenBucket
     runs: set[str] = field(default_factory=set)
     closing: bool = False
-    """Set once its patience ran out: its handlers (each event runs in a thread of its own) send it no more errors
-    after the one that says the connection is closed."""
-    errors_lock: threading.Lock = field(default_factory=threading.Lock)
-    """Held to send it an error or to set ``closing``."""
+    """Set once its patience ran out: the events it had sent before the server stopped reading it are handled
+    without answers, so the last error it hears says that the connection is closed."""
 
     def send_error(self, payload: dict[str, Any]) -> None:
         """Emit ``error`` with ``payload`` to the current connection (this one), unless it is closing."""
-        with self.errors_lock:
-            if not self.closing:
-                emit("error", payload)
+        if not self.closing:
+            emit("error", payload)
 
     def seat_in(self, game_id: str) -> int | None:
         """The connection's seat in ``game_id``, or None for a spectator."""
@@ -161,13 +158,11 @@ def game_event(name: str, fields: tuple[str, ...],
                     raise ArenaError("bad_request", "the connection is not registered; reconnect")
                 if refusal_cost or not connection.bucket.allow():
                     if not connection.patience.allow(refusal_cost or 1):
-                        with connection.errors_lock:
-                            if connection.closing:
-                                return
+                        if not connection.closing:
                             emit("error", {"code": "rate_limited", "event": name,
                                            "message": "far too many events; this connection is closed"})
                             connection.closing = True
-                        _close_connection()
+                            _close_connection()
                         return
                     if not refusal_cost:
                         raise ArenaError("rate_limited", "too many events; slow down")

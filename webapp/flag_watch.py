@@ -9,17 +9,19 @@ from __future__ import annotations
 import heapq
 import logging
 import threading
-import time
 from collections.abc import Callable
+
+from webapp.clock import Clock
 
 log = logging.getLogger(__name__)
 
 
 class FlagWatch:
-    """Calls ``on_due(game_id)`` from its own thread once Unix time reaches each time given to ``watch``. A game may
-    be watched several times (each move gives a new time): ``on_due`` decides whether its clock really fell."""
+    """Calls ``on_due(game_id)`` from its own thread once ``clock``'s Unix time reaches each time given to ``watch``.
+    A game may be watched several times (each move gives a new time): ``on_due`` decides whether its clock really
+    fell."""
 
-    def __init__(self, on_due: Callable[[str], None], clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, on_due: Callable[[str], None], clock: Clock) -> None:
         self._on_due = on_due
         self._clock = clock
         self._due: list[tuple[float, str]] = []
@@ -43,9 +45,9 @@ class FlagWatch:
         """Wait for the next due game and return its id; None once closed."""
         with self._changed:
             while not self._closed:
-                if self._due and self._due[0][0] <= self._clock():
+                if self._due and self._due[0][0] <= self._clock.time():
                     return heapq.heappop(self._due)[1]
-                self._changed.wait(self._due[0][0] - self._clock() if self._due else None)
+                self._clock.wait(self._changed, self._due[0][0] - self._clock.time() if self._due else None)
             return None
 
     def _run(self) -> None:

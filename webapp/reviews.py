@@ -22,6 +22,7 @@ from typing import Any, NotRequired, TypedDict
 
 from engine.game import State
 from engine.review import PositionView, SearchSettings, average_losses, positions_of, shown_move, verdicts_from
+from webapp.clock import Clock
 from webapp.errors import ArenaError
 from webapp.search.fair_queue import BACKGROUND
 from webapp.search.jobs import Runner, SearchJob
@@ -96,11 +97,12 @@ class Reviews:
     """The reviews this node runs. ``emit(event, payload, to=room)`` sends Socket.IO messages."""
 
     def __init__(self, store: Store, runner: Runner, emit: Callable[..., None],
-                 job_ids: Callable[[], int]) -> None:
+                 job_ids: Callable[[], int], clock: Clock) -> None:
         self.store = store
         self.runner = runner
         self.emit = emit
         self._job_ids = job_ids
+        self._clock = clock
         self._runs: dict[str, _Run] = {}
         self._lock = threading.Lock()
 
@@ -120,7 +122,7 @@ class Reviews:
     def start(self, game_id: str, start: State, moves: list[str], client: str) -> ReviewStatus:
         """Review the game ``game_id`` (played ``moves`` from ``start``) for ``client`` (an address), unless a review
         of it is running or done; returns its status. The caller has checked that the game may be reviewed."""
-        stale = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=STALE_SECONDS)
+        stale = self._clock.now() - dt.timedelta(seconds=STALE_SECONDS)
         if not self.store.reviews.claim(game_id, stale):
             return self.status(game_id)
         run = _Run(positions_of(start, moves), moves, client)

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.game import GameError
@@ -29,6 +27,7 @@ from webapp.arena.presence import Presence
 from webapp.arena.reads import Reads
 from webapp.arena.turns import EngineTurns
 from webapp.arena.upkeep import Upkeep
+from webapp.clock import SYSTEM_CLOCK, Clock
 from webapp.config import DEFAULT_IDLE_GAMES, DEFAULT_UNTOUCHED_GAME_SECONDS, DEFAULT_UNWATCHED_PAUSE
 from webapp.downtime import Heartbeat
 from webapp.every_move import EveryMove
@@ -105,36 +104,36 @@ class Arena:
 
 def assemble(store: Store, secret: str, emit: Emit, runner: Runner, settings: ArenaSettings = ArenaSettings(),
              leases: SearchLeases | None = None, watcher_counts: WatcherCounts | None = None,
-             clock: Callable[[], float] = time.monotonic) -> Arena:
+             clock: Clock = SYSTEM_CLOCK) -> Arena:
     """The arena of a node: its games in ``store``, its searches on ``runner``, its messages sent by ``emit(event,
     payload, to=room_or_sid)``, its seat tokens and codes signed with ``secret``. With ``leases``, an engine turn
     is searched by one node at a time, and a turn no node holds (its node died) is taken over by this one; with
-    ``watcher_counts``, the watcher counts add up the watchers of every node. ``clock`` measures how long games go
-    untouched. Starts the upkeep threads and the heartbeat."""
+    ``watcher_counts``, the watcher counts add up the watchers of every node. Every part reads the time from
+    ``clock``. Starts the upkeep threads and the heartbeat."""
     next_id = itertools.count(1).__next__  # one counter of job ids for every kind of search
     presence = Presence(emit, watcher_counts)
     cache = GameCache(store, presence.rooms, settings.shared, settings.idle_games, settings.untouched_seconds, clock)
-    payloads = Payloads(presence, runner)
+    payloads = Payloads(presence, runner, clock)
     outbox = Outbox(emit, payloads)
     hints = Hints(runner, emit, next_id)
     turns = EngineTurns(store, cache, runner, outbox, presence, next_id, leases, settings.pace,
-                        settings.unwatched_pause)
-    endings = Endings(store, cache, turns, hints, outbox)
-    moves = Moves(store, cache, turns, endings, hints, outbox)
-    creation = Creation(store, cache, turns, hints, outbox, presence.rooms, secret)
-    flags = FlagWatch(endings.on_clock_due)
+                        settings.unwatched_pause, clock)
+    endings = Endings(store, cache, turns, hints, outbox, clock)
+    moves = Moves(store, cache, turns, endings, hints, outbox, clock)
+    creation = Creation(store, cache, turns, hints, outbox, presence.rooms, secret, clock)
+    flags = FlagWatch(endings.on_clock_due, clock)
     endings.watch_clocks(flags)
     turns.connect(moves.commit, endings.end_if_clock_fell)
     cache.listen(loaded=endings.watch_clock, reloaded=_on_reloaded(turns, endings), dropped=hints.forget)
-    reviews = Reviews(store, runner, emit, next_id)
+    reviews = Reviews(store, runner, emit, next_id, clock)
     upkeep = Upkeep(cache, turns, presence)
     upkeep.start(shared=leases is not None or watcher_counts is not None)
     return Arena(
         store=store, runner=runner, cache=cache, presence=presence, turns=turns, creation=creation, moves=moves,
         endings=endings, agreements=Agreements(store, cache, moves, endings, creation, hints, outbox, secret),
         engine_games=EngineGames(store, cache, turns, endings, outbox, secret),
-        reads=Reads(store, cache, payloads, presence, reviews, outbox, EveryMove(runner, emit, next_id)),
-        membership=Membership(store, cache, presence, turns, runner, hints, outbox),
+        reads=Reads(store, cache, payloads, presence, reviews, outbox, EveryMove(runner, emit, next_id), clock),
+        membership=Membership(store, cache, presence, turns, runner, hints, outbox, clock),
         lab=Lab(runner, emit, next_id), reviews=reviews, hints=hints, flags=flags, heartbeat=Heartbeat(store),
         upkeep=upkeep)
 

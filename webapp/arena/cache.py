@@ -10,7 +10,6 @@ another node changed it.
 from __future__ import annotations
 
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -19,6 +18,7 @@ from engine.game import play_moves
 from engine.games import game_class
 from webapp.arena.live import LiveGame
 from webapp.arena.presence import Rooms
+from webapp.clock import Clock
 from webapp.errors import ArenaError
 from webapp.store import Store
 from webapp.touches import Touches
@@ -31,11 +31,12 @@ changed."""
 class GameCache:
     """The live games of this node. ``shared`` says other nodes may change the store's games too; a node alone
     with its store (False) trusts its own copies and saves the version read. At most ``idle_games`` finished games
-    nobody watches stay in memory. A game nobody touched for ``untouched_seconds`` on ``clock`` leaves memory too
+    nobody watches stay in memory. A game nobody touched for ``untouched_seconds`` (``clock``'s monotonic time)
+    leaves memory too
     (``expire_untouched``; 0 keeps games until they finish)."""
 
     def __init__(self, store: Store, rooms: Rooms, shared: bool, idle_games: int, untouched_seconds: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Clock) -> None:
         self.store = store
         self.shared = shared
         self.idle_games = idle_games
@@ -47,7 +48,8 @@ class GameCache:
         """One lock per game being loaded: concurrent requests for a game not in memory wait for one load."""
         self._idle: OrderedDict[str, None] = OrderedDict()
         """Finished games nobody watches, least recently used first (at most ``idle_games`` stay in memory)."""
-        self._touches = Touches(clock)
+        self.clock = clock
+        self._touches = Touches(clock.monotonic)
         """When each game in memory was last used: any request or event for it, a watcher in its room here, a
         search of it queued or running here. A game enters and leaves it under ``_lock``, with ``_games``."""
         self._on_loaded: Callable[[LiveGame], None] = lambda live: None
@@ -114,7 +116,7 @@ class GameCache:
         """Load the game again if the store's version differs from this copy's (only when ``shared``). Lock held."""
         if not self.shared:
             return
-        live.checked_at = time.monotonic()
+        live.checked_at = self.clock.monotonic()
         if self.store.version_of(live.id) != live.version:
             self.reload(live)
 
@@ -229,6 +231,6 @@ class GameCache:
         stored = self.store.load_game(game_id)
         if stored is None:
             raise ArenaError("not_found", f"there is no game {game_id!r}")
-        loaded = LiveGame.of(stored, game_class(stored.game).from_setup(stored.start_setup))
+        loaded = LiveGame.of(stored, game_class(stored.game).from_setup(stored.start_setup), self.clock.monotonic())
         self._on_loaded(loaded)
         return loaded

@@ -3,7 +3,6 @@ settings, the seats swapped)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +14,7 @@ from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.presence import Rooms
 from webapp.arena.turns import EngineTurns
+from webapp.clock import Clock
 from webapp.errors import ArenaError
 from webapp.hints import Hints
 from webapp.seats import is_invite, issue_token
@@ -29,7 +29,7 @@ class Creation:
     """Creates this node's games. Seat tokens are signed with ``secret``."""
 
     def __init__(self, store: Store, cache: GameCache, turns: EngineTurns, hints: Hints, outbox: Outbox,
-                 rooms: Rooms, secret: str) -> None:
+                 rooms: Rooms, secret: str, clock: Clock) -> None:
         self.store = store
         self.cache = cache
         self.turns = turns
@@ -37,6 +37,7 @@ class Creation:
         self.outbox = outbox
         self.rooms = rooms
         self.secret = secret
+        self.clock = clock
 
     def create(self, request: NewGameRequest, client: str = "",
                holder: Callable[[], str] | None = None) -> tuple[str, int | None, str | None]:
@@ -134,7 +135,7 @@ class Creation:
                 opponent: dict[str, Any], engines: tuple[dict[str, Any] | None, ...],
                 creator: int | None, client: str,
                 holder: Callable[[], str] | None = None) -> tuple[str, int | None, str | None]:
-        now = dt.datetime.now(dt.UTC)
+        now = self.clock.now()
         game_id = secrets.token_urlsafe(6)
         seats = [StoredSeat(i, engines[i], engines[i] is None and i == creator) for i in (0, 1)]
         stored = StoredGame(id=game_id, game=game, start_setup=state.setup(), game_options=game_options,
@@ -142,7 +143,7 @@ class Creation:
                             rematch_id=None, created_at=now, updated_at=now, seats=seats)
         held = (holder(), creator) if holder is not None and creator is not None else None
         self.store.create_game(stored, state.to_move, held)
-        live = LiveGame(stored, state, state, client=client)
+        live = LiveGame(stored, state, state, client=client, watched_at=self.clock.monotonic())
         self.cache.add(live)
         with live.lock:
             self.turns.start_if_its_turn(live)

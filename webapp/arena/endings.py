@@ -3,7 +3,6 @@ clock that falls (watched by ``FlagWatch``, checked again before every move)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from webapp.arena.cache import GameCache
@@ -11,6 +10,7 @@ from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import StatePayload
 from webapp.arena.turns import EngineTurns
+from webapp.clock import Clock
 from webapp.clocks import result_on_time
 from webapp.errors import ArenaError
 from webapp.flag_watch import FlagWatch
@@ -22,12 +22,14 @@ from webapp.store import PlyTakenError, Store
 class Endings:
     """Ends this node's games. ``flags`` is the watch of running clocks, whose callback is ``on_clock_due``."""
 
-    def __init__(self, store: Store, cache: GameCache, turns: EngineTurns, hints: Hints, outbox: Outbox) -> None:
+    def __init__(self, store: Store, cache: GameCache, turns: EngineTurns, hints: Hints, outbox: Outbox,
+                 clock: Clock) -> None:
         self.store = store
         self.cache = cache
         self.turns = turns
         self.hints = hints
         self.outbox = outbox
+        self.clock = clock
         self._flags: FlagWatch | None = None
 
     def watch_clocks(self, flags: FlagWatch) -> None:
@@ -83,7 +85,7 @@ class Endings:
         """If the running clock has reached zero, end the game on time (``clocks.result_on_time``), cancelling the
         engine's search, and broadcast it; returns whether the game ended so. Lock held."""
         clocks = live.clocks()
-        if clocks is None or clocks.running is None or not clocks.has_fallen(time.time()):
+        if clocks is None or clocks.running is None or not clocks.has_fallen(self.clock.time()):
             return False
         winner, reason = result_on_time(live.state, clocks.running)
         try:

@@ -5,7 +5,6 @@ what this node knows of its engine search. Everything here reads or changes that
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,9 +34,9 @@ class LiveGame:
     failed_searches: int = 0
     evicted: bool = False
     checked_at: float = 0.0
-    """``time.monotonic()`` of the last comparison with the store."""
-    watched_at: float = field(default_factory=time.monotonic)
-    """``time.monotonic()`` when somebody last watched the game (or it was created or loaded)."""
+    """The arena clock's monotonic time of the last comparison with the store."""
+    watched_at: float = 0.0
+    """The arena clock's monotonic time when somebody last watched the game (or it was created or loaded)."""
     paused: bool = False
     """An engine-against-engine game waiting for a watcher before its next engine turn."""
     last_record: str | None = None
@@ -50,9 +49,10 @@ class LiveGame:
     restart), whose turns then share one client's part."""
 
     @classmethod
-    def of(cls, stored: StoredGame, start: State, client: str = "") -> LiveGame:
-        """The live copy of ``stored``, a game begun at ``start`` (its moves are replayed)."""
-        live = cls(stored, start, start, client=client)
+    def of(cls, stored: StoredGame, start: State, watched_at: float, client: str = "") -> LiveGame:
+        """The live copy of ``stored``, a game begun at ``start`` (its moves are replayed), loaded or created at
+        monotonic time ``watched_at``."""
+        live = cls(stored, start, start, client=client, watched_at=watched_at)
         live.state = live.position_at(len(stored.moves))
         return live
 

@@ -3,14 +3,13 @@ engine move's record) and the current hints; the room gets the new watcher count
 
 from __future__ import annotations
 
-import time
-
 from engine.game import score_scale
 from webapp.arena.cache import GameCache
 from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.presence import Presence
 from webapp.arena.turns import EngineTurns
+from webapp.clock import Clock
 from webapp.hints import Hints
 from webapp.search.jobs import Runner
 from webapp.search_records import read_record
@@ -21,7 +20,7 @@ class Membership:
     """The rooms of this node's games."""
 
     def __init__(self, store: Store, cache: GameCache, presence: Presence, turns: EngineTurns, runner: Runner,
-                 hints: Hints, outbox: Outbox) -> None:
+                 hints: Hints, outbox: Outbox, clock: Clock) -> None:
         self.store = store
         self.cache = cache
         self.presence = presence
@@ -29,6 +28,7 @@ class Membership:
         self.runner = runner
         self.hints = hints
         self.outbox = outbox
+        self.clock = clock
 
     def join(self, game_id: str, sid: str, seat: int | None) -> None:
         """Put ``sid`` in the game's room: send it the state and the running search's last event, or, when no
@@ -36,7 +36,7 @@ class Membership:
         send the room the new watcher count."""
         with self.cache.locked(game_id) as live:
             count = self.presence.rooms.join(game_id, sid, seat)
-            live.watched_at = time.monotonic()
+            live.watched_at = self.clock.monotonic()
             if live.job_id is None and live.engine_to_move():  # paused, or loaded again after leaving memory
                 self.turns.start_if_its_turn(live)
             self.outbox.emit("state", self.outbox.payloads.state(live, seat, include_you=True), to=sid)
@@ -64,7 +64,7 @@ class Membership:
         live = self.cache.find(game_id)
         if live is not None:
             with live.lock:
-                live.watched_at = time.monotonic()
+                live.watched_at = self.clock.monotonic()
                 if not live.evicted:
                     self.cache.touch(game_id)  # its untouched time starts when its last watcher leaves
                     self.cache.evict_if_idle(live)

@@ -7,7 +7,6 @@ Two nodes writing the same ply race on the store's unique ``(game, ply)`` key: o
 from __future__ import annotations
 
 import datetime as dt
-import time
 from typing import Any
 
 from engine.game import GameError
@@ -17,6 +16,7 @@ from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import StatePayload
 from webapp.arena.turns import EngineTurns
+from webapp.clock import Clock
 from webapp.errors import ArenaError
 from webapp.hints import Hints
 from webapp.offers import after_move
@@ -28,13 +28,14 @@ class Moves:
     """Plays and takes back the moves of this node's games."""
 
     def __init__(self, store: Store, cache: GameCache, turns: EngineTurns, endings: Endings, hints: Hints,
-                 outbox: Outbox) -> None:
+                 outbox: Outbox, clock: Clock) -> None:
         self.store = store
         self.cache = cache
         self.turns = turns
         self.endings = endings
         self.hints = hints
         self.outbox = outbox
+        self.clock = clock
 
     def play(self, game_id: str, seat: int | None, move_text: str, answer: bool = True,
              client: str = "") -> StatePayload | None:
@@ -74,7 +75,7 @@ class Moves:
         outcome = after.outcome()
         info = search["info"] if search is not None else {}
         searched = info.get("source") in (None, "search") and info.get("depth")
-        now = time.time()
+        now = self.clock.time()
         clocks = live.clocks()
         stored_move = StoredMove(live.ply + 1, text, by, info.get("score"), info.get("score_text"),
                                  info["depth"] if searched else None,
@@ -110,7 +111,7 @@ class Moves:
             self.outbox.search(search)
         self.outbox.emit("moved", {"game_id": live.id, "move": move.move, "by": move.by, "ply": move.ply,
                                    "version": live.version, "state": self.outbox.payloads.state(live),
-                                   "sent_at": time.time()}, to=live.id)
+                                   "sent_at": self.clock.time()}, to=live.id)
         self.endings.watch_clock(live)
         self.turns.start_if_its_turn(live)
         self.hints.follow(live)
@@ -137,7 +138,7 @@ class Moves:
         keep = mine[-1] - 1
         state = live.position_at(keep)
         self.turns.cancel(live, "takeback")
-        turn_started = dt.datetime.now(dt.UTC) if "clock" in live.stored.options else None
+        turn_started = self.clock.now() if "clock" in live.stored.options else None
         live.stored.updated_at = self.store.truncate_moves(live.id, keep, state.to_move, turn_started)
         live.stored.turn_started_at = turn_started
         live.stored.version += 1

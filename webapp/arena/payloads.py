@@ -4,12 +4,12 @@ position. Read-only: nothing here changes a game."""
 from __future__ import annotations
 
 import datetime as dt
-import time
 from typing import Any, Literal, NotRequired, TypedDict
 
 from engine.game import describe_score, score_scale
 from webapp.arena.live import LiveGame
 from webapp.arena.presence import Presence
+from webapp.clock import Clock
 from webapp.display import engine_label, tree_nodes
 from webapp.offers import pending
 from webapp.search.jobs import Runner
@@ -162,9 +162,10 @@ class Payloads:
     """Builds the payloads that depend on more than the game itself: its watchers (``presence``) and the state of
     its search (``runner``)."""
 
-    def __init__(self, presence: Presence, runner: Runner) -> None:
+    def __init__(self, presence: Presence, runner: Runner, clock: Clock) -> None:
         self._presence = presence
         self._runner = runner
+        self._clock = clock
 
     def state(self, live: LiveGame, you: int | None = None, include_you: bool = False) -> StatePayload:
         """The game state of docs/protocol.md; ``you`` is added when ``include_you``."""
@@ -192,7 +193,7 @@ class Payloads:
             "view": state.view(),
             "watchers": self._presence.count(stored.id),
             "search_state": self._search_state(live),
-            "clock": None if clocks is None else clocks.to_payload(time.time()),
+            "clock": None if clocks is None else clocks.to_payload(self._clock.time()),
             "rematch_id": stored.rematch_id,
             "offers": pending(stored.offers),
             "waiting_for_opponent": live.waiting_for_opponent(),

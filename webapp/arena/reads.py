@@ -12,6 +12,7 @@ from webapp.arena.cache import GameCache
 from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import Payloads, PositionPayload, StatePayload, SummaryPayload, position_payload
 from webapp.arena.presence import Presence
+from webapp.clock import Clock
 from webapp.clocks import clock_comment
 from webapp.errors import ArenaError
 from webapp.every_move import EveryMove, EveryMovePayload, search_options
@@ -28,7 +29,7 @@ class Reads:
     """Answers questions about this node's games without changing them."""
 
     def __init__(self, store: Store, cache: GameCache, payloads: Payloads, presence: Presence, reviews: Reviews,
-                 outbox: Outbox, every_move: EveryMove) -> None:
+                 outbox: Outbox, every_move: EveryMove, clock: Clock) -> None:
         self.store = store
         self.cache = cache
         self.payloads = payloads
@@ -36,6 +37,7 @@ class Reads:
         self.reviews = reviews
         self.outbox = outbox
         self.every_move = every_move
+        self.clock = clock
 
     def game_state(self, game_id: str, you: int | None) -> StatePayload:
         """The state of game ``game_id`` with ``you``; unknown ids raise ``not_found``."""
@@ -124,11 +126,11 @@ class Reads:
             text = state.pgn({ply: comment for ply, comment in comments.items() if comment})
             return text
 
-    def live_games(self, now: dt.datetime | None = None) -> list[SummaryPayload]:
-        """Summaries of the games being played at ``now`` (default: now), most recently active first: unfinished
+    def live_games(self) -> list[SummaryPayload]:
+        """Summaries of the games being played now, most recently active first: unfinished
         games changed (a move, a seat taken...) in the last ``LIVE_RECENT_SECONDS``, or watched right now on any
         node. An abandoned game leaves the list; its link still works."""
-        since = (now or dt.datetime.now(dt.UTC)) - dt.timedelta(seconds=LIVE_RECENT_SECONDS)
+        since = self.clock.now() - dt.timedelta(seconds=LIVE_RECENT_SECONDS)
         watched = sorted(self.presence.watched())
         summaries = []
         for game_id in self.store.live_game_ids(LIVE_LIST_SIZE, since, watched):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +16,7 @@ from webapp.arena.cache import GameCache
 from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.presence import Presence
+from webapp.clock import Clock
 from webapp.clocks import TIMEOUT
 from webapp.display import tree_nodes
 from webapp.errors import ArenaError
@@ -48,7 +48,7 @@ class EngineTurns:
 
     def __init__(self, store: Store, cache: GameCache, runner: Runner, outbox: Outbox, presence: Presence,
                  job_ids: Callable[[], int], leases: SearchLeases | None, pace: float,
-                 unwatched_pause: float) -> None:
+                 unwatched_pause: float, clock: Clock) -> None:
         self.store = store
         self.cache = cache
         self.runner = runner
@@ -57,6 +57,7 @@ class EngineTurns:
         self.leases = leases
         self.pace = pace
         self.unwatched_pause = unwatched_pause
+        self.clock = clock
         self._job_ids = job_ids
         self._play: PlayMove | None = None
         self._clock_fell: ClockCheck | None = None
@@ -74,7 +75,7 @@ class EngineTurns:
         live.paused = False
         if not live.engine_to_move() or live.stored.options.get("paused_by_creator"):
             return
-        now = time.monotonic()
+        now = self.clock.monotonic()
         if self.presence.count(live.id):
             live.watched_at = now
         elif live.between_engines and now - live.watched_at >= self.unwatched_pause:
@@ -88,7 +89,7 @@ class EngineTurns:
         job = SearchJob(
             id=self._job_ids(), key=live.id, ply=live.ply, seat=seat, state=live.state, engine=engine,
             record_tree=tree_nodes(live.stored.game),
-            not_before=time.time() + live.stored.options.get("pace", self.pace) if live.between_engines else 0.0,
+            not_before=self.clock.time() + live.stored.options.get("pace", self.pace) if live.between_engines else 0.0,
             seed=secrets.randbits(32), client=live.client, deadline=self._deadline(live, seat, resumed))
         live.job_id = job.id
         live.last_search = None
@@ -164,7 +165,7 @@ class EngineTurns:
         """Whether the search is still the game's after comparing the game with the store (for a final event,
         or once every ``RECHECK_INTERVAL``). Lock held."""
         final = message["info"]["kind"] == "final"
-        if final or time.monotonic() - live.checked_at >= RECHECK_INTERVAL:
+        if final or self.clock.monotonic() - live.checked_at >= RECHECK_INTERVAL:
             self.cache.refresh(live)
             if live.job_id != job.id:
                 if final:  # the runner had already let go of the job, so it sent no "cancelled"
@@ -208,10 +209,10 @@ class EngineTurns:
         deadline = None
         if resumed:
             turn_began = live.stored.updated_at.timestamp()
-            deadline = max(turn_began + CEILING_SECONDS, time.time() + RESUMED_MINIMUM_SECONDS)
+            deadline = max(turn_began + CEILING_SECONDS, self.clock.time() + RESUMED_MINIMUM_SECONDS)
         clocks = live.clocks()
         if clocks is not None:  # the engine thinks on its own clock
-            started = clocks.turn_started if clocks.turn_started is not None else time.time()
+            started = clocks.turn_started if clocks.turn_started is not None else self.clock.time()
             on_clock = started + clocks.engine_seconds(seat, started)
             deadline = on_clock if deadline is None else min(deadline, on_clock)
         return deadline
