@@ -11,11 +11,27 @@ import requests
 from flask.testing import FlaskClient
 
 from engine.games import game_class, game_names
+from webapp import schema
 from webapp.pages import VENDOR_FILES
 
 pytestmark = pytest.mark.servers
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
+
+
+@pytest.mark.parametrize(("field", "component", "attribute"), [
+    ("depth", "Depth", None), ("time", "MoveSeconds", None),
+    ("clock_minutes", "TimeControl", "minutes"), ("clock_increment", "TimeControl", "increment")])
+def test_the_home_forms_ranges_are_the_api_descriptions(client: FlaskClient, field: str, component: str,
+                                                        attribute: str | None) -> None:
+    described = schema.component(component)
+    if attribute is not None:
+        described = described["properties"][attribute]
+    html = client.get("/").get_data(as_text=True)
+    field_html = re.search(rf'<input type="number" name="{field}"[^>]*>', html, re.S)
+    assert field_html is not None
+    assert f'min="{described["minimum"]}"' in field_html.group(0)
+    assert f'max="{described["maximum"]}"' in field_html.group(0)
 
 
 def test_home_page_offers_every_game_with_a_drawing(client: FlaskClient) -> None:

@@ -45,9 +45,13 @@ bp = Blueprint(
 
 @bp.app_context_processor
 def page_facts() -> dict[str, object]:
-    """What every page reads from the server rather than keep a copy of: the score scale (for its scripts) and
-    the deepest search a form may ask for (the API description's ``Depth``)."""
-    return {"score_facts": score_facts(), "depth_limit": schema.component("Depth")["maximum"]}
+    """What every page reads from the server rather than keep a copy of: the score scale (for its scripts), and
+    the ranges a form may ask for, from the API description: the deepest search (``Depth``), the seconds per
+    engine move (``MoveSeconds``) and the time control (``TimeControl``'s ``minutes`` and ``increment``)."""
+    control = schema.component("TimeControl")["properties"]
+    return {"score_facts": score_facts(), "depth_limit": schema.component("Depth")["maximum"],
+            "move_seconds": schema.component("MoveSeconds"), "clock_minutes": control["minutes"],
+            "clock_increment": control["increment"]}
 
 
 # The chess board's piece images (/chess/pieces/wK.svg) are served with the pages that draw them.
