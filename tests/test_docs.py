@@ -56,3 +56,15 @@ def test_every_cited_file_and_name_of_our_code_exists(document: Path) -> None:
             if attribute not in names:
                 missing.append(f"line {number}: name {token}")
     assert not missing, f"{document.name} cites what the tree does not have: {missing}"
+
+
+def test_the_configuration_table_names_every_variable_the_code_reads_and_no_other() -> None:
+    """docs/protocol.md's "Configuration" table is the one list of settings: every environment variable that the
+    engine or the web app reads is a row of it, and every row is one they read."""
+    protocol = (ROOT / "docs" / "protocol.md").read_text()
+    table = protocol.split("## Configuration (environment variables)", 1)[1].split("\n\n", 2)[1]
+    documented = set(re.findall(r"`([A-Z][A-Z_]+)`", "\n".join(line.split(" | ")[0] for line in table.splitlines())))
+    read = {name for folder in ("engine", "webapp") for path in (ROOT / folder).rglob("*.py")
+            for name in re.findall(r'"((?:ARENA|SOCKETIO)_[A-Z_]+|DATABASE_URL|SECRET_KEY|NODE_MODULES)"',
+                                   path.read_text())}
+    assert documented == read, {"not documented": read - documented, "not read": documented - read}
