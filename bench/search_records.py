@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.games import new_game
 from webapp.search.jobs import SearchJob, run_job
-from webapp.search_records import encode_record
+from webapp.search.records import encode_record
 from webapp.store import Store, StoredGame, StoredMove, StoredSeat
 
 KINDS = {

@@ -38,13 +38,14 @@ class MoveHints(TypedDict):
 
 
 def move_hints(state: State, settings: SearchSettings = HINT_SETTINGS, stop: Any = None,
-               known: dict[str, Exact] | None = None) -> MoveHints:
+               known: dict[str, Exact] | None = None, truth_seconds: float = HINT_TRUTH_SECONDS) -> MoveHints:
     """``{"how": "exact" | "search", "depth": int | None, "moves": {move: {"value", "score", "shown"}}}`` for every
     legal move of ``state`` (empty for a finished game): ``value`` in words ("win in 3", "draw", "+0.35") for the
     side to move, ``score`` in the engine's convention (None where only the result is known), ``shown`` the move as
     players read it (SAN in chess). ``stop`` (with ``is_set()``) cuts the search short; ``known``: the exact
-    values already found (``engine.truth.move_values``)."""
-    exact = move_values(state, HINT_TRUTH_SECONDS, build_tables=state.name == "tictactoe", known=known)
+    values already found; ``truth_seconds``: what the solver gets to find the others (``engine.truth.move_values``)
+    before the search is used instead."""
+    exact = move_values(state, truth_seconds, build_tables=state.name == "tictactoe", known=known)
     if exact is not None:
         return {"how": "exact", "depth": None, "moves": {
             move: {"value": value.text, "score": value.score, "shown": shown_move(state, move)}

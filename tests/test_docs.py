@@ -68,3 +68,13 @@ def test_the_configuration_table_names_every_variable_the_code_reads_and_no_othe
             for name in re.findall(r'"((?:ARENA|SOCKETIO)_[A-Z_]+|DATABASE_URL|SECRET_KEY|NODE_MODULES)"',
                                    path.read_text())}
     assert documented == read, {"not documented": read - documented, "not read": documented - read}
+
+
+def test_the_protocols_table_of_error_codes_is_the_one_the_code_declares() -> None:
+    """docs/protocol.md lists the error codes as ``webapp.errors.ErrorCode`` declares them (``protocol_table()``
+    prints the table to paste after a change)."""
+    from webapp.errors import protocol_table
+
+    protocol = (ROOT / "docs" / "protocol.md").read_text()
+    start = protocol.index("| code | HTTP | meaning |")
+    assert protocol[start:protocol.index("\n\n", start)] == protocol_table()

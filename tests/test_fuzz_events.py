@@ -29,7 +29,7 @@ from hypothesis import event as note
 from hypothesis import strategies as st
 from servers import GENEROUS_LIMITS
 
-from webapp.errors import STATUS_OF_CODE
+from webapp.errors import ErrorCode
 from webapp.sockets import socketio
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -104,7 +104,7 @@ def check_errors(received: list[dict[str, Any]], event: str) -> list[dict[str, A
     errors = [message["args"][0] for message in received if message["name"] == "error"]
     for error in errors:
         assert set(error) == {"code", "message", "event"}, error
-        assert error["code"] in STATUS_OF_CODE and error["event"] == event, error
+        assert error["code"] in set(ErrorCode) and error["event"] == event, error
         assert isinstance(error["message"], str) and error["message"]
     return errors
 

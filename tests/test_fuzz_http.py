@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from servers import GENEROUS_LIMITS
 
-from webapp.errors import STATUS_OF_CODE
+from webapp.errors import ErrorCode
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ACTIONS = ("moves", "seats", "resign", "takeback", "rematch", "stop")
@@ -55,7 +55,7 @@ def check_answer(response: Any, path: str, method: str = "POST") -> None:
     if path.startswith("/api/") and response.status_code >= 400 and method != "HEAD":
         body = response.get_json(silent=True)
         assert isinstance(body, dict) and set(body) == {"error", "message"}, (path, response.get_data()[:300])
-        assert STATUS_OF_CODE[body["error"]] == response.status_code, (path, body)
+        assert ErrorCode(body["error"]).status == response.status_code, (path, body)
         assert isinstance(body["message"], str) and body["message"]
 
 

@@ -11,7 +11,7 @@ import pytest
 from engine.levels import LEVELS
 from engine.search.base import ALGORITHMS
 from webapp import lab, schema
-from webapp.errors import STATUS_OF_CODE, ArenaError
+from webapp.errors import ArenaError, ErrorCode
 from webapp.validation import GAME_ID, check_body, check_event, check_new_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -161,4 +161,4 @@ def test_null_stands_for_absent_where_it_always_did():
 
 
 def test_the_error_codes_are_those_the_description_lists():
-    assert set(schema.component("Error")["properties"]["error"]["enum"]) == set(STATUS_OF_CODE)
+    assert set(schema.component("Error")["properties"]["error"]["enum"]) == set(ErrorCode)

@@ -12,7 +12,7 @@ from inbox import Inbox
 
 from engine.games import new_game
 from webapp.search.jobs import SearchJob, run_job
-from webapp.search_records import RECORD_MAX_BYTES, encode_record, fit_info, read_record
+from webapp.search.records import RECORD_MAX_BYTES, encode_record, fit_info, read_record
 from webapp.sockets import socketio
 
 NIM = {"game": "nim", "options": {"piles": [3, 4, 5]},

@@ -26,7 +26,7 @@ from flask import Flask, current_app, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
-from webapp.errors import ArenaError
+from webapp.errors import ArenaError, ErrorCode
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -104,7 +104,7 @@ class RateLimitedError(ArenaError):
     may act again."""
 
     def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__("rate_limited", message)
+        super().__init__(ErrorCode.RATE_LIMITED, message)
         self.retry_after = retry_after
 
     @property

@@ -16,7 +16,7 @@ from webapp import address_limits, csrf
 from webapp.address_limits import limit_create, limit_lab, limit_moves, limit_reads, limit_seats
 from webapp.arena.assemble import Arena
 from webapp.chess_import import chess_setup
-from webapp.errors import STATUS_OF_CODE, ArenaError, logged_failure
+from webapp.errors import ArenaError, ErrorCode, logged_failure
 from webapp.message_queue import ResilientRedisManager
 from webapp.players import Players
 from webapp.seats import BadTokenError, invite_code, issue_token, read_token, stop_code
@@ -47,16 +47,16 @@ def _body() -> dict[str, Any]:
     try:
         data = request.get_json(silent=True)
     except RecursionError:
-        raise ArenaError("bad_request", "the body is nested too deeply") from None
+        raise ArenaError(ErrorCode.BAD_REQUEST, "the body is nested too deeply") from None
     if not isinstance(data, dict):
-        raise ArenaError("bad_request", "the body must be a JSON object (Content-Type: application/json)")
+        raise ArenaError(ErrorCode.BAD_REQUEST, "the body must be a JSON object (Content-Type: application/json)")
     return data
 
 
 def _checked_id(game_id: str) -> str:
     """``game_id`` if such a game exists, else ``not_found``."""
     if not GAME_ID.fullmatch(game_id):
-        raise ArenaError("not_found", f"there is no game {game_id!r}")
+        raise ArenaError(ErrorCode.NOT_FOUND, f"there is no game {game_id!r}")
     _arena().cache.get(game_id)
     return game_id
 
@@ -66,14 +66,15 @@ def _seat(game_id: str, token: object) -> int:
     if token is None:
         seat = _players().seat_in(game_id)
         if seat is None:
-            raise ArenaError("bad_token", "send the seat token of this game (field 'token' or the player cookie)")
+            raise ArenaError(ErrorCode.BAD_TOKEN,
+                "send the seat token of this game (field 'token' or the player cookie)")
         return seat
     try:
         claim = read_token(current_app.config["SECRET_KEY"], token)
     except BadTokenError as error:
-        raise ArenaError("bad_token", str(error)) from None
+        raise ArenaError(ErrorCode.BAD_TOKEN, str(error)) from None
     if claim.game_id != game_id:
-        raise ArenaError("bad_token", "that token belongs to another game")
+        raise ArenaError(ErrorCode.BAD_TOKEN, "that token belongs to another game")
     return claim.seat
 
 
@@ -107,7 +108,7 @@ def arena_error(error: ArenaError) -> tuple[Response, int]:
 
 @bp.errorhandler(RequestEntityTooLarge)
 def too_large(_error: RequestEntityTooLarge) -> tuple[Response, int]:
-    return arena_error(ArenaError("too_large", "the body is larger than 16 KB"))
+    return arena_error(ArenaError(ErrorCode.TOO_LARGE, "the body is larger than 16 KB"))
 
 
 @bp.errorhandler(HTTPException)
@@ -116,17 +117,17 @@ def http_error(error: HTTPException) -> tuple[Response, int]:
     internal_error`` with a request id, logged once with its traceback under that id."""
     if isinstance(error, InternalServerError):
         request_id = logged_failure(error)
-        return jsonify({"error": "internal_error",
+        return jsonify({"error": ErrorCode.INTERNAL_ERROR,
                         "message": f"the server failed on this request (id {request_id}); it is logged"}), 500
-    codes = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
-    code = codes.get(error.code or 400, "bad_request")
-    return jsonify({"error": code, "message": error.description or error.name}), STATUS_OF_CODE[code]
+    codes = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED, 413: ErrorCode.TOO_LARGE}
+    code = codes.get(error.code or 400, ErrorCode.BAD_REQUEST)
+    return jsonify({"error": code, "message": error.description or error.name}), code.status or 500
 
 
 @bp.errorhandler(RateLimitExceeded)
 def rate_limited(error: RateLimitExceeded) -> tuple[Response, int]:
     """429 ``{error: "rate_limited", message}``; the limiter adds ``Retry-After`` (seconds)."""
-    return arena_error(ArenaError("rate_limited", address_limits.message(error)))
+    return arena_error(ArenaError(ErrorCode.RATE_LIMITED, address_limits.message(error)))
 
 
 @bp.post("/games")
@@ -139,7 +140,7 @@ def create_game() -> tuple[Response, int]:
         try:
             new_game = replace(new_game, setup=chess_setup(new_game.setup))
         except InvalidSetupError as error:
-            raise ArenaError("bad_game", str(error)) from None
+            raise ArenaError(ErrorCode.BAD_GAME, str(error)) from None
     game_id, seat, token = _arena().creation.create(new_game, _client(), _players().identity)
     if seat is None or token is None:
         return jsonify({"id": game_id, "url": f"/g/{game_id}", "seat": None, "token": None, "invite": None,

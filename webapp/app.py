@@ -70,7 +70,7 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     _trust_proxies(app, app.config["ARENA_PROXY_HOPS"])
     add_security_headers(app)
     install_address_limits(app)
-    store = Store(app.config["DATABASE_URL"])
+    store = Store(app.config["DATABASE_URL"], clock)
     players = Players(store, app.config["SECRET_KEY"])
     players.install(app)
     app.extensions["players"] = players

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Request, request
 
-from webapp.errors import ArenaError
+from webapp.errors import ArenaError, ErrorCode
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 ALLOWED_FETCH_SITES = frozenset({"same-origin", "none"})
@@ -37,12 +37,13 @@ def check_request(req: Request) -> None:
         return
     origin = req.headers.get("Origin")
     if origin is not None and origin != own_origin(req):
-        raise ArenaError("cross_origin", f"requests from {origin[:100]!r} are refused; use this site's own pages")
+        raise ArenaError(ErrorCode.CROSS_ORIGIN,
+            f"requests from {origin[:100]!r} are refused; use this site's own pages")
     fetch_site = req.headers.get("Sec-Fetch-Site")
     if fetch_site is not None and fetch_site not in ALLOWED_FETCH_SITES:
-        raise ArenaError("cross_origin", f"requests from another site ({fetch_site[:20]}) are refused")
+        raise ArenaError(ErrorCode.CROSS_ORIGIN, f"requests from another site ({fetch_site[:20]}) are refused")
     if req.mimetype != "application/json":
-        raise ArenaError("unsupported_media_type", "send the body as JSON with Content-Type: application/json")
+        raise ArenaError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "send the body as JSON with Content-Type: application/json")
 
 
 def protect(blueprint: Blueprint) -> None:

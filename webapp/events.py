@@ -22,7 +22,7 @@ from socketio.exceptions import ConnectionRefusedError
 
 from webapp import address_limits
 from webapp.arena.assemble import Arena
-from webapp.errors import ArenaError
+from webapp.errors import ArenaError, ErrorCode
 from webapp.lab import parse_run
 from webapp.lab import room_of as lab_room
 from webapp.rate_limit import TokenBucket
@@ -103,7 +103,7 @@ def _close_connection() -> None:
                                                       at_most=CLOSING_WAIT)
 
 
-def _refusal(code: str, message: str) -> ConnectionRefusedError:
+def _refusal(code: ErrorCode, message: str) -> ConnectionRefusedError:
     """A refused connection: the client's ``connect_error`` has ``message`` and ``data`` ``{code, message}``."""
     return ConnectionRefusedError(message, {"code": code, "message": message})
 
@@ -114,12 +114,12 @@ def on_connect(auth: object = None) -> None:
     claim = None
     if auth is not None:
         if not isinstance(auth, dict) or set(auth) - {"token"}:
-            raise _refusal("bad_request", "auth must be {token} or nothing")
+            raise _refusal(ErrorCode.BAD_REQUEST, "auth must be {token} or nothing")
         if auth.get("token") is not None:
             try:
                 claim = read_token(current_app.config["SECRET_KEY"], auth["token"])
             except BadTokenError as error:
-                raise _refusal("bad_token", str(error)) from None
+                raise _refusal(ErrorCode.BAD_TOKEN, str(error)) from None
     rate, burst = current_app.config["ARENA_EVENT_RATE"], current_app.config["ARENA_EVENT_BURST"]
     with _connections_lock:
         _connections[_sid()] = Connection(claim, TokenBucket(rate, burst), TokenBucket(rate, FLOOD_BURSTS * burst))
@@ -155,7 +155,7 @@ def game_event(name: str, fields: tuple[str, ...],
                 with _connections_lock:
                     connection = _connections.get(_sid())
                 if connection is None:
-                    raise ArenaError("bad_request", "the connection is not registered; reconnect")
+                    raise ArenaError(ErrorCode.BAD_REQUEST, "the connection is not registered; reconnect")
                 if refusal_cost or not connection.bucket.allow():
                     if not connection.patience.allow(refusal_cost or 1):
                         if not connection.closing:
@@ -165,9 +165,9 @@ def game_event(name: str, fields: tuple[str, ...],
                             _close_connection()
                         return
                     if not refusal_cost:
-                        raise ArenaError("rate_limited", "too many events; slow down")
+                        raise ArenaError(ErrorCode.RATE_LIMITED, "too many events; slow down")
                 if extra:
-                    raise ArenaError("bad_request", "send one payload object")
+                    raise ArenaError(ErrorCode.BAD_REQUEST, "send one payload object")
                 try:
                     handler(_arena(), connection, check_event(data, fields))
                 except RateLimitExceeded as refused:
@@ -287,7 +287,7 @@ def on_lab_stop(arena: Arena, connection: Connection, data: dict[str, Any]) -> N
     """Cancel the searches of a lab run this connection started, still going (each column gets a ``cancelled``
     event); another connection's run is ``forbidden``."""
     if not isinstance(data["run"], str) or not data["run"].isalnum() or len(data["run"]) > 32:
-        raise ArenaError("bad_request", "run must be the id lab_started gave")
+        raise ArenaError(ErrorCode.BAD_REQUEST, "run must be the id lab_started gave")
     if data["run"] not in connection.runs:
-        raise ArenaError("forbidden", "only the connection that started a lab run can stop it")
+        raise ArenaError(ErrorCode.FORBIDDEN, "only the connection that started a lab run can stop it")
     arena.lab.stop(data["run"])

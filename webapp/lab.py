@@ -23,7 +23,7 @@ from engine.game import GameError, play_moves
 from engine.games import game_class, game_names
 from engine.search.info import Limits, SearchOptions
 from webapp import schema
-from webapp.errors import ArenaError
+from webapp.errors import ArenaError, ErrorCode
 from webapp.search.fair_queue import BACKGROUND
 from webapp.search.jobs import Runner, SearchJob
 
@@ -79,7 +79,7 @@ def parse_config(config: dict[str, Any]) -> LabConfig:
     ``DEFAULT_TIME``."""
     preset = config["preset"]
     if preset not in PRESETS:
-        raise ArenaError("bad_request", f"unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
+        raise ArenaError(ErrorCode.BAD_REQUEST, f"unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
     depth, seconds, playouts = config.get("depth"), config.get("time"), config.get("playouts")
     if preset == "mcts":
         depth = None
@@ -95,19 +95,19 @@ def parse_config(config: dict[str, Any]) -> LabConfig:
 def parse_run(data: object) -> tuple[Any, list[LabConfig]]:
     """The position (``setup`` then ``moves``) and configs of a ``lab_start`` payload (the ``LabStart`` schema);
     anything wrong raises ``ArenaError``: ``bad_game`` for the game or the position, else ``bad_request``."""
-    payload = schema.check(schema.component_ref("LabStart"), data, {"game": "bad_game"})
+    payload = schema.check(schema.component_ref("LabStart"), data, {"game": ErrorCode.BAD_GAME})
     game, setup = payload["game"], payload["setup"]
     if game not in game_names():
-        raise ArenaError("bad_game", f"unknown game {game!r}")
+        raise ArenaError(ErrorCode.BAD_GAME, f"unknown game {game!r}")
     cls = game_class(game)
     try:
         state = cls.from_setup(setup) if setup.strip() else cls.initial()
         state = play_moves(state, payload["moves"])
     except GameError as error:
-        raise ArenaError("bad_game", str(error)) from None
+        raise ArenaError(ErrorCode.BAD_GAME, str(error)) from None
     outcome = state.outcome()
     if outcome is not None:
-        raise ArenaError("bad_game", f"the game is over in that position ({outcome.reason})")
+        raise ArenaError(ErrorCode.BAD_GAME, f"the game is over in that position ({outcome.reason})")
     return state, [parse_config(config) for config in payload["configs"]]
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from webapp.errors import ArenaError
+from webapp.errors import ArenaError, ErrorCode
 
 KINDS = ("draw", "takeback", "rematch")
 ABORT_BEFORE_PLY = 3
@@ -34,7 +34,7 @@ def pending(offers: dict[str, Any] | None) -> dict[str, int | None]:
 def check_kind(kind: object) -> str:
     """``kind`` if it is an offer kind, else ``bad_request``."""
     if kind not in KINDS:
-        raise ArenaError("bad_request", f"kind must be one of {', '.join(KINDS)}")
+        raise ArenaError(ErrorCode.BAD_REQUEST, f"kind must be one of {', '.join(KINDS)}")
     return str(kind)
 
 
@@ -42,14 +42,14 @@ def check_offer(kind: str, active: bool, has_own_move: bool) -> None:
     """Whether a player may offer ``kind`` now; ``not_allowed`` with the reason otherwise (``game_over`` for a
     takeback once the game is over)."""
     if kind == "draw" and not active:
-        raise ArenaError("not_allowed", "a draw is offered while the game is on")
+        raise ArenaError(ErrorCode.NOT_ALLOWED, "a draw is offered while the game is on")
     if kind == "rematch" and active:
-        raise ArenaError("not_allowed", "a rematch is offered once the game is over")
+        raise ArenaError(ErrorCode.NOT_ALLOWED, "a rematch is offered once the game is over")
     if kind == "takeback":
         if not active:
-            raise ArenaError("game_over", "the game is over: its end is final and cannot be taken back")
+            raise ArenaError(ErrorCode.GAME_OVER, "the game is over: its end is final and cannot be taken back")
         if not has_own_move:
-            raise ArenaError("not_allowed", "you have no move to take back")
+            raise ArenaError(ErrorCode.NOT_ALLOWED, "you have no move to take back")
 
 
 def after_move(offers: dict[str, Any] | None, mover: int) -> dict[str, int | None]:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from flask import Flask
 
+from webapp.clock import SYSTEM_CLOCK
 from webapp.config import database_url, instance_path
 from webapp.store import Store
 
@@ -36,7 +37,7 @@ def main(argv: list[str] | None = None) -> None:
     folder = instance_path() or Path(Flask("webapp").instance_path)
     store = Store(database_url(folder))
     try:
-        deleted = purge(store, args.days, dt.datetime.now(dt.UTC))
+        deleted = purge(store, args.days, SYSTEM_CLOCK.now())
     except ValueError as error:
         parser.error(str(error))
     finally:

@@ -23,7 +23,7 @@ from typing import Any, NotRequired, TypedDict
 from engine.game import State
 from engine.review import PositionView, SearchSettings, average_losses, positions_of, shown_move, verdicts_from
 from webapp.clock import Clock
-from webapp.errors import ArenaError
+from webapp.errors import ArenaError, ErrorCode
 from webapp.search.fair_queue import BACKGROUND
 from webapp.search.jobs import Runner, SearchJob
 from webapp.store import Store
@@ -143,9 +143,9 @@ class Reviews:
         with self._lock:
             run = self._runs.get(game_id)
             if run is None:
-                raise ArenaError("not_allowed", "no review of this game is running on this server")
+                raise ArenaError(ErrorCode.NOT_ALLOWED, "no review of this game is running on this server")
             if run.client != client:
-                raise ArenaError("forbidden", "only the address that asked for this review may cancel it")
+                raise ArenaError(ErrorCode.FORBIDDEN, "only the address that asked for this review may cancel it")
             del self._runs[game_id]
         for index in range(len(run.positions)):
             self.runner.cancel(_review_key(game_id, index), "review cancelled")

@@ -26,7 +26,7 @@ from urllib.parse import quote, unquote
 import jsonschema_rs
 import yaml
 
-from webapp.errors import ArenaError
+from webapp.errors import ArenaError, ErrorCode
 
 DOCUMENT: dict[str, Any] = yaml.safe_load(files("webapp").joinpath("openapi.yaml").read_text(encoding="utf-8"))
 """The loaded OpenAPI document (read it, never change it)."""
@@ -88,8 +88,8 @@ def _validator(schema_json: str) -> jsonschema_rs.Validator:
     return jsonschema_rs.validator_for(json.loads(schema_json), registry=_REGISTRY)
 
 
-def check(schema: dict[str, Any], data: object, codes: Mapping[str, str] | None = None,
-          default: str = "bad_request") -> Any:
+def check(schema: dict[str, Any], data: object, codes: Mapping[str, ErrorCode] | None = None,
+          default: ErrorCode = ErrorCode.BAD_REQUEST) -> Any:
     """``data`` unchanged if it matches ``schema`` (refer to the document with ``request_body``, ``component_ref``
     or ``$ref`` to ``#/components/...``; each schema is compiled once). Else ``ArenaError``: its code is
     ``codes[field]`` for a fault inside the top-level ``field``, else ``default``; its message names the field

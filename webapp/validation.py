@@ -16,15 +16,15 @@ from engine.game import UnknownGameError
 from engine.games import game_class
 from webapp import schema
 from webapp.clocks import TimeControl
-from webapp.errors import ArenaError
+from webapp.errors import ArenaError, ErrorCode
 
 GAME_ID = re.compile(schema.component("GameId")["pattern"])
 """A game id (``fullmatch``), as the API description gives it."""
 MAX_EVENT_BYTES = 4096
 ARENA_OPTIONS = tuple(schema.component("NewGame")["properties"]["options"]["properties"])
 """The options of a new game that are the arena's (``takeback``, ``hints``), not the game's."""
-NEW_GAME_CODES = {"game": "bad_game", "options": "bad_game", "setup": "bad_game", "clock": "bad_game",
-                  "opponent": "bad_opponent", "side": "bad_opponent"}
+NEW_GAME_CODES = {"game": ErrorCode.BAD_GAME, "options": ErrorCode.BAD_GAME, "setup": ErrorCode.BAD_GAME,
+                  "clock": ErrorCode.BAD_GAME, "opponent": ErrorCode.BAD_OPPONENT, "side": ErrorCode.BAD_OPPONENT}
 """The error code of a fault in each field of a new game (other faults are ``bad_request``)."""
 EVENT_FIELDS = {"game_id": "GameId", "move": "MoveText"}
 """The Socket.IO payload fields with a schema of the API description; the handlers check the others."""
@@ -45,7 +45,7 @@ class NewGameRequest:
     hints: bool = False
 
 
-BODY_CODES = {"token": "bad_token", "invite": "bad_invite"}
+BODY_CODES = {"token": ErrorCode.BAD_TOKEN, "invite": ErrorCode.BAD_INVITE}
 """Error codes of a fault in these fields of any request body (a seat token, an invitation code); other faults are
 ``bad_request``."""
 
@@ -63,9 +63,9 @@ def check_event(data: object, required: tuple[str, ...]) -> dict[str, Any]:
     try:
         size = len(json.dumps(data))
     except (TypeError, ValueError):
-        raise ArenaError("bad_request", "the payload is not JSON") from None
+        raise ArenaError(ErrorCode.BAD_REQUEST, "the payload is not JSON") from None
     if size > MAX_EVENT_BYTES:
-        raise ArenaError("bad_request", f"the payload is {size} bytes; at most {MAX_EVENT_BYTES} are accepted")
+        raise ArenaError(ErrorCode.BAD_REQUEST, f"the payload is {size} bytes; at most {MAX_EVENT_BYTES} are accepted")
     return schema.check(_event_schema(required), data)
 
 
@@ -85,12 +85,12 @@ def check_personalities(game: str, engines: tuple[dict[str, Any] | None, ...]) -
     try:
         choices = tuple(getattr(game_class(game), "personalities", ()))
     except UnknownGameError as error:
-        raise ArenaError("bad_game", str(error)) from None
+        raise ArenaError(ErrorCode.BAD_GAME, str(error)) from None
     if not choices:
-        raise ArenaError("bad_opponent", f"{game} has no engine personalities; leave personality out")
+        raise ArenaError(ErrorCode.BAD_OPPONENT, f"{game} has no engine personalities; leave personality out")
     for name in asked:
         if name not in choices:
-            raise ArenaError("bad_opponent", f"unknown personality {name!r} for {game}; choose one of "
+            raise ArenaError(ErrorCode.BAD_OPPONENT, f"unknown personality {name!r} for {game}; choose one of "
                              f"{', '.join(choices)}")
 
 
@@ -107,7 +107,7 @@ def engine_settings(opponent: dict[str, Any]) -> dict[str, Any]:
     depth, time_limit = opponent.get("depth"), opponent.get("time")
     algorithm = opponent.get("algorithm", "alphabeta")
     if style and algorithm != "alphabeta":
-        raise ArenaError("bad_opponent", f"a personality needs the alphabeta algorithm, not {algorithm}")
+        raise ArenaError(ErrorCode.BAD_OPPONENT, f"a personality needs the alphabeta algorithm, not {algorithm}")
     return {"depth": None if depth is None else int(depth), "time": None if time_limit is None else float(time_limit),
             "algorithm": algorithm, **style}
 
@@ -137,8 +137,9 @@ def check_new_game(body: object) -> NewGameRequest:
     check_personalities(data["game"], engines)
     clock = data.get("clock")
     if clock is not None and opponent["type"] == "engines":
-        raise ArenaError("bad_game", "clocks are for games with a person in them; an engine-against-engine game "
-                                     "is paced instead")
+        raise ArenaError(ErrorCode.BAD_GAME,
+            "clocks are for games with a person in them; an engine-against-engine game "
+            "is paced instead")
     options = data.get("options") or {}
     takeback = options.get("takeback")
     if takeback is None:

@@ -6,5 +6,6 @@
 - ``creation``: new games, seats and rematches; ``moves``: moves and takebacks; ``endings``: resignations,
   aborts, draws and clocks that fall; ``agreements``: offers between players, playing alone, hints;
   ``engine_games``: what the creator of an engine-against-engine game may do; ``reads``: questions about games;
-- ``turns``: the engines' turns (search, relay, retry); ``upkeep``: a node's background work.
+- ``turns``: the engines' turns (search, relay, retry); ``hints``: each legal move's value for games with hints;
+  ``upkeep``: a node's background work.
 """

@@ -7,12 +7,12 @@ from __future__ import annotations
 from webapp.arena.cache import GameCache
 from webapp.arena.creation import Creation
 from webapp.arena.endings import Endings
+from webapp.arena.hints import Hints
 from webapp.arena.live import LiveGame
 from webapp.arena.moves import Moves
 from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import StatePayload
-from webapp.errors import ArenaError
-from webapp.hints import Hints
+from webapp.errors import ArenaError, ErrorCode
 from webapp.offers import AGREED_DRAW, check_kind, check_offer, pending
 from webapp.seats import issue_token
 from webapp.store import Store
@@ -40,14 +40,15 @@ class Agreements:
         with self.cache.locked(game_id) as live:
             seat = live.check_player(seat)
             if any(other.engine is not None or not other.taken for other in live.stored.seats):
-                raise ArenaError("not_allowed", "offers are made between two players; against the engine, take back "
-                                                "or resign")
+                raise ArenaError(ErrorCode.NOT_ALLOWED,
+                    "offers are made between two players; against the engine, take back "
+                    "or resign")
             offers = pending(live.stored.offers)
             if offers[kind] == 1 - seat:
                 return self._accept(live, seat, kind, client)
             check_offer(kind, live.active, any(move.by == seat for move in live.stored.moves))
             if kind == "rematch" and live.stored.rematch_id is not None:
-                raise ArenaError("not_allowed", "the rematch exists already")
+                raise ArenaError(ErrorCode.NOT_ALLOWED, "the rematch exists already")
             return self._set_offers(live, seat, offers | {kind: seat})
 
     def decline(self, game_id: str, seat: int | None, kind: object) -> StatePayload:
@@ -58,7 +59,7 @@ class Agreements:
             seat = live.check_player(seat)
             offers = pending(live.stored.offers)
             if offers[kind] is None:
-                raise ArenaError("not_allowed", f"there is no {kind} offer to decline")
+                raise ArenaError(ErrorCode.NOT_ALLOWED, f"there is no {kind} offer to decline")
             return self._set_offers(live, seat, offers | {kind: None})
 
     def rematch(self, game_id: str, seat: int | None, client: str = "") -> tuple[str, int, str] | None:
@@ -71,7 +72,7 @@ class Agreements:
             seat = live.check_player(seat)
             stored = live.stored
             if live.active:
-                raise ArenaError("not_allowed", "a rematch can only start once this game is over")
+                raise ArenaError(ErrorCode.NOT_ALLOWED, "a rematch can only start once this game is over")
             two_players = all(other.engine is None and other.taken for other in stored.seats)
             offered_by = pending(stored.offers)["rematch"]
             if two_players and stored.rematch_id is None and offered_by != 1 - seat:
@@ -87,9 +88,9 @@ class Agreements:
         with self.cache.locked(game_id) as live:
             seat = live.check_player(seat)
             if not live.active:
-                raise ArenaError("game_over", "the game is over")
+                raise ArenaError(ErrorCode.GAME_OVER, "the game is over")
             if not live.waiting_for_opponent():
-                raise ArenaError("not_allowed", "this game is not waiting for a second player")
+                raise ArenaError(ErrorCode.NOT_ALLOWED, "this game is not waiting for a second player")
             options = {**live.stored.options, "alone": True}
             self.store.set_options(game_id, options)
             live.set_options(options)
@@ -103,7 +104,7 @@ class Agreements:
         with self.cache.locked(game_id) as live:
             seat = live.check_player(seat)
             if not live.active:
-                raise ArenaError("game_over", "the game is over")
+                raise ArenaError(ErrorCode.GAME_OVER, "the game is over")
             old = {**live.stored.options, "hints_asked_by": live.stored.options.get("hints_asked_by")}
             options = dict(old)
             humans = sum(1 for other in live.stored.seats if other.engine is None)
@@ -133,7 +134,7 @@ class Agreements:
         moves back to the asker's turn, the rematch is made. Lock held."""
         if kind == "draw":
             if not live.active:
-                raise ArenaError("game_over", "the game is over")
+                raise ArenaError(ErrorCode.GAME_OVER, "the game is over")
             return self.endings.finish(live, None, AGREED_DRAW, seat)
         if kind == "takeback":
             return self.moves.take_back(live, 1 - seat, seat)

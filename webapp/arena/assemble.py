@@ -18,6 +18,7 @@ from webapp.arena.cache import GameCache, Reloaded
 from webapp.arena.creation import Creation
 from webapp.arena.endings import Endings
 from webapp.arena.engine_games import EngineGames
+from webapp.arena.hints import Hints
 from webapp.arena.live import LiveGame
 from webapp.arena.membership import Membership
 from webapp.arena.moves import Moves
@@ -32,7 +33,6 @@ from webapp.config import DEFAULT_IDLE_GAMES, DEFAULT_UNTOUCHED_GAME_SECONDS, DE
 from webapp.downtime import Heartbeat
 from webapp.every_move import EveryMove
 from webapp.flag_watch import FlagWatch
-from webapp.hints import Hints
 from webapp.lab import Lab
 from webapp.reviews import Reviews
 from webapp.search.jobs import Runner

@@ -19,7 +19,7 @@ from engine.games import game_class
 from webapp.arena.live import LiveGame
 from webapp.arena.presence import Rooms
 from webapp.clock import Clock
-from webapp.errors import ArenaError
+from webapp.errors import ArenaError, ErrorCode
 from webapp.store import Store
 from webapp.touches import Touches
 
@@ -124,7 +124,7 @@ class GameCache:
         """Replace this copy's stored game and position with the store's, and tell the listener. Lock held."""
         stored = self.store.load_game(live.id)
         if stored is None:
-            raise ArenaError("not_found", f"there is no game {live.id!r}")
+            raise ArenaError(ErrorCode.NOT_FOUND, f"there is no game {live.id!r}")
         known = live.stored.moves
         moves_changed = stored.moves != known
         live.stored = stored
@@ -230,7 +230,7 @@ class GameCache:
     def _load(self, game_id: str) -> LiveGame:
         stored = self.store.load_game(game_id)
         if stored is None:
-            raise ArenaError("not_found", f"there is no game {game_id!r}")
+            raise ArenaError(ErrorCode.NOT_FOUND, f"there is no game {game_id!r}")
         loaded = LiveGame.of(stored, game_class(stored.game).from_setup(stored.start_setup), self.clock.monotonic())
         self._on_loaded(loaded)
         return loaded

@@ -10,13 +10,13 @@ from typing import Any
 from engine.game import GameError, State
 from engine.games import game_class, new_game
 from webapp.arena.cache import GameCache
+from webapp.arena.hints import Hints
 from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.presence import Rooms
 from webapp.arena.turns import EngineTurns
 from webapp.clock import Clock
-from webapp.errors import ArenaError
-from webapp.hints import Hints
+from webapp.errors import ArenaError, ErrorCode
 from webapp.seats import is_invite, issue_token
 from webapp.store import Store, StoredGame, StoredSeat
 from webapp.validation import NewGameRequest
@@ -48,14 +48,14 @@ class Creation:
         try:
             cls = game_class(request.game)
             if request.setup is not None and request.game_options:
-                raise ArenaError("bad_game", "give either a setup or game options, not both")
+                raise ArenaError(ErrorCode.BAD_GAME, "give either a setup or game options, not both")
             state = new_game(request.game, request.setup, **request.game_options)
         except GameError as error:
-            raise ArenaError("bad_game", str(error)) from None
+            raise ArenaError(ErrorCode.BAD_GAME, str(error)) from None
         except TypeError as error:
-            raise ArenaError("bad_game", f"bad options for {request.game}: {error}") from None
+            raise ArenaError(ErrorCode.BAD_GAME, f"bad options for {request.game}: {error}") from None
         if state.outcome() is not None:
-            raise ArenaError("bad_game", "that position is already finished")
+            raise ArenaError(ErrorCode.BAD_GAME, "that position is already finished")
         side = request.side
         if side == "random":
             side = secrets.randbelow(2)
@@ -75,15 +75,16 @@ class Creation:
                 if seat.engine is not None or seat.taken:
                     continue
                 if not live.stored.opponent.get("open") and not is_invite(self.secret, game_id, invite):
-                    raise ArenaError("bad_invite", "this seat is kept for the invited player: open the invitation "
-                                                   "link the game's creator shared")
+                    raise ArenaError(ErrorCode.BAD_INVITE,
+                        "this seat is kept for the invited player: open the invitation "
+                        "link the game's creator shared")
                 won = self.store.take_seat(game_id, seat.seat)
                 seat.taken = True  # by this request, or by another node's a moment ago
                 if won:
                     live.stored.version += 1
                     self.outbox.state(live)
                     return seat.seat, issue_token(self.secret, game_id, seat.seat)
-        raise ArenaError("no_free_seat", "both seats of this game are taken; you can watch it")
+        raise ArenaError(ErrorCode.NO_FREE_SEAT, "both seats of this game are taken; you can watch it")
 
     def make_rematch(self, live: LiveGame, client: str) -> str:
         """Make the rematch (once) and send ``rematch`` to the room: to this node's members with each player's

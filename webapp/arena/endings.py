@@ -6,15 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from webapp.arena.cache import GameCache
+from webapp.arena.hints import Hints
 from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import StatePayload
 from webapp.arena.turns import EngineTurns
 from webapp.clock import Clock
 from webapp.clocks import result_on_time
-from webapp.errors import ArenaError
+from webapp.errors import ArenaError, ErrorCode
 from webapp.flag_watch import FlagWatch
-from webapp.hints import Hints
 from webapp.offers import ABORTED, may_abort
 from webapp.store import PlyTakenError, Store
 
@@ -51,7 +51,7 @@ class Endings:
         with self.cache.locked(game_id) as live:
             seat = live.check_player(seat)
             if not live.active:
-                raise ArenaError("game_over", "the game is over")
+                raise ArenaError(ErrorCode.GAME_OVER, "the game is over")
             allowed(live)
             return self.finish(live, winner, reason, seat)
 
@@ -64,8 +64,9 @@ class Endings:
         "aborted"; returns the final state. Errors: forbidden, game_over, not_allowed."""
         def allowed(live: LiveGame) -> None:
             if not may_abort(live.ply):
-                raise ArenaError("not_allowed", "a game is aborted only before either side has moved twice; resign "
-                                                "instead")
+                raise ArenaError(ErrorCode.NOT_ALLOWED,
+                    "a game is aborted only before either side has moved twice; resign "
+                    "instead")
         return self.end_by(game_id, seat, None, ABORTED, allowed)
 
     def watch_clock(self, live: LiveGame) -> None:

@@ -9,7 +9,7 @@ from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import StatePayload
 from webapp.arena.turns import EngineTurns
-from webapp.errors import ArenaError
+from webapp.errors import ArenaError, ErrorCode
 from webapp.seats import is_stop_code
 from webapp.store import Store
 
@@ -62,8 +62,8 @@ class EngineGames:
         """Refuse (to ``verb`` the game) unless ``live`` is an unfinished engine-against-engine game and ``code``
         its stop code; ``not_engines`` says why a game with a person's seat is refused."""
         if not live.between_engines:
-            raise ArenaError("forbidden", not_engines)
+            raise ArenaError(ErrorCode.FORBIDDEN, not_engines)
         if not is_stop_code(self.secret, live.id, code):
-            raise ArenaError("forbidden", f"only the game's creator can {verb} it (with the stop code it got)")
+            raise ArenaError(ErrorCode.FORBIDDEN, f"only the game's creator can {verb} it (with the stop code it got)")
         if not live.active:
-            raise ArenaError("game_over", "the game is over")
+            raise ArenaError(ErrorCode.GAME_OVER, "the game is over")

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.game import State, play_moves
 from webapp.clocks import TIMEOUT, TIMEOUT_DRAW, Clocks, TimeControl, clocks_of
-from webapp.errors import ArenaError
+from webapp.errors import ArenaError, ErrorCode
 from webapp.store import StoredGame
 
 
@@ -94,9 +94,9 @@ class LiveGame:
     def check_player(self, seat: int | None) -> int:
         """``seat``, if it is a person's seat; a spectator (None) or an engine's seat raises ``forbidden``."""
         if seat is None:
-            raise ArenaError("forbidden", "spectators cannot act in a game; take a free seat first")
+            raise ArenaError(ErrorCode.FORBIDDEN, "spectators cannot act in a game; take a free seat first")
         if self.engine_of(seat) is not None:
-            raise ArenaError("forbidden", "that seat is played by the engine")
+            raise ArenaError(ErrorCode.FORBIDDEN, "that seat is played by the engine")
         return seat
 
     def clocks(self) -> Clocks | None:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from engine.game import score_scale
 from webapp.arena.cache import GameCache
+from webapp.arena.hints import Hints
 from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.presence import Presence
 from webapp.arena.turns import EngineTurns
 from webapp.clock import Clock
-from webapp.hints import Hints
 from webapp.search.jobs import Runner
-from webapp.search_records import read_record
+from webapp.search.records import read_record
 from webapp.store import Store
 
 

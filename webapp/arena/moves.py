@@ -12,15 +12,15 @@ from typing import Any
 from engine.game import GameError
 from webapp.arena.cache import GameCache
 from webapp.arena.endings import Endings
+from webapp.arena.hints import Hints
 from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import StatePayload
 from webapp.arena.turns import EngineTurns
 from webapp.clock import Clock
-from webapp.errors import ArenaError
-from webapp.hints import Hints
+from webapp.errors import ArenaError, ErrorCode
 from webapp.offers import after_move
-from webapp.search_records import encode_record
+from webapp.search.records import encode_record
 from webapp.store import PlyTakenError, Store, StoredMove
 
 
@@ -45,19 +45,20 @@ class Moves:
         with self.cache.locked(game_id) as live:
             seat = live.check_player(seat)
             if not live.active:
-                raise ArenaError("game_over", "the game is over")
+                raise ArenaError(ErrorCode.GAME_OVER, "the game is over")
             if live.state.to_move != seat:
-                raise ArenaError("not_your_turn", "it is not your turn")
+                raise ArenaError(ErrorCode.NOT_YOUR_TURN, "it is not your turn")
             if self.endings.end_if_clock_fell(live):
-                raise ArenaError("game_over", "your time ran out before this move arrived")
+                raise ArenaError(ErrorCode.GAME_OVER, "your time ran out before this move arrived")
             if live.waiting_for_opponent():
-                raise ArenaError("waiting_for_opponent", "your friend has not taken the other seat yet: send them the "
-                                                         "invitation link, or choose to play on alone")
+                raise ArenaError(ErrorCode.WAITING_FOR_OPPONENT,
+                    "your friend has not taken the other seat yet: send them the "
+                    "invitation link, or choose to play on alone")
             live.client = client
             try:
                 self.commit(live, move_text, seat)
             except PlyTakenError:
-                raise ArenaError("not_your_turn", "another move was played first") from None
+                raise ArenaError(ErrorCode.NOT_YOUR_TURN, "another move was played first") from None
             return self.outbox.payloads.state(live, seat, include_you=True) if answer else None
 
     def commit(self, live: LiveGame, move_text: str, by: int, search: dict[str, Any] | None = None) -> None:
@@ -70,7 +71,7 @@ class Moves:
             move = state.parse_move(move_text)
             after = state.play(move)
         except GameError as error:
-            raise ArenaError("illegal_move", str(error)) from None
+            raise ArenaError(ErrorCode.ILLEGAL_MOVE, str(error)) from None
         text = state.move_text(move)
         outcome = after.outcome()
         info = search["info"] if search is not None else {}
@@ -124,17 +125,17 @@ class Moves:
         with self.cache.locked(game_id) as live:
             seat = live.check_player(seat)
             if live.stored.opponent.get("type") != "engine" or not live.stored.options.get("takeback"):
-                raise ArenaError("not_allowed", "takeback is not enabled in this game")
+                raise ArenaError(ErrorCode.NOT_ALLOWED, "takeback is not enabled in this game")
             return self.take_back(live, seat, seat)
 
     def take_back(self, live: LiveGame, asker: int, you: int) -> StatePayload:
         """Undo the moves back to ``asker``'s last turn in a game still on; returns the new state for ``you``.
         Errors: game_over (a game's end, whatever ended it, is final), not_allowed. Lock held."""
         if not live.active:
-            raise ArenaError("game_over", "the game is over: its end is final and cannot be taken back")
+            raise ArenaError(ErrorCode.GAME_OVER, "the game is over: its end is final and cannot be taken back")
         mine = [m.ply for m in live.stored.moves if m.by == asker]
         if not mine:
-            raise ArenaError("not_allowed", "you have no move to take back")
+            raise ArenaError(ErrorCode.NOT_ALLOWED, "you have no move to take back")
         keep = mine[-1] - 1
         state = live.position_at(keep)
         self.turns.cancel(live, "takeback")

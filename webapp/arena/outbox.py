@@ -8,6 +8,7 @@ from typing import Any
 
 from webapp.arena.live import LiveGame
 from webapp.arena.payloads import Payloads, StatePayload
+from webapp.errors import ErrorCode
 
 Emit = Callable[..., None]
 
@@ -30,6 +31,6 @@ class Outbox:
         ``changes["info"]`` when given."""
         self.emit("search", message | changes, to=message["game_id"])
 
-    def error(self, game_id: str, code: str, message: str, event: str) -> None:
+    def error(self, game_id: str, code: ErrorCode, message: str, event: str) -> None:
         """Send an ``error`` the whole room must see (an engine move refused, an engine that failed)."""
         self.emit("error", {"code": code, "message": message, "event": event}, to=game_id)

@@ -14,10 +14,10 @@ from webapp.arena.payloads import Payloads, PositionPayload, StatePayload, Summa
 from webapp.arena.presence import Presence
 from webapp.clock import Clock
 from webapp.clocks import clock_comment
-from webapp.errors import ArenaError
+from webapp.errors import ArenaError, ErrorCode
 from webapp.every_move import EveryMove, EveryMovePayload, search_options
 from webapp.reviews import AnalysisPayload, Reviews, ReviewStatus
-from webapp.search_records import read_record
+from webapp.search.records import read_record
 from webapp.store import Store
 
 LIVE_LIST_SIZE = 50
@@ -70,13 +70,13 @@ class Reads:
         """The position after ``ply`` moves (read-only view); a ply beyond the game raises ``not_found``."""
         with self.cache.locked(game_id) as live:
             if not 0 <= ply <= live.ply:
-                raise ArenaError("not_found", f"game {game_id} has plies 0 to {live.ply}, not {ply}")
+                raise ArenaError(ErrorCode.NOT_FOUND, f"game {game_id} has plies 0 to {live.ply}, not {ply}")
             payload = position_payload(live, ply)
             self.cache.evict_if_idle(live)
             return payload
 
     def search_record(self, game_id: str, ply: int) -> dict[str, Any]:
-        """The search record of the engine move that made ply ``ply`` (``webapp.search_records``): the final
+        """The search record of the engine move that made ply ``ply`` (``webapp.search.records``): the final
         ``search`` event as the room received it. ``not_found`` for an unknown game, or a ply without one (a
         person's move, a move older than records, a ply beyond the game)."""
         with self.cache.locked(game_id) as live:
@@ -84,7 +84,7 @@ class Reads:
             scale = score_scale(live.state)
         record = self.store.search_record(game_id, ply) if known else None
         if record is None:
-            raise ArenaError("not_found", f"game {game_id} has no engine search recorded for ply {ply}")
+            raise ArenaError(ErrorCode.NOT_FOUND, f"game {game_id} has no engine search recorded for ply {ply}")
         return read_record(record, scale)
 
     def score_every_move(self, game_id: str, ply: int, client: str = "") -> EveryMovePayload:
@@ -99,14 +99,15 @@ class Reads:
             game = live.stored.game
         record = self.store.search_record(game_id, ply) if known else None
         if record is None or state is None:
-            raise ArenaError("not_found", f"game {game_id} has no engine search recorded for ply {ply}")
+            raise ArenaError(ErrorCode.NOT_FOUND, f"game {game_id} has no engine search recorded for ply {ply}")
         info = json.loads(record)["info"]
         if info.get("source", "search") != "search":
-            raise ArenaError("not_allowed", f"the move of ply {ply} comes from the {info['source']}, not a search")
+            raise ArenaError(ErrorCode.NOT_ALLOWED,
+                f"the move of ply {ply} comes from the {info['source']}, not a search")
         try:
             options = search_options(game, info.get("engine") or {})
         except ValueError as error:
-            raise ArenaError("not_allowed", str(error)) from None
+            raise ArenaError(ErrorCode.NOT_ALLOWED, str(error)) from None
         return self.every_move.request(game_id, ply, state, options, max(1, info["depth"]), client)
 
     def pgn(self, game_id: str) -> str:
@@ -116,7 +117,8 @@ class Reads:
         with self.cache.locked(game_id) as live:
             state = live.state
             if not isinstance(state, PgnState):
-                raise ArenaError("not_found", f"game {game_id} is not a chess game; only chess games have a PGN")
+                raise ArenaError(ErrorCode.NOT_FOUND,
+                    f"game {game_id} is not a chess game; only chess games have a PGN")
             moves = live.stored.moves
             evals = {move.ply: state.eval_comment(move.score if move.by == 0 else -move.score, move.depth)
                      for move in moves if move.score is not None}
@@ -152,7 +154,7 @@ class Reads:
         returns its status. Errors: not_allowed (the game is still being played)."""
         with self.cache.locked(game_id) as live:
             if live.active:
-                raise ArenaError("not_allowed", "a game is reviewed once it is over")
+                raise ArenaError(ErrorCode.NOT_ALLOWED, "a game is reviewed once it is over")
             start, moves = live.start, [move.move for move in live.stored.moves]
         return self.reviews.start(game_id, start, moves, client)
 
@@ -162,10 +164,10 @@ class Reads:
         not_found (no such ply)."""
         with self.cache.locked(game_id) as live:
             if live.active:
-                raise ArenaError("not_allowed", "positions of a game are analysed once it is over")
+                raise ArenaError(ErrorCode.NOT_ALLOWED, "positions of a game are analysed once it is over")
             if not 0 <= ply <= live.ply:
-                raise ArenaError("not_found", f"game {game_id} has no position after {ply} moves")
+                raise ArenaError(ErrorCode.NOT_FOUND, f"game {game_id} has no position after {ply} moves")
             state = live.position_at(ply)
         if state.outcome() is not None:
-            raise ArenaError("not_allowed", "the game is over in that position: there is nothing to play")
+            raise ArenaError(ErrorCode.NOT_ALLOWED, "the game is over in that position: there is nothing to play")
         return self.reviews.analyse(game_id, ply, state, client)

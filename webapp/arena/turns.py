@@ -19,7 +19,7 @@ from webapp.arena.presence import Presence
 from webapp.clock import Clock
 from webapp.clocks import TIMEOUT
 from webapp.display import tree_nodes
-from webapp.errors import ArenaError
+from webapp.errors import ArenaError, ErrorCode
 from webapp.search.jobs import CEILING_SECONDS, Runner, SearchJob
 from webapp.search.leases import SearchLeases
 from webapp.store import PlyTakenError, Store
@@ -200,7 +200,7 @@ class EngineTurns:
             live.failed_searches += 1
             self.start_if_its_turn(live)
         else:
-            self.outbox.error(live.id, "engine_failed", f"the engine failed: {info['message']}", "search")
+            self.outbox.error(live.id, ErrorCode.ENGINE_FAILED, f"the engine failed: {info['message']}", "search")
 
     def _deadline(self, live: LiveGame, seat: int, resumed: bool) -> float | None:
         """The wall-clock time by which the search must end: a resumed turn's ceiling (see

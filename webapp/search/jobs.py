@@ -29,7 +29,7 @@ from engine.truth import Exact, judged, live_truth, values_from_pairs
 from webapp.display import engine_label
 from webapp.search.fair_queue import LIVE
 from webapp.search.job_events import AnalysisEvent, Iteration, JobEvent
-from webapp.search_records import fit_info
+from webapp.search.records import fit_info
 
 WORKER_NICENESS = 10
 """Searches run at a lower priority than the web server, so moves and events stay fast while engines think."""
@@ -216,7 +216,7 @@ def run_job(job: SearchJob, results: Results, stop: StopSignal, ceiling: Ceiling
     is known cheaply, ``engine.truth.live_truth``, with its verdict on the search's score, ``engine.truth.judged``:
     display only, computed after the move was chosen) and ``iterations``: one summary (``job_events.Iteration``, with
     ``tree``, that iteration's recorded tree, or None) per completed depth, in order; the recorded trees are cut to
-    fit a search record (``search_records.fit_info``). The search stops at ``ceiling`` at the latest, or at the job's
+    fit a search record (``records.fit_info``). The search stops at ``ceiling`` at the latest, or at the job's
     ``deadline`` if sooner (or when ``stop`` is set), and plays its best move so far. A review or hints job runs
     ``run_analysis_job`` instead."""
     if "review" in job.engine or "hints" in job.engine or "every_move" in job.engine:

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
+from webapp.clock import SYSTEM_CLOCK, Clock
 from webapp.store.heartbeat import HeartbeatRecord
 from webapp.store.records import PlyTakenError, StoredGame, StoredMove, StoredSeat
 from webapp.store.reviews import ReviewRecords
@@ -24,7 +25,6 @@ from webapp.store.tables import (
     is_duplicate_key,
     rows_changed,
     utc,
-    utc_now,
 )
 
 DELETE_BATCH = 500
@@ -49,9 +49,10 @@ class Store:
     ``reviews``, the ``solved`` positions and the service's ``heartbeat`` on the same database. Thread-safe: each
     method opens its own session."""
 
-    def __init__(self, url: str) -> None:
-        """Open the database at ``url`` (SQLite file or PostgreSQL, see ``database_url``) and create its tables."""
-        self.database = Database(url)
+    def __init__(self, url: str, clock: Clock = SYSTEM_CLOCK) -> None:
+        """Open the database at ``url`` (SQLite file or PostgreSQL, see ``database_url``) and create its tables;
+        the times it stores are ``clock``'s."""
+        self.database = Database(url, clock)
         self.engine = self.database.engine
         self._sessions = self.database.sessions
         self._transaction = self.database.transaction
@@ -115,7 +116,7 @@ class Store:
         game is no longer active at ply ``move.ply - 1`` (another server took moves back or ended it meanwhile).
         (Prepared Core statements, not the ORM: this is the one write on the path of every move.)
         """
-        now = utc_now()
+        now = self.database.now()
         try:
             with self.engine.begin() as connection:
                 connection.execute(_INSERT_MOVE, {
@@ -141,7 +142,7 @@ class Store:
                        turn_started_at: dt.datetime | None = None) -> dt.datetime:
         """Delete every move after ``ply`` and reopen the game (takeback) without pending offers, its turn's clock
         beginning at ``turn_started_at``; returns the update time."""
-        now = utc_now()
+        now = self.database.now()
         with self._transaction() as session:
             session.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply > ply))
             session.execute(update(GameRow).where(GameRow.id == game_id).values(
@@ -154,7 +155,7 @@ class Store:
         the update time. With
         ``at_ply``, only a game still active at that ply is finished: otherwise nothing is written and
         ``PlyTakenError`` is raised (a move or another server got there first)."""
-        now = utc_now()
+        now = self.database.now()
         condition = [GameRow.id == game_id]
         if at_ply is not None:
             condition += [GameRow.ply == at_ply, GameRow.status == "active"]

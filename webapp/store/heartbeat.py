@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import select, update
 
-from webapp.store.tables import Database, GameRow, HeartbeatRow, rows_changed, utc, utc_now
+from webapp.store.tables import Database, GameRow, HeartbeatRow, rows_changed, utc
 
 _HEARTBEAT = "service"
 
@@ -19,7 +19,7 @@ class HeartbeatRecord:
     def beat(self) -> None:
         """Record that the service runs now (``webapp.downtime``)."""
         with self._database.transaction() as session:
-            session.merge(HeartbeatRow(name=_HEARTBEAT, at=utc_now()))
+            session.merge(HeartbeatRow(name=_HEARTBEAT, at=self._database.now()))
 
     def forgive_down_time(self, slack: float) -> float:
         """Give every running clock back the time the whole service was down: when the last heartbeat is more than
@@ -27,7 +27,7 @@ class HeartbeatRecord:
         heartbeat, or since the turn began when it began after it (a move just before the crash). One node does it
         (the heartbeat is replaced only if unchanged since it was read, in the same transaction). Returns the
         seconds forgiven (0 when the service was not down or another node did it)."""
-        now = utc_now()
+        now = self._database.now()
         with self._database.transaction() as session:
             last = session.get(HeartbeatRow, _HEARTBEAT)
             if last is None:

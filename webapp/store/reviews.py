@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
-from webapp.store.tables import Database, ReviewRow, is_duplicate_key, utc, utc_now
+from webapp.store.tables import Database, ReviewRow, is_duplicate_key, utc
 
 
 class ReviewRecords:
@@ -21,7 +21,7 @@ class ReviewRecords:
         """Record that this node starts the review of ``game_id``; False (nothing written) when a review of it is
         done, or running and heard of since ``stale_before`` (aware UTC). A cancelled, failed or stale review is
         started again. Several nodes racing: one wins."""
-        now = utc_now()
+        now = self._database.now()
         try:
             with self._database.transaction() as session:
                 row = session.get(ReviewRow, game_id, with_for_update=True)
@@ -42,7 +42,7 @@ class ReviewRecords:
         renews its time."""
         with self._database.transaction() as session:
             session.execute(update(ReviewRow).where(ReviewRow.game_id == game_id).values(
-                status=status, result=result, updated_at=utc_now()))
+                status=status, result=result, updated_at=self._database.now()))
 
     def get(self, game_id: str) -> tuple[str, dict[str, Any] | None] | None:
         """``(status, result)`` of the game's review, or None when none was asked for."""

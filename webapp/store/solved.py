@@ -33,7 +33,7 @@ class SolvedRecords:
         the same); past ``limit`` rows, the oldest are deleted."""
         try:
             with self._database.transaction() as session:
-                session.add(SolvedRow(game=game, position=position, moves=moves))
+                session.add(SolvedRow(game=game, position=position, moves=moves, stored_at=self._database.now()))
         except IntegrityError as error:
             if not is_duplicate_key(error):
                 raise

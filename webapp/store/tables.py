@@ -26,14 +26,11 @@ from sqlalchemy.engine import URL, Connection, CursorResult, Engine, Result, mak
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from webapp.clock import Clock
+
 
 class Base(DeclarativeBase):
     """The tables of the arena's database."""
-
-
-def utc_now() -> dt.datetime:
-    """The current time, aware, in UTC."""
-    return dt.datetime.now(dt.UTC)
 
 
 class GameRow(Base):
@@ -53,8 +50,8 @@ class GameRow(Base):
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """One more with every change: a move, a takeback, a resignation, a seat taken, a rematch."""
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
-    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now, index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
     turn_started_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     """When the clock of the current turn began (``webapp.clocks``); moved on by the service's down time."""
     offers: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
@@ -83,12 +80,12 @@ class MoveRow(Base):
     """The depth of the engine's search behind the move (null for a person's move, a book or table move)."""
     clock_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The mover's time left after the move, its increment included (null in a game without a clock)."""
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
 class SearchRecordRow(Base):
     """The engine's search behind an engine move: the ``search`` event of its final ``SearchInfo`` as streamed, as
-    JSON text (``webapp.search_records``). Deleted with its move (a takeback)."""
+    JSON text (``webapp.search.records``). Deleted with its move (a takeback)."""
 
     __tablename__ = "search_records"
     __table_args__ = (ForeignKeyConstraint(["game_id", "ply"], ["moves.game_id", "moves.ply"], ondelete="CASCADE"),)
@@ -108,7 +105,7 @@ class ReviewRow(Base):
     status: Mapped[str] = mapped_column(String(16))
     """"running", "done", "cancelled" or "failed"."""
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
-    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
 class SolvedRow(Base):
@@ -122,7 +119,7 @@ class SolvedRow(Base):
     """The position's key in its game (``engine.truth.kept_key``)."""
     moves: Mapped[dict[str, Any]] = mapped_column(JSON)
     """``{move: [result, plies]}`` (``engine.truth.values_to_pairs``)."""
-    stored_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utc_now, index=True)
+    stored_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class HeartbeatRow(Base):
@@ -231,8 +228,10 @@ class Database:
     """One database (SQLite file or PostgreSQL, see ``database_url``) with its tables created. Thread-safe: each
     transaction or session is its own."""
 
-    def __init__(self, url: str) -> None:
-        """Open the database at ``url`` and create its missing tables and columns."""
+    def __init__(self, url: str, clock: Clock) -> None:
+        """Open the database at ``url`` and create its missing tables and columns; the times it stores are
+        ``clock``'s (``now``)."""
+        self.now = clock.now
         self.engine = _create_engine(database_url(url))
         _create_tables(self.engine)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
