@@ -93,10 +93,10 @@ def test_a_flooding_client_is_rate_limited_and_the_others_get_every_move(live_se
             assert client.received("error") == []
     errors = flooder.received("error")
     codes = Counter(error["code"] for error in errors)
-    assert set(codes) == {"rate_limited", "forbidden"} and codes["rate_limited"] > codes["forbidden"], codes
-    # (Its last error, which says the connection is closed, may not reach a client still sending when the server
-    # closes: its own kernel drops what it had not read when the server's answers its data with a reset. The next
-    # test stops sending, and reads it.)
+    # Refusals only. How many of them it read is not asserted: a client still sending when the server closes gets
+    # a reset for its next packets, and its own kernel then drops what it had not read yet (on a loaded machine,
+    # most of them). The next test stops sending, and hears every refusal and the closing error.
+    assert codes and set(codes) <= {"rate_limited", "forbidden"}, codes
     assert sent[0] >= codes.total(), (sent, codes)
     for client in (*spectators.values(), *(c for seats in players.values() for c in seats)):
         client.close()
