@@ -265,7 +265,8 @@ def test_a_search_submitted_while_redis_is_down_runs_once_it_is_back(tmp_path, m
         assert player.next("search", search_kind("queued"))["info"]["position"] is None
         assert app.test_client().get(f"/api/games/{player.game_id}").json["search_state"] == "queued"
         redis_server.start()
-        player.next("search", search_kind("started"))
+        # The worker and the node each reconnect with their own back-off; on a busy machine that can take a while.
+        player.next("search", search_kind("started"), timeout=90)
         assert player.next("moved", lambda m: m["ply"] == 4)["by"] == 1, worker.text()
         assert "error" not in player.names()
     finally:
