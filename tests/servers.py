@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import engineio
 import requests
 import socketio
 
@@ -107,8 +108,23 @@ class LiveServer:
         return requests.get(self.url + path, timeout=10, **kwargs)
 
 
+class _InOrderEngineIOClient(engineio.Client):
+    """An Engine.IO client that handles each message on its reading thread, in the order they arrive (the library's
+    client starts a thread per message, so two messages arriving together could be handled in either order)."""
+
+    def _trigger_event(self, event: str, *args: Any, **kwargs: Any) -> Any:
+        return super()._trigger_event(event, *args, **{**kwargs, "run_async": False})
+
+
+class _InOrderClient(socketio.Client):
+    """A python-socketio client whose events are handled in the order they arrive."""
+
+    def _engineio_client_class(self) -> type[engineio.Client]:
+        return _InOrderEngineIOClient
+
+
 class EventClient:
-    """A python-socketio client (WebSocket transport) that keeps every event it receives, in order."""
+    """A python-socketio client (WebSocket transport) that keeps every event it receives, in the order it arrives."""
 
     def __init__(self, url: str, token: str | None = None) -> None:
         self.events: list[tuple[str, Any]] = []
@@ -117,7 +133,7 @@ class EventClient:
         self.wall_times: list[float] = []
         """``time.time()`` at the arrival of each of ``events`` (to compare with other processes' clocks)."""
         self._changed = threading.Condition()
-        self.sio = socketio.Client(reconnection=False)
+        self.sio = _InOrderClient(reconnection=False)
         self.sio.on("*", self._record)
         self.sio.connect(url, auth={"token": token} if token else None, transports=["websocket"], wait_timeout=10)
 

@@ -80,7 +80,7 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
         queue.on_reconnect = arena.reads.broadcast_cached_games
         queue.start()
     atexit.register(arena.close)
-    connections = OpenConnections(app.wsgi_app)
+    connections = OpenConnections(app.wsgi_app, clock)
     app.wsgi_app = connections  # type: ignore[method-assign]
     app.extensions["connections"] = connections
     stop_on_gunicorn_sigterm(socketio.server, arena.close,  # type: ignore[attr-defined]  # set by init_app; the stubs lack it

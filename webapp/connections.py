@@ -7,12 +7,13 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
-import time
 import weakref
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from werkzeug.wsgi import ClosingIterator
+
+from webapp.clock import Clock
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -29,8 +30,9 @@ class OpenConnections:
     kept-alive connection waits for a next request), and a handler can end the connection of a client it has cut
     off. Elsewhere (tests, a development server) it only passes requests on."""
 
-    def __init__(self, wsgi_app: WSGIApplication) -> None:
+    def __init__(self, wsgi_app: WSGIApplication, clock: Clock) -> None:
         self.wsgi_app = wsgi_app
+        self.clock = clock
         self._in_progress: set[socket.socket] = set()
         self._seen: weakref.WeakSet[socket.socket] = weakref.WeakSet()
         self._changed = threading.Condition()
@@ -61,8 +63,9 @@ class OpenConnections:
 
     def end_current(self, after: float, written: Callable[[], bool] = lambda: True, at_most: float = 1.0) -> None:
         """Stop reading from the client whose request this thread is serving (for a WebSocket, its connection),
-        ``after`` seconds once ``written()`` says what is queued for it has been taken by its writer (time for the
-        writer to send it), and at most ``at_most`` seconds from now: its socket is shut down for reading, so the
+        ``after`` seconds once ``written()`` says that what was queued for it has been sent (time for the client to
+        answer a closing handshake), and at most ``at_most`` seconds from now (a writer blocked on a client that does
+        not read): its socket is shut down for reading, so the
         server's reader of that connection ends and the connection closes, whether or not the client takes part
         in a closing handshake (once the reader has ended, nothing more can be sent to it)."""
         client = getattr(self._current, "client", None)
@@ -70,10 +73,12 @@ class OpenConnections:
             return
 
         def stop_when_written() -> None:
-            deadline = time.monotonic() + at_most
-            while not written() and time.monotonic() < deadline - after:
-                time.sleep(WRITTEN_POLL)
-            time.sleep(after)
+            pause = threading.Condition()
+            deadline = self.clock.monotonic() + at_most - after
+            with pause:
+                while not written() and self.clock.monotonic() < deadline:
+                    self.clock.wait(pause, WRITTEN_POLL)
+                self.clock.wait(pause, after)
             _stop_reading(client)
 
         threading.Thread(target=stop_when_written, name="end-connection", daemon=True).start()

@@ -36,10 +36,11 @@ log = logging.getLogger(__name__)
 FLOOD_BURSTS = 5
 """A connection whose refused events exceed what its rate refills by this many bursts is disconnected."""
 CLOSING_GRACE = 0.05
-"""Seconds a closed connection's last packets have to be written, once its writer has taken them, before the server
-stops reading its client."""
-CLOSING_WAIT = 1.0
-"""Seconds at most before the server stops reading a client it closed, however busy the writer is: a flood ends."""
+"""Seconds a closed connection's client has, once every packet queued for it is written, to answer the closing
+handshake before the server stops reading it."""
+CLOSING_WAIT = 5.0
+"""Seconds at most before the server stops reading a client it closed, even if its writer is still blocked (a client
+that does not read): a flood ends."""
 MALFORMED_COST = 10
 """How many refused events a packet the server cannot read counts as: a client that sends such packets is broken or
 hostile (the app's own never does), so with the default burst ten of them in a row close its connection."""
@@ -59,15 +60,36 @@ class Connection:
     closing: bool = False
     """Set once its patience ran out: the events it had sent before the server stopped reading it are handled
     without answers, so the last error it hears says that the connection is closed."""
+    _sending: threading.Lock = field(default_factory=threading.Lock)
+    """Held while an error is queued for it, so that none is queued after the closing one (its events are handled
+    on several threads)."""
 
     def send_error(self, payload: dict[str, Any]) -> None:
         """Emit ``error`` with ``payload`` to the current connection (this one), unless it is closing."""
-        if not self.closing:
-            emit("error", payload)
+        with self._sending:
+            if not self.closing:
+                _answer_error(payload)
+
+    def close_with_error(self, payload: dict[str, Any]) -> bool:
+        """Emit ``error`` with ``payload`` to the current connection (this one) as the last one it hears, and mark it
+        closing; False (and nothing sent) if it was closing already."""
+        with self._sending:
+            if self.closing:
+                return False
+            _answer_error(payload)
+            self.closing = True
+            return True
 
     def seat_in(self, game_id: str) -> int | None:
         """The connection's seat in ``game_id``, or None for a spectator."""
         return self.claim.seat if self.claim is not None and self.claim.game_id == game_id else None
+
+
+def _answer_error(payload: dict[str, Any]) -> None:
+    """Emit ``error`` to the current connection straight from this node (which holds it), not through the message
+    queue: it is queued before anything that follows, such as the connection's closing."""
+    server = socketio.server  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
+    server.emit("error", payload, to=_sid(), namespace="/", ignore_queue=True)
 
 
 _connections: dict[str, Connection] = {}
@@ -98,8 +120,9 @@ def _close_connection() -> None:
         current_app.extensions["connections"].end_current(after=CLOSING_GRACE)
         return
     transport.close(wait=False, reason=server.eio.reason.SERVER_DISCONNECT)
-    # Its writer has taken every packet once only the end-of-queue marker that close() queued is left.
-    current_app.extensions["connections"].end_current(after=CLOSING_GRACE, written=lambda: transport.queue.qsize() <= 1,
+    # close() queued an end marker after the last packets; its writer takes that marker (leaving the queue empty)
+    # only once it has sent them all, and then sends the WebSocket's closing frame.
+    current_app.extensions["connections"].end_current(after=CLOSING_GRACE, written=lambda: transport.queue.empty(),
                                                       at_most=CLOSING_WAIT)
 
 
@@ -158,10 +181,8 @@ def game_event(name: str, fields: tuple[str, ...],
                     raise ArenaError(ErrorCode.BAD_REQUEST, "the connection is not registered; reconnect")
                 if refusal_cost or not connection.bucket.allow():
                     if not connection.patience.allow(refusal_cost or 1):
-                        if not connection.closing:
-                            emit("error", {"code": "rate_limited", "event": name,
-                                           "message": "far too many events; this connection is closed"})
-                            connection.closing = True
+                        if connection.close_with_error({"code": "rate_limited", "event": name,
+                                                        "message": "far too many events; this connection is closed"}):
                             _close_connection()
                         return
                     if not refusal_cost:
@@ -175,7 +196,7 @@ def game_event(name: str, fields: tuple[str, ...],
             except ArenaError as error:
                 payload = {**error.details, "code": error.code, "message": error.message, "event": name}
                 if connection is None:
-                    emit("error", payload)
+                    _answer_error(payload)
                 else:
                     connection.send_error(payload)
 
@@ -264,7 +285,7 @@ def on_malformed(arena: Arena, connection: Connection, data: dict[str, Any]) -> 
     naming the event it was meant to be, when that could be read."""
     event, reason = data["event"], data["reason"]
     log.warning("connection %s sent an unreadable %s packet: %s", _sid(), event or "Socket.IO", reason)
-    emit("error", {"code": "bad_request", "message": f"{reason}; nothing was done", "event": event})
+    connection.send_error({"code": "bad_request", "message": f"{reason}; nothing was done", "event": event})
 
 
 @game_event("lab_start", ("game", "setup", "moves", "configs"))
