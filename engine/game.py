@@ -67,7 +67,8 @@ class State(Protocol):
     Required members (names follow python-chess and OpenSpiel so they read as verbs):
 
     - ``name`` / ``title``: the registry name ("connect4") and the display title ("Connect Four").
-    - ``score_unit``: what the game's heuristic scores count, in words ("pawns ...").
+    - ``score_unit``: what the game's heuristic scores count, in words ("pawns ..."); ``score_axis``: that unit in
+      one word for a chart's axis ("pawns"; "" when the game has no heuristic).
     - ``move_notation``: how its moves are written, in words ("the column ... 1 (left) to 7").
     - ``players``: display names of player 0 and player 1 ("X", "O"; "White", "Black"...).
     - ``initial(**options)``: the start position; unknown or bad options raise ``InvalidSetupError``.
@@ -95,6 +96,7 @@ class State(Protocol):
     name: ClassVar[str]
     title: ClassVar[str]
     score_unit: ClassVar[str]
+    score_axis: ClassVar[str]
     move_notation: ClassVar[str]
     players: ClassVar[tuple[str, str]]
 

@@ -106,6 +106,8 @@ class ChessState:
     score_unit: ClassVar[str] = (
         "pawns (the engine counts in hundredths of a pawn)")
     """What a heuristic score counts, in words (decided scores read "win in N" / "loss in N")."""
+    score_axis: ClassVar[str] = "pawns"
+    """The unit of a chart's value axis, in one word ("" for none: no heuristic scores)."""
     players: ClassVar[tuple[str, str]] = ("White", "Black")
     score_scale: ClassVar[int] = CENTIPAWNS
     searcher_class: ClassVar[str] = "engine.chess.search:ChessSearcher"

@@ -68,6 +68,8 @@ class Connect4:
         "such a line holding two, 12 for each threat on a good row (6 on another) and 20 more for a threat "
         "just above another")
     """What a heuristic score counts, in words (decided scores read "win in N" / "loss in N")."""
+    score_axis: ClassVar[str] = "points"
+    """The unit of a chart's value axis, in one word ("" for none: no heuristic scores)."""
     players: ClassVar[tuple[str, str]] = ("Red", "Yellow")
     score_scale: ClassVar[int] = 1
     """Evaluation units per displayed point: scores are small integers shown as they are ("+3")."""

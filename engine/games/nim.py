@@ -39,6 +39,8 @@ class Nim:
         "none: the engine knows no heuristic for Nim, so an unsolved position scores 0 and only proven wins "
         "and losses count")
     """What a heuristic score counts, in words (decided scores read "win in N" / "loss in N")."""
+    score_axis: ClassVar[str] = ""
+    """The unit of a chart's value axis, in one word ("" for none: no heuristic scores)."""
     players: ClassVar[tuple[str, str]] = ("First", "Second")
 
     def __post_init__(self) -> None:

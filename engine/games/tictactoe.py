@@ -67,6 +67,8 @@ class TicTacToe:
         "lines: the lines still open for the engine minus those still open for its opponent (a guess, before "
         "the search sees the end)")
     """What a heuristic score counts, in words (decided scores read "win in N" / "loss in N")."""
+    score_axis: ClassVar[str] = "lines"
+    """The unit of a chart's value axis, in one word ("" for none: no heuristic scores)."""
     players: ClassVar[tuple[str, str]] = ("X", "O")
 
     @classmethod

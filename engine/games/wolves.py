@@ -171,6 +171,8 @@ class Wolves:
         "with the wolves standing still (1000 when it has none), 20 for each wolf already below it and 10 for"
         " each rank between the highest and the lowest wolf")
     """What a heuristic score counts, in words (decided scores read "win in N" / "loss in N")."""
+    score_axis: ClassVar[str] = "points"
+    """The unit of a chart's value axis, in one word ("" for none: no heuristic scores)."""
     players: ClassVar[tuple[str, str]] = ("Rabbit", "Wolves")
 
     @classmethod

@@ -164,7 +164,9 @@ export class EnginePanel {
     this.engineGame = state.seats.some((seat) => seat.kind === "engine");
     this.evals = state.evals ?? [];
     this.totalPlies = state.ply ?? 0;
+    this.gameOver = state.status !== "active";
     this.scoreUnit = state.score_unit ?? "";
+    this.scoreAxis = state.score_axis;
     const engineTurn = state.status === "active" && state.seats[state.to_move]?.kind === "engine";
     const busy = (s) => s === "thinking" || s === "queued" || s === "starting";
     if (state.search_state === "paused") {
@@ -199,7 +201,7 @@ export class EnginePanel {
       const score = this.seat === 0 ? live.score : -live.score;
       points.push({ ply: this.totalPlies + 1, score, score_text: `${live.score_text} (thinking)` });
     }
-    drawEvaluation(this.$("p-eval-chart"), points, this.totalPlies + 1, this.names);
+    drawEvaluation(this.$("p-eval-chart"), points, { plies: this.totalPlies + (this.gameOver ? 0 : 1), names: this.names, axis: this.scoreAxis });
   }
 
   drawInfo() {

@@ -144,7 +144,7 @@ export class GameReview {
     const marks = errors.map((verdict) => ({
       ply: verdict.ply, ...ERRORS[verdict.verdict], label: this.describe(verdict), onSelect: () => this.focus(verdict),
     }));
-    drawEvaluation(this.$("review-chart"), points, this.state.ply, names, marks);
+    drawEvaluation(this.$("review-chart"), points, { plies: this.state.ply, names, axis: this.state.score_axis, marks });
     this.$("review-summary").innerHTML = [0, 1].map((seat) => {
       const mine = verdicts.filter((verdict) => verdict.by === seat);
       const counts = Object.keys(ERRORS).map((name) => [name, mine.filter((v) => v.verdict === name).length])

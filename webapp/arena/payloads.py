@@ -64,6 +64,14 @@ class ResultPayload(TypedDict):
     reason: str | None
 
 
+class ScoreAxis(TypedDict):
+    """How a chart draws the game's heuristic scores: ``unit`` names the axis (a game's ``score_axis``; "" when it has
+    none) and ``per_unit`` score units make one of it (chess: 100 centipawns a pawn)."""
+
+    unit: str
+    per_unit: int
+
+
 class StatePayload(TypedDict):
     """The game state of docs/protocol.md; ``you`` (the asker's seat, None for a watcher) only in an answer to
     its asker."""
@@ -74,6 +82,7 @@ class StatePayload(TypedDict):
     title: str
     players: list[str]
     score_unit: str
+    score_axis: ScoreAxis
     search_tree: bool
     move_notation: str
     options: dict[str, Any]
@@ -180,7 +189,8 @@ class Payloads:
         clocks = live.clocks()
         payload: StatePayload = {
             "id": stored.id, "url": f"/g/{stored.id}", "game": stored.game, "title": state.title,
-            "players": list(state.players), "score_unit": state.score_unit, "move_notation": state.move_notation,
+            "players": list(state.players), "score_unit": state.score_unit,
+            "score_axis": {"unit": state.score_axis, "per_unit": scale}, "move_notation": state.move_notation,
             "search_tree": tree_nodes(stored.game) > 0,
             "options": stored.options, "game_options": stored.game_options, "start_setup": stored.start_setup,
             "setup": state.setup(), "moves": [m.move for m in stored.moves], "ply": live.ply, "history": history,
