@@ -2,6 +2,7 @@
 // (which a review draws too, with its errors marked).
 import { el } from "./boards/svg.js";
 import { WIN, formatCount, formatShort, isDecided } from "./format.js";
+import { TOUCH_SCREEN } from "./touch.js";
 
 const H = 90;
 let clipCounter = 0;
@@ -102,7 +103,7 @@ function markRows(xs, gap) {
  * band of their own above (seat 0's) or below (seat 1's) it, the sooner the win the nearer the edge. Above the zero
  * line seat 0 is better (filled in seat 0's colour), below it seat 1. `marks` (optional) are {ply, kind, symbol,
  * label, onSelect}: buttons in rows under the plot (shape and symbol by `kind`, never colour alone), never
- * overlapping, each with a guide up to its point.
+ * overlapping, each with a guide up to its point; on touch screens only drawn (the caller lists them as buttons).
  */
 export function drawEvaluation(svg, points, { plies, names = ["first player", "second player"], axis, marks = [] }) {
   const usable = points.filter((p) => Number.isFinite(p.score));
@@ -213,9 +214,13 @@ export function drawEvaluation(svg, points, { plies, names = ["first player", "s
     const shape = mark.kind === "minor"
       ? el("rect", { class: `eval-mark ${mark.kind}`, x: x - 6, y: y - 6, width: 12, height: 12, rx: 2 })
       : el("circle", { class: `eval-mark ${mark.kind}`, cx: x, cy: y, r: 7 });
+    const symbol = el("text", { class: "eval-mark-text", x, y: y + 3.5, "text-anchor": "middle" }, [document.createTextNode(mark.symbol)]);
+    if (TOUCH_SCREEN.matches) { // too close together for fingers: the list of errors beside the chart selects them
+      svg.append(el("g", { class: "eval-mark-drawn", "aria-hidden": "true" }, [shape, symbol]));
+      return;
+    }
     const button = el("g", { class: "eval-mark-button", role: "button", tabindex: "0", "aria-label": mark.label }, [
-      el("title", {}, [document.createTextNode(mark.label)]), shape,
-      el("text", { class: "eval-mark-text", x, y: y + 3.5, "text-anchor": "middle" }, [document.createTextNode(mark.symbol)]),
+      el("title", {}, [document.createTextNode(mark.label)]), shape, symbol,
     ]);
     button.addEventListener("click", mark.onSelect);
     button.addEventListener("keydown", (event) => {

@@ -3,9 +3,10 @@
 // of a cutoff) are drawn as cut branches. Click a node to open or close it; hover, focus or tap it for its window.
 import { el } from "./boards/svg.js";
 import { formatCount, isDecided, WIN } from "./format.js";
+import { TOUCH_SCREEN } from "./touch.js";
 
 const COL = 120;
-const ROW = 26;
+const ROW = TOUCH_SCREEN.matches ? 48 : 26; // a node's target is 4 px less tall: 44 px on touch screens
 const MARGIN = 24;
 const RADIUS = 6;
 const VISIBLE_AT_START = 48;
@@ -196,7 +197,8 @@ export class SearchTree {
         + ` ${boundText(item.view.alpha)} to ${boundText(item.view.beta)}`,
     });
     g.append(el("rect", {
-      class: "hit", x: item.x - RADIUS - 3, y: item.y - 11, width: labelWidth(item.label) + 2 * RADIUS + 14, height: 22, rx: 6,
+      class: "hit", x: item.x - RADIUS - 3, y: item.y - (ROW - 4) / 2, width: Math.max(44, labelWidth(item.label) + 2 * RADIUS + 14),
+      height: ROW - 4, rx: 6,
     }));
     g.append(el("circle", { cx: item.x, cy: item.y, r: RADIUS }));
     const text = el("text", { x: item.x + RADIUS + 5, y: item.y + 4 });

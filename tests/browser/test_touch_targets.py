@@ -1,29 +1,100 @@
-"""On a phone (390x844, touch) every visible control of the home, game and lab pages is at least 44 px tall."""
+"""On a phone (390x844, touch) every visible control and board target of every page is at least 44 x 44 CSS px: the
+home, lab and error pages, each game's board, a game with its move list, the engine panel after a search (its
+iteration slider and the search tree), and a reviewed game. A checkbox's or radio button's target is its label."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
-from playwright.sync_api import Browser
+from helpers import eventually
+from playwright.sync_api import Browser, Page
+from servers import LiveServer
 
-CONTROLS = """() => [...document.querySelectorAll(
-    'button, a.btn, select, input[type=text], input[type=number], .segmented label, summary')]
-  .filter((element) => element.offsetParent !== null)
-  .map((element) => [element.id || element.textContent.trim().slice(0, 24), element.getBoundingClientRect().height])
-  .filter(([, height]) => height < 44)"""
+TOO_SMALL = """() => [...document.querySelectorAll(`button, a[href], select, input:not([type=hidden]), textarea,
+    summary, [role=button], [role=treeitem], [tabindex="0"]`)]
+  .map((element) => element.matches('input[type=checkbox], input[type=radio]') && element.closest('label')
+    ? element.closest('label') : element)
+  .filter((element) => element.getClientRects().length > 0 && getComputedStyle(element).visibility !== 'hidden')
+  .map((element) => {
+    const box = element.getBoundingClientRect();
+    const name = element.id || element.getAttribute('aria-label') || element.textContent.trim().slice(0, 30);
+    return [`${element.tagName.toLowerCase()}.${element.getAttribute('class') ?? ''} ${name}`, box.width, box.height];
+  })
+  .filter(([, width, height]) => width < 43.5 || height < 43.5)"""
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
 
-@pytest.mark.parametrize("page_name", ["home", "game", "lab"])
-def test_every_control_is_a_44_pixel_touch_target(live_server, browser: Browser, page_name: str) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+def create(page: Page, body: dict) -> dict:
+    """A game created by the page's own fetch (the page's cookie then holds its seat)."""
+    return page.evaluate("""(body) => fetch('/api/games', {method: 'POST',
+        headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)})
+        .then((answer) => answer.json())""", body)
+
+
+def engine_game(game: str) -> Callable[[Page, LiveServer], None]:
+    """A new game of ``game`` against the engine, the visitor to move on an untouched board."""
+    def open_game(page: Page, server: LiveServer) -> None:
+        created = create(page, {"game": game, "opponent": {"type": "engine", "level": 1}, "side": 0})
+        page.goto(server.url + created["url"])
+        page.wait_for_selector("#board [role=button]")
+    return open_game
+
+
+def searched_game(game: str) -> Callable[[Page, LiveServer], None]:
+    """A game of ``game`` in which the engine (seat 0) has searched and moved: the panel shows its iteration
+    slider and, for tic-tac-toe and Nim, the tree it searched."""
+    def open_game(page: Page, server: LiveServer) -> None:
+        created = create(page, {"game": game, "opponent": {"type": "engine", "level": 3}, "side": 1})
+        page.goto(server.url + created["url"])
+        page.wait_for_selector("#moves button")
+        page.wait_for_selector(".tnode")
+    return open_game
+
+
+def chess_with_moves(page: Page, server: LiveServer) -> None:
+    created = create(page, {"game": "chess", "opponent": {"type": "friend", "open": True}, "side": 0})
+    black = server.post(f"/api/games/{created['id']}/seats", {}).json()["token"]
+    for index, move in enumerate(["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]):
+        token = created["token"] if index % 2 == 0 else black
+        assert server.post(f"/api/games/{created['id']}/moves", {"move": move, "token": token}).status_code == 200
+    page.goto(server.url + created["url"])
+    page.wait_for_selector("#moves button >> nth=5")
+
+
+def reviewed_game(page: Page, server: LiveServer) -> None:
+    """A tic-tac-toe game both sides played badly (X wins on the diagonal), reviewed: its chart marks the errors."""
+    created = create(page, {"game": "tictactoe", "opponent": {"type": "friend", "open": True}, "side": 0})
+    second = server.post(f"/api/games/{created['id']}/seats", {}).json()["token"]
+    for index, move in enumerate(["2", "1", "5", "3", "8"]):
+        token = created["token"] if index % 2 == 0 else second
+        assert server.post(f"/api/games/{created['id']}/moves", {"move": move, "token": token}).status_code == 200
+    assert server.post(f"/api/games/{created['id']}/review", {}).status_code in (200, 202)
+    eventually(lambda: server.get(f"/api/games/{created['id']}/review").json()["status"] == "done", "the review")
+    page.goto(server.url + created["url"])
+    page.wait_for_selector(".review-error")
+
+
+def path(url: str) -> Callable[[Page, LiveServer], None]:
+    def open_path(page: Page, server: LiveServer) -> None:
+        page.goto(server.url + url)
+    return open_path
+
+
+PAGES = {
+    "home": path("/"), "lab": path("/lab"), "not found": path("/no-such-page"),
+    **{f"{game} board": engine_game(game) for game in ("tictactoe", "nim", "connect4", "wolves", "chess")},
+    "tic-tac-toe searched": searched_game("tictactoe"), "Nim searched": searched_game("nim"),
+    "chess with moves": chess_with_moves, "reviewed game": reviewed_game,
+}
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_every_target_is_44_pixels_square(live_server, browser: Browser, name: str) -> None:
+    context = browser.new_context(**PHONE)
     page = context.new_page()
     page.goto(live_server.url + "/")
-    if page_name == "game":
-        created = page.evaluate("""fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
-            body: JSON.stringify({game: 'tictactoe', opponent: {type: 'engine', level: 2}, side: 0})})
-            .then(r => r.json())""")
-        page.goto(live_server.url + created["url"])
-        page.wait_for_selector("#copy-link")
-    elif page_name == "lab":
-        page.goto(live_server.url + "/lab")
-    assert page.evaluate(CONTROLS) == []
+    PAGES[name](page, live_server)
+    assert page.evaluate(TOO_SMALL) == []
     context.close()

@@ -1,34 +1,39 @@
 // Nim board: piles of counters side by side; click a counter to take it and every counter above it.
 // The move text is "PILE:COUNT" with a 1-based pile. Interface: see README.md in this folder.
 import { hintMark } from "../hintmarks.js";
+import { TOUCH_SCREEN } from "../touch.js";
 import { el, makeButton, rootSvg } from "./svg.js";
 
-const PILE_WIDTH = 76;
 const GAP = 14;
-const ROW = 30;
 const TOP = 34;
 const BOTTOM = 58;
-const MAX_ROWS = 12;
 const MIN_WIDTH = 380;
+const POINTER = { pileWidth: 76, row: 30, cell: 0, maxRows: 12 };
+const TOUCH = { pileWidth: 50, row: 50, cell: 50, maxRows: 11 };
+// Sizes in board units (about a CSS pixel on a phone): on touch screens every counter's target (its whole cell of
+// the pile) is `cell` wide and `row` tall, and piles grow upwards first: 44 px or more on a 390 x 844 screen for
+// up to five piles of up to 11 counters (larger boards are scaled down to fit the screen).
 
 export function createBoard(container, { onMove }) {
   let svg = null;
 
   function layout(piles) {
+    const sizes = TOUCH_SCREEN.matches ? TOUCH : POINTER;
     const largest = Math.max(1, ...piles);
-    const rows = Math.min(largest, MAX_ROWS);
-    const perRow = Math.ceil(largest / rows);
-    const radius = Math.min(12, (PILE_WIDTH - 10) / perRow / 2 - 1);
-    return { rows, perRow, radius };
+    const perRow = Math.ceil(largest / sizes.maxRows);
+    const rows = Math.ceil(largest / perRow);
+    const pileWidth = Math.max(sizes.pileWidth, perRow * sizes.cell);
+    const radius = Math.min(12, (pileWidth - 10) / perRow / 2 - 1, (sizes.row - 6) / 2);
+    return { rows, perRow, radius, pileWidth, row: sizes.row };
   }
 
   function render(view, { interactive = false, flipped = false, hint = null, hints = null } = {}) {
     const piles = view.piles;
-    const { rows, perRow, radius } = layout(piles);
-    const contentWidth = piles.length * PILE_WIDTH + (piles.length + 1) * GAP;
+    const { rows, perRow, radius, pileWidth, row: rowHeight } = layout(piles);
+    const contentWidth = piles.length * pileWidth + (piles.length + 1) * GAP;
     const width = Math.max(contentWidth, MIN_WIDTH);
     const offset = (width - contentWidth) / 2;
-    const height = TOP + rows * ROW + BOTTOM;
+    const height = TOP + rows * rowHeight + BOTTOM;
     svg?.remove();
     svg = rootSvg(width, height, "Nim piles");
     container.append(svg);
@@ -39,16 +44,11 @@ export function createBoard(container, { onMove }) {
 
     order.forEach((pileIndex, slot) => {
       const size = piles[pileIndex];
-      const x0 = offset + GAP + slot * (PILE_WIDTH + GAP);
-      const floor = TOP + rows * ROW;
-      svg.append(el("rect", { class: "nim-pile-bg", x: x0, y: TOP - 8, width: PILE_WIDTH, height: rows * ROW + 16, rx: 12 }));
-      const spot = (k) => {
-        const row = Math.floor(k / perRow);
-        const col = k % perRow;
-        const span = perRow * radius * 2 + (perRow - 1) * 3;
-        const cx = x0 + (PILE_WIDTH - span) / 2 + radius + col * (radius * 2 + 3);
-        return [cx, floor - ROW / 2 - row * ROW];
-      };
+      const x0 = offset + GAP + slot * (pileWidth + GAP);
+      const floor = TOP + rows * rowHeight;
+      svg.append(el("rect", { class: "nim-pile-bg", x: x0, y: TOP - 8, width: pileWidth, height: rows * rowHeight + 16, rx: 12 }));
+      const cellWidth = pileWidth / perRow;
+      const spot = (k) => [x0 + (k % perRow + 0.5) * cellWidth, floor - rowHeight / 2 - Math.floor(k / perRow) * rowHeight];
       if (lastPile === pileIndex + 1) {
         for (let k = size; k < size + lastCount && k < rows * perRow; k += 1) {
           const [cx, cy] = spot(k);
@@ -56,6 +56,7 @@ export function createBoard(container, { onMove }) {
         }
       }
       const counters = [];
+      const targets = [];
       for (let k = 0; k < size; k += 1) {
         const [cx, cy] = spot(k);
         const take = size - k;
@@ -76,17 +77,21 @@ export function createBoard(container, { onMove }) {
         if (legal.has(move)) {
           counter.classList.add("legal");
           const mark = (on) => counters.slice(k).forEach((c) => c.classList.toggle("take", on));
-          counter.addEventListener("pointerenter", () => mark(true));
-          counter.addEventListener("pointerleave", () => mark(false));
-          counter.addEventListener("focus", () => mark(true));
-          counter.addEventListener("blur", () => mark(false));
-          makeButton(counter, `Take ${take} from pile ${pileIndex + 1}`, () => onMove(move));
+          const target = el("rect", { class: "nim-target", x: x0 + (k % perRow) * cellWidth, y: cy - rowHeight / 2,
+            width: cellWidth, height: rowHeight, rx: 6 });
+          targets.push(target);
+          target.addEventListener("pointerenter", () => mark(true));
+          target.addEventListener("pointerleave", () => mark(false));
+          target.addEventListener("focus", () => mark(true));
+          target.addEventListener("blur", () => mark(false));
+          makeButton(target, `Take ${take} from pile ${pileIndex + 1}`, () => onMove(move));
         }
       }
-      svg.append(el("text", { class: "nim-count", x: x0 + PILE_WIDTH / 2, y: floor + 28, "text-anchor": "middle" }, [
+      svg.append(...targets); // above the counters and their hint labels, which they cover
+      svg.append(el("text", { class: "nim-count", x: x0 + pileWidth / 2, y: floor + 28, "text-anchor": "middle" }, [
         document.createTextNode(String(size)),
       ]));
-      svg.append(el("text", { class: "nim-label", x: x0 + PILE_WIDTH / 2, y: TOP - 14, "text-anchor": "middle" }, [
+      svg.append(el("text", { class: "nim-label", x: x0 + pileWidth / 2, y: TOP - 14, "text-anchor": "middle" }, [
         document.createTextNode(`Pile ${pileIndex + 1}`),
       ]));
     });
