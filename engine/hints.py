@@ -13,8 +13,10 @@ from engine.review import SearchSettings, shown_move
 from engine.search.every_move import score_every_move
 from engine.truth import Exact, move_values
 
-HINT_SETTINGS = SearchSettings(depth=6, seconds=1.0)
-"""The search of a position whose moves' exact values are unknown: depth 6, at most 1 s."""
+HINT_SETTINGS = SearchSettings(depth=5, seconds=30.0)
+"""The search of a position whose moves' exact values are unknown: to depth 5 whatever the machine's load, so that
+every viewer, every node and every run gets the same values for a position (a fixed-depth search of a fresh
+searcher is deterministic). The time is a guard only: on the compiled engine a chess middlegame takes 0.05-0.5 s."""
 HINT_TRUTH_SECONDS = 1.0
 """What the Connect Four solver gets to prove a position's moves before the search is used instead: within it, 195 of
 200 positions sampled at 12 stones (the hardest) were proven, 198 of 200 at 13, all of them at every other ply

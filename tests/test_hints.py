@@ -6,7 +6,8 @@ from __future__ import annotations
 from helpers import assert_error, connect, create, eventually, friend_game, named
 
 from engine.games import new_game
-from engine.hints import move_hints
+from engine.games.chess import ChessState
+from engine.hints import HINT_SETTINGS, move_hints
 from engine.truth import Exact, kept_key
 from webapp.arena.hints import job_key as hints_job_key
 
@@ -48,6 +49,13 @@ def test_a_search_scores_every_move_where_no_truth_is_known():
     assert chess["how"] == "search" and chess["depth"] >= 1 and len(chess["moves"]) == 20
     assert all(isinstance(hint["score"], int) for hint in chess["moves"].values())
     assert chess["moves"]["g1f3"]["shown"] == "Nf3"
+
+
+def test_search_hints_are_the_same_for_a_position_however_long_they_take():
+    """A fixed depth, not a time budget: the values of a chess middlegame's moves do not depend on the machine."""
+    middlegame = ChessState.from_setup("r2q1rk1/pp2bppp/2np1n2/4p3/2B1P3/2N2N2/PPP2PPP/R2QR1K1 w - - 0 10")
+    first, second = move_hints(middlegame), move_hints(middlegame)
+    assert first["depth"] == HINT_SETTINGS.depth and first == second
 
 
 def test_connect_four_hints_are_exact_from_the_empty_board():

@@ -90,7 +90,7 @@ class Hints:
         if info["kind"] != "final":
             return
         found = info["hints"]
-        settings = f"a search of depth {found['depth']} (at most {HINT_SETTINGS.seconds:g} s)"
+        settings = f"a search of depth {found['depth']}"
         hints: HintsPayload = {"game_id": game_id, "ply": job.ply, "seat": job.seat, "how": found["how"],
                                "depth": found["depth"], "moves": found["moves"],
                                "source": "the exact value of every move" if found["how"] == "exact" else settings}
