@@ -21,6 +21,7 @@ const FLIP_BY_DEFAULT = new Set(["chess", "wolves"]);
 /** Games whose board draws hints itself; the others list them under the board. */
 const BOARD_HINTS = new Set(["connect4", "tictactoe", "nim", "wolves"]);
 const PANEL_KEY = "arena.panel.hidden";
+const FOLLOW_SECONDS = 5; // before a spectator follows the players into their rematch
 
 const page = {
   token: root.dataset.token || null,
@@ -382,6 +383,7 @@ function announceLastMove(state) {
 }
 
 async function applyState(state) {
+  const rematchIsNew = page.state !== null && page.state !== undefined && !page.state.rematch_id;
   if (state.you !== undefined) page.you = state.you;
   if (state.ply !== page.state?.ply) {
     page.hint = null;
@@ -396,9 +398,9 @@ async function applyState(state) {
   page.clocks.update(state.clock, state.players);
   page.gameReview.onState(state);
   if (state.rematch_id && (page.you === null || page.you === undefined)) {
-    // A spectator follows the players into their rematch even when it missed the `rematch` event itself.
-    $("rematch-link").href = `/g/${state.rematch_id}`;
-    $("rematch-banner").hidden = false;
+    // A spectator follows the players into their rematch even when it missed the `rematch` event itself; one who
+    // opened the game after its rematch began gets the link only.
+    showRematch(`/g/${state.rematch_id}`, rematchIsNew);
   }
   document.body.dataset.game = state.game;
   $("move-notation").textContent = `Moves are written as ${state.move_notation}.`;
@@ -571,8 +573,37 @@ async function onRematch(payload) {
     page.connection.emit("rematch");
     return;
   }
-  $("rematch-link").href = payload.url;
+  showRematch(payload.url, true);
+}
+
+/**
+ * Shows a spectator the link to the players' rematch at `url`; with `follow`, the page goes there after
+ * `FOLLOW_SECONDS` (as the players do at once) unless the spectator chooses to stay. Counts down once per page.
+ */
+function showRematch(url, follow) {
+  $("rematch-link").href = url;
   $("rematch-banner").hidden = false;
+  if (!follow || page.rematchCountdown !== undefined) return;
+  let left = FOLLOW_SECONDS;
+  const tick = () => {
+    if (left === 0) {
+      window.location.assign(url);
+      return;
+    }
+    $("rematch-text").textContent = `The players started a rematch: following them in ${left} s.`;
+    left -= 1;
+    page.rematchCountdown = setTimeout(tick, 1000);
+  };
+  $("rematch-stay").hidden = false;
+  tick();
+}
+
+/** The spectator stays on the finished game instead of following the rematch. */
+function stayAfterRematch() {
+  clearTimeout(page.rematchCountdown);
+  page.rematchCountdown = null;
+  $("rematch-text").textContent = "The players started a rematch.";
+  $("rematch-stay").hidden = true;
 }
 
 // ---- controls ----
@@ -676,6 +707,7 @@ function wireControls() {
     }
   });
   $("rematch").addEventListener("click", () => page.connection.emit("rematch"));
+  $("rematch-stay").addEventListener("click", stayAfterRematch);
   $("back-live").addEventListener("click", backToLive);
   $("download-pgn").addEventListener("click", downloadPgn);
   $("move-entry").addEventListener("submit", submitTypedMove);

@@ -1,7 +1,7 @@
 """A friend game as on Lichess, in three browser contexts (two players and a spectator): the invitation and its
 waiting panel, the board facing the friend as soon as the seat is taken, a takeback request declined then accepted,
 a draw offer declined, a clock that flags, and a rematch offered by one player and accepted by the other, with the
-spectator following."""
+spectator following after a countdown (another spectator chooses to stay)."""
 
 from __future__ import annotations
 
@@ -51,6 +51,8 @@ def test_a_friend_game_from_invitation_to_rematch(live_server, browser: Browser,
     spectator, spectator_errors = open_page(browser)
     spectator.goto(game_url)
     expect(spectator.locator("#waiting-panel")).to_be_hidden()
+    stayer, stayer_errors = open_page(browser)
+    stayer.goto(game_url)
 
     type_move(host, "e4")
     moves_shown(friend, 1)
@@ -97,5 +99,12 @@ def test_a_friend_game_from_invitation_to_rematch(live_server, browser: Browser,
     friend.wait_for_url(host.url)
     expect(spectator.locator("#rematch-banner")).to_be_visible()
     expect(spectator.locator("#rematch-link")).to_have_attribute("href", host.url.removeprefix(live_server.url))
+    expect(spectator.locator("#rematch-text")).to_contain_text("following them in")
+    expect(stayer.locator("#rematch-text")).to_contain_text("following them in")
+    stayer.click("#rematch-stay")
+    expect(stayer.locator("#rematch-text")).to_have_text("The players started a rematch.")
+    spectator.wait_for_url(host.url)  # it follows the players, as they did
+    expect(spectator.locator('.player[data-player="1"] .you')).to_be_hidden()  # still a spectator there
+    assert stayer.url == game_url  # its countdown, started with the other's, was stopped
     expect(host.locator('.player[data-player="1"] .you')).to_be_visible()  # seats swapped: the host plays Black
-    assert host_errors == [] and friend_errors == [] and spectator_errors == []
+    assert host_errors == [] and friend_errors == [] and spectator_errors == [] and stayer_errors == []
