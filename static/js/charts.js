@@ -152,7 +152,11 @@ export function drawEvaluation(svg, points, { plies, names = ["first player", "s
     if (!points.length) return;
     const y = seat === 0 ? plotTop : plotBottom - EVAL.band;
     const band = el("rect", { class: `eval-band p${seat}`, x: plotLeft, y, width: plotWidth, height: EVAL.band });
-    band.append(el("title", {}, [document.createTextNode(`${names[seat]} has a proven win: the nearer the edge, the sooner`)]));
+    const plies = points.map((p) => pliesToEnd(p.score));
+    const [soonest, latest] = [Math.min(...plies), Math.max(...plies)];
+    const range = soonest === latest ? `${soonest}` : `${soonest} to ${latest}`;
+    band.append(el("title", {}, [document.createTextNode(`${names[seat]} has a proven win, the game ending ${range} `
+      + `${latest === 1 ? "ply" : "plies"} after the point: the nearer the edge, the sooner`)]));
     svg.append(band);
     text("win", { class: "axis-text", x: plotLeft - 4, y: y + EVAL.band / 2 + 3.5, "text-anchor": "end" });
   });
