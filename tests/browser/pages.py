@@ -1,8 +1,11 @@
-"""Helpers shared by the browser tests: a page of its own for each person, and typing a chess move."""
+"""Helpers shared by the browser tests: a page of its own for each person, typing a chess move, and a reviewed
+game."""
 
 from __future__ import annotations
 
+from helpers import eventually
 from playwright.sync_api import Browser, Page
+from servers import LiveServer
 
 
 def open_page(browser: Browser, width: int = 1280, height: int = 900) -> tuple[Page, list[str]]:
@@ -20,3 +23,18 @@ def type_move(page: Page, text: str) -> None:
     """Type ``text`` in the chess move field and press Enter."""
     page.fill("#move-text", text)
     page.press("#move-text", "Enter")
+
+
+def reviewed_game(server: LiveServer) -> str:
+    """The URL of a finished tic-tac-toe game between two people (X wins down the middle column, both sides having
+    erred) whose review is done: its chart and list mark the errors."""
+    created = server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "friend", "open": True},
+                                         "side": 0}).json()
+    second = server.post(f"/api/games/{created['id']}/seats", {}).json()["token"]
+    for index, move in enumerate(["2", "1", "5", "3", "8"]):
+        token = created["token"] if index % 2 == 0 else second
+        assert server.post(f"/api/games/{created['id']}/moves", {"move": move, "token": token}).status_code == 200
+    assert server.post(f"/api/games/{created['id']}/review", {}).status_code == 202
+    eventually(lambda: server.get(f"/api/games/{created['id']}/review").json()["status"] == "done", "the review",
+               timeout=120)
+    return server.url + created["url"]

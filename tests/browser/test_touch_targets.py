@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from helpers import eventually
+from pages import reviewed_game
 from playwright.sync_api import Browser, Page
 from servers import LiveServer
 
@@ -63,16 +63,8 @@ def chess_with_moves(page: Page, server: LiveServer) -> None:
     page.wait_for_selector("#moves button >> nth=5")
 
 
-def reviewed_game(page: Page, server: LiveServer) -> None:
-    """A tic-tac-toe game both sides played badly (X wins on the diagonal), reviewed: its chart marks the errors."""
-    created = create(page, {"game": "tictactoe", "opponent": {"type": "friend", "open": True}, "side": 0})
-    second = server.post(f"/api/games/{created['id']}/seats", {}).json()["token"]
-    for index, move in enumerate(["2", "1", "5", "3", "8"]):
-        token = created["token"] if index % 2 == 0 else second
-        assert server.post(f"/api/games/{created['id']}/moves", {"move": move, "token": token}).status_code == 200
-    assert server.post(f"/api/games/{created['id']}/review", {}).status_code in (200, 202)
-    eventually(lambda: server.get(f"/api/games/{created['id']}/review").json()["status"] == "done", "the review")
-    page.goto(server.url + created["url"])
+def reviewed(page: Page, server: LiveServer) -> None:
+    page.goto(reviewed_game(server))
     page.wait_for_selector(".review-error")
 
 
@@ -86,7 +78,7 @@ PAGES = {
     "home": path("/"), "lab": path("/lab"), "not found": path("/no-such-page"),
     **{f"{game} board": engine_game(game) for game in ("tictactoe", "nim", "connect4", "wolves", "chess")},
     "tic-tac-toe searched": searched_game("tictactoe"), "Nim searched": searched_game("nim"),
-    "chess with moves": chess_with_moves, "reviewed game": reviewed_game,
+    "chess with moves": chess_with_moves, "reviewed game": reviewed,
 }
 
 
