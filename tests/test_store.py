@@ -8,7 +8,6 @@ import time
 
 import pytest
 from helpers import new_game
-from sqlalchemy import text
 
 from webapp.errors import ArenaError
 from webapp.store import PlyTakenError, Store, StoredMove
@@ -146,17 +145,6 @@ def test_one_browser_recording_one_seat_from_many_threads_at_once_stores_one_row
     for thread in threads:
         thread.join()
     assert errors == [] and stores[0].seat_of("browser-a", "g1") == 0
-
-
-def test_a_database_from_before_the_seats_of_browsers_gains_their_table(database_url):
-    store = Store(database_url)
-    new_game(store, "g1")
-    with store.engine.begin() as connection:
-        connection.execute(text("DROP TABLE player_seats"))
-    store.close()
-    reopened = Store(database_url)
-    reopened.remember_seat("browser-a", "g1", 0)
-    assert reopened.seat_of("browser-a", "g1") == 0 and reopened.load_game("g1").id == "g1"
 
 
 def test_concurrent_moves_through_the_arena_accept_exactly_one(app):

@@ -1,15 +1,9 @@
 """Every change of a game raises its version by one, in the store and in every payload, so a client can tell that
-it missed or received out of order an event; databases of earlier versions gain the column at start-up."""
+it missed or received out of order an event (databases older than the column gain it: tests/test_migrations.py)."""
 
 from __future__ import annotations
 
-import pytest
-from helpers import connect, named, new_game
-from sqlalchemy import text
-
-from webapp.store import Store, StoredMove
-
-pytestmark = pytest.mark.servers
+from helpers import connect, named
 
 
 def version_of(client, game_id: str) -> int:
@@ -47,17 +41,3 @@ def test_a_takeback_raises_the_version_though_the_ply_goes_down(client):
     before = client.get(f"/api/games/{game_id}").json
     taken_back = client.post(f"/api/games/{game_id}/takeback", json={"token": token}).json
     assert taken_back["ply"] == 0 and taken_back["version"] > before["version"]
-
-
-def test_a_database_of_an_earlier_version_gains_the_version_column(database_url):
-    store = Store(database_url)
-    new_game(store, "g1")
-    store.add_move("g1", StoredMove(1, "5", 0), to_move=1)
-    with store.engine.begin() as connection:
-        connection.execute(text("ALTER TABLE games DROP COLUMN version"))
-    store.close()
-    reopened = Store(database_url)
-    game = reopened.load_game("g1")
-    assert game.version == 0 and [m.move for m in game.moves] == ["5"]
-    reopened.add_move("g1", StoredMove(2, "1", 1), to_move=0)
-    assert reopened.load_game("g1").version == 1

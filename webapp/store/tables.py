@@ -1,5 +1,6 @@
 """The database's tables (SQLAlchemy rows) and the ``Database`` they live in: the engine of a SQLite file or a
-PostgreSQL server, its connection pool, its sessions, and the creation of missing tables and columns."""
+PostgreSQL server, its connection pool and its sessions; its schema is migrated when it is opened
+(``webapp.store.schema``)."""
 
 from __future__ import annotations
 
@@ -19,14 +20,13 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
-    inspect,
-    text,
 )
-from sqlalchemy.engine import URL, Connection, CursorResult, Engine, Result, make_url
+from sqlalchemy.engine import URL, CursorResult, Engine, Result, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from webapp.clock import Clock
+from webapp.store.schema import migrate
 
 
 class Base(DeclarativeBase):
@@ -162,9 +162,6 @@ POOL_OVERFLOW = 24
 threads a node holds at most 32 connections, so several nodes fit PostgreSQL's default ``max_connections`` (100).
 A thread finding all 32 busy waits (every store call is a short transaction) up to ``POOL_TIMEOUT`` seconds."""
 POOL_TIMEOUT = 30
-_SCHEMA_LOCK = 0x4172656E61
-"""PostgreSQL advisory lock key held while the tables are created (nodes starting together take turns)."""
-
 
 def database_url(url: str) -> URL:
     """``url`` parsed, with ``postgres://`` and ``postgresql://`` (no driver named) given the psycopg 3 driver.
@@ -186,31 +183,6 @@ def _create_engine(url: URL) -> Engine:
                          pool_pre_ping=True)
 
 
-def _create_tables(engine: Engine) -> None:
-    """Create the missing tables. On PostgreSQL the check and the creation run in one transaction holding an
-    advisory lock, so nodes starting at once against a new database do not both try to create a table."""
-    with engine.begin() as connection:
-        if engine.dialect.name == "postgresql":
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _SCHEMA_LOCK})
-        Base.metadata.create_all(connection)
-        _add_missing_columns(connection)
-
-
-ADDED_COLUMNS = (("games", "version", "INTEGER NOT NULL DEFAULT 0"), ("moves", "depth", "INTEGER"),
-                 ("moves", "clock_ms", "INTEGER"), ("games", "turn_started_at", "TIMESTAMP WITH TIME ZONE"),
-                 ("games", "offers", "JSON"))
-"""Columns added to tables after their first release: ``(table, column, SQL type and default)``. ``create_all``
-creates missing tables but never alters an existing one, so each of these is added where it is missing."""
-
-
-def _add_missing_columns(connection: Connection) -> None:
-    """Add every column of ``ADDED_COLUMNS`` that an existing table lacks (SQLite and PostgreSQL)."""
-    inspector = inspect(connection)
-    for table, column, definition in ADDED_COLUMNS:
-        if column not in {existing["name"] for existing in inspector.get_columns(table)}:
-            connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {definition}"))
-
-
 def rows_changed(result: Result[Any]) -> int:
     """How many rows an UPDATE or DELETE changed (SQLAlchemy types ``Session.execute``'s answer as the general
     ``Result``; for these statements it is a ``CursorResult``)."""
@@ -229,11 +201,12 @@ class Database:
     transaction or session is its own."""
 
     def __init__(self, url: str, clock: Clock) -> None:
-        """Open the database at ``url`` and create its missing tables and columns; the times it stores are
+        """Open the database at ``url`` and bring its schema to the newest revision (``webapp.store.schema``); the
+        times it stores are
         ``clock``'s (``now``)."""
         self.now = clock.now
         self.engine = _create_engine(database_url(url))
-        _create_tables(self.engine)
+        migrate(self.engine)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @contextmanager

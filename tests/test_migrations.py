@@ -1,0 +1,96 @@
+"""The schema comes from Alembic's revisions (webapp/store/migrations), on SQLite and on PostgreSQL: an empty database
+gets the models' schema exactly (no difference autogenerate could find); a database made before migrations, with
+columns and tables that later versions added missing, is brought to the newest revision with its games kept; opening
+a database at the newest revision changes nothing; processes opening a new database at once take turns."""
+
+from __future__ import annotations
+
+import multiprocessing
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from helpers import new_game
+from sqlalchemy import create_engine, inspect, text
+
+from webapp.store import Store, StoredMove, tables
+from webapp.store.schema import newest_revision, revision_of
+
+pytestmark = pytest.mark.servers
+
+
+def schema_differences(url: str) -> list:
+    """What autogenerate finds between the database at ``url`` and the models, and the revision it is at."""
+    engine = create_engine(tables.database_url(url))
+    with engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), tables.Base.metadata)
+        revision = revision_of(connection)
+    engine.dispose()
+    return [differences, revision]
+
+
+def test_an_empty_database_gets_the_models_schema(database_url):
+    Store(database_url).close()
+    assert schema_differences(database_url) == [[], newest_revision()]
+
+
+def test_a_database_made_before_migrations_is_brought_up_to_date_with_its_games(database_url):
+    engine = create_engine(tables.database_url(database_url))
+    tables.Base.metadata.create_all(engine)
+    with engine.begin() as connection:  # as an earlier version left it: two tables and four columns missing
+        connection.execute(text("DROP TABLE reviews"))
+        connection.execute(text("DROP TABLE player_seats"))
+        for table, column in (("games", "version"), ("games", "offers"), ("moves", "depth"), ("moves", "clock_ms")):
+            connection.execute(text(f"ALTER TABLE {table} DROP COLUMN {column}"))
+    engine.dispose()
+    store = Store(database_url)
+    new_game(store, "g1")
+    store.add_move("g1", StoredMove(1, "5", 0), to_move=1)
+    store.close()
+    reopened = Store(database_url)
+    game = reopened.load_game("g1")
+    assert game.version == 1 and [move.move for move in game.moves] == ["5"]
+    reopened.remember_seat("browser-a", "g1", 0)
+    assert reopened.seat_of("browser-a", "g1") == 0
+    reopened.close()
+    assert schema_differences(database_url) == [[], newest_revision()]
+
+
+def test_a_database_older_than_a_column_keeps_its_games(database_url):
+    store = Store(database_url)
+    new_game(store, "g1")
+    store.add_move("g1", StoredMove(1, "5", 0), to_move=1)
+    with store.engine.begin() as connection:  # a database made before the version column, not yet migrated
+        connection.execute(text("ALTER TABLE games DROP COLUMN version"))
+        connection.execute(text("DROP TABLE alembic_version"))
+    store.close()
+    reopened = Store(database_url)
+    game = reopened.load_game("g1")
+    assert game.version == 0 and [move.move for move in game.moves] == ["5"]
+    reopened.add_move("g1", StoredMove(2, "1", 1), to_move=0)
+    assert reopened.load_game("g1").version == 1
+    reopened.close()
+
+
+def test_opening_an_up_to_date_database_changes_nothing(database_url):
+    Store(database_url).close()
+    engine = create_engine(tables.database_url(database_url))
+    before = sorted(inspect(engine).get_table_names())
+    engine.dispose()
+    Store(database_url).close()
+    engine = create_engine(tables.database_url(database_url))
+    assert sorted(inspect(engine).get_table_names()) == before and "alembic_version" in before
+    engine.dispose()
+    assert schema_differences(database_url) == [[], newest_revision()]
+
+
+def open_store(url: str) -> None:
+    Store(url).close()
+
+
+def test_processes_starting_at_once_on_a_new_database_take_turns(database_url):
+    """Two processes open a new database at once (gunicorn's workers, nodes): both start, one migrates it."""
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(2) as pool:
+        pool.map(open_store, [database_url, database_url])
+    assert schema_differences(database_url) == [[], newest_revision()]
