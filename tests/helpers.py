@@ -152,11 +152,12 @@ def heard_within(client, name: str, seconds: float) -> list[Any]:
     return heard
 
 
-def new_game(store: Store, game_id: str, engine_seat: int | None = None) -> None:
-    """Store a new active tic-tac-toe game ``game_id`` (take-backs allowed) whose ``engine_seat`` is an engine's."""
+def new_game(store: Store, game_id: str, engine_seat: int | None = None, game: str = "tictactoe") -> None:
+    """Store a new active ``game`` (tic-tac-toe unless told) ``game_id`` (take-backs allowed) whose ``engine_seat`` is
+    an engine's."""
     now = dt.datetime.now(dt.UTC)
     seats = [StoredSeat(i, {"level": 1} if i == engine_seat else None, i != engine_seat) for i in (0, 1)]
     store.create_game(StoredGame(
-        id=game_id, game="tictactoe", start_setup="", game_options={}, options={"takeback": True},
+        id=game_id, game=game, start_setup="", game_options={}, options={"takeback": True},
         opponent={"type": "friend"}, status="active", winner=None, reason=None, rematch_id=None,
         created_at=now, updated_at=now, seats=seats), to_move=0)

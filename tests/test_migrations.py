@@ -1,20 +1,24 @@
 """The schema comes from Alembic's revisions (webapp/store/migrations), on SQLite and on PostgreSQL: an empty database
 gets the models' schema exactly (no difference autogenerate could find); a database made before migrations, with
 columns and tables that later versions added missing, is brought to the newest revision with its games kept; opening
-a database at the newest revision changes nothing; processes opening a new database at once take turns."""
+a database at the newest revision changes nothing; processes opening a new database at once take turns; records
+stored before the engine's label and root moves' texts gain them."""
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from helpers import new_game
 from sqlalchemy import create_engine, inspect, text
 
+from webapp.search.records import encode_record
 from webapp.store import Store, StoredMove, tables
-from webapp.store.schema import newest_revision, revision_of
+from webapp.store.schema import alembic_config, newest_revision, revision_of
 
 pytestmark = pytest.mark.servers
 
@@ -82,6 +86,29 @@ def test_opening_an_up_to_date_database_changes_nothing(database_url):
     assert sorted(inspect(engine).get_table_names()) == before and "alembic_version" in before
     engine.dispose()
     assert schema_differences(database_url) == [[], newest_revision()]
+
+
+def test_records_stored_before_labels_and_root_texts_gain_them(database_url):
+    """Revision 0002 completes the records of a database at 0001 as the room receives them now."""
+    old = {"game_id": "g1", "ply": 0, "seat": 0, "info": {
+        "kind": "final", "engine": {"depth": 30, "time": 1.5, "algorithm": "alphabeta", "personality": "solid"},
+        "root_moves": [{"move": "e2e4", "score": 35}, {"move": "d2d4", "score": None},
+                       {"move": "g1f3", "score": -999_995}]}}
+    store = Store(database_url)
+    new_game(store, "g1", game="chess")
+    store.add_move("g1", StoredMove(1, "e2e4", 0, score=35), to_move=1, record=encode_record(old))
+    current = json.loads(encode_record(old))
+    current["info"] |= {"engine_label": "level 4", "root_moves": [{"move": "e2e4", "score": 35, "score_text": "+0.35"}]}
+    store.add_move("g1", StoredMove(2, "e7e5", 1, score=-35), to_move=0, record=encode_record(current))
+    with store.engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0001")
+    store.close()
+    assert json.loads(Store(database_url).search_record("g1", 1))["info"] == old["info"] | {
+        "engine_label": "alphabeta · depth 30 · 1.5 s · solid",
+        "root_moves": [{"move": "e2e4", "score": 35, "score_text": "+0.35"},
+                       {"move": "d2d4", "score": None, "score_text": None},
+                       {"move": "g1f3", "score": -999_995, "score_text": "loss in 2"}]}
+    assert json.loads(Store(database_url).search_record("g1", 2)) == current  # a complete record stays as it is
 
 
 def open_store(url: str) -> None:

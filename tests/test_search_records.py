@@ -12,7 +12,7 @@ from inbox import Inbox
 
 from engine.games import new_game
 from webapp.search.jobs import SearchJob, run_job
-from webapp.search.records import RECORD_MAX_BYTES, encode_record, fit_info, read_record
+from webapp.search.records import RECORD_MAX_BYTES, encode_record, fit_info
 from webapp.sockets import socketio
 
 NIM = {"game": "nim", "options": {"piles": [3, 4, 5]},
@@ -150,15 +150,3 @@ def test_eval_comments_say_mate_in_moves_for_the_side_that_mates():
     assert ChessState.eval_comment(WIN - 5, 9) == "[%eval #2,9]"  # this move, Black, White, Black, White mates
     assert ChessState.eval_comment(-(WIN - 4), 9) == "[%eval #-2,9]"
     assert ChessState.eval_comment(WIN - 1, 9) is None
-
-
-def test_a_record_stored_before_labels_and_root_texts_is_read_with_them():
-    old = {"game_id": "g1", "ply": 0, "seat": 1, "info": {
-        "kind": "final", "engine": {"depth": 30, "time": 1.5, "algorithm": "alphabeta", "personality": "solid"},
-        "root_moves": [{"move": "e2e4", "score": 35}, {"move": "d2d4", "score": None},
-                       {"move": "g1f3", "score": -999_995}]}}
-    info = read_record(encode_record(old), 100)["info"]
-    assert info["engine_label"] == "alphabeta · depth 30 · 1.5 s · solid"
-    assert [rm["score_text"] for rm in info["root_moves"]] == ["+0.35", None, "loss in 2"]
-    current = {"game_id": "g1", "ply": 0, "seat": 1, "info": info | {"engine_label": "level 4"}}
-    assert read_record(encode_record(current), 100) == current  # a record with both is read as stored

@@ -6,7 +6,9 @@ A browser carries one cookie, ``arena_player``: a random identity signed with th
 
 Browsers of earlier versions carry one ``arena_seat_<game>`` cookie per game, holding that seat's token. Every
 request that still has some records their seats for the browser's identity and expires them, so such a browser
-leaves the growing set of cookies behind with its next visit.
+leaves the growing set of cookies behind with its next visit. Those cookies lived 90 days and the last were set on
+2026-11-24: this carry-over (``LEGACY_PREFIX``) and gunicorn's larger header limit (``gunicorn.conf.py``) go after
+2027-02-22, when every one of them has expired.
 """
 
 from __future__ import annotations

@@ -3,7 +3,6 @@ engine move's record) and the current hints; the room gets the new watcher count
 
 from __future__ import annotations
 
-from engine.game import score_scale
 from webapp.arena.cache import GameCache
 from webapp.arena.hints import Hints
 from webapp.arena.live import LiveGame
@@ -45,7 +44,7 @@ class Membership:
                 self.outbox.emit("search", {"game_id": game_id, "ply": job.ply, "seat": job.seat,
                                             "info": live.last_search}, to=sid)
             elif job is None and (record := self._last_record(live)) is not None:
-                self.outbox.emit("search", read_record(record, score_scale(live.state)), to=sid)
+                self.outbox.emit("search", read_record(record), to=sid)
             if live.stored.options.get("hints") and live.active:
                 hints = self.hints.latest(game_id, live.ply)
                 if hints is not None:

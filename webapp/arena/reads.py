@@ -7,7 +7,7 @@ import datetime as dt
 import json
 from typing import Any
 
-from engine.game import PgnState, score_scale
+from engine.game import PgnState
 from webapp.arena.cache import GameCache
 from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import Payloads, PositionPayload, StatePayload, SummaryPayload, position_payload
@@ -81,11 +81,10 @@ class Reads:
         person's move, a move older than records, a ply beyond the game)."""
         with self.cache.locked(game_id) as live:
             known = 1 <= ply <= live.ply
-            scale = score_scale(live.state)
         record = self.store.search_record(game_id, ply) if known else None
         if record is None:
             raise ArenaError(ErrorCode.NOT_FOUND, f"game {game_id} has no engine search recorded for ply {ply}")
-        return read_record(record, scale)
+        return read_record(record)
 
     def score_every_move(self, game_id: str, ply: int, client: str = "") -> EveryMovePayload:
         """Every move of the engine search behind the move that made ply ``ply`` scored exactly at that search's

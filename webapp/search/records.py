@@ -15,8 +15,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.game import describe_score
-from webapp.display import engine_label
 from webapp.search.job_events import FinalEvent
 
 RECORD_MAX_BYTES = 64 * 1024
@@ -72,18 +70,10 @@ def encode_record(message: dict[str, Any]) -> str:
     return _dumps(message)
 
 
-def read_record(text: str, score_scale: int) -> dict[str, Any]:
-    """The stored record ``text`` as the room receives a ``search`` event now: a record stored before events
-    carried the engine's label and each root move's score text gets them here (``engine_label``, and
-    ``describe_score`` in the game's ``score_scale``), so every record shows the same in the panel."""
+def read_record(text: str) -> dict[str, Any]:
+    """The stored record ``text`` as the room received it (every stored record carries the engine's label and its
+    root moves' score texts: migration 0002 added them to the older ones)."""
     message: dict[str, Any] = json.loads(text)
-    info = message["info"]
-    if "engine_label" not in info and isinstance(info.get("engine"), dict):
-        info["engine_label"] = engine_label(info["engine"])
-    for root_move in info.get("root_moves", []):
-        if "score_text" not in root_move:
-            score = root_move.get("score")
-            root_move["score_text"] = None if score is None else describe_score(score, score_scale)
     return message
 
 
