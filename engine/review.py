@@ -45,6 +45,19 @@ GOOD = "good"
 INACCURACY, MISTAKE, BLUNDER = "inaccuracy", "mistake", "blunder"
 CHESS_GRADES = ((300, BLUNDER), (100, MISTAKE), (50, INACCURACY))
 """Centipawn losses from which a chess move is graded so (Lichess's classic thresholds)."""
+def describe_grading(game: str) -> str:
+    """How the losses of searched moves are graded in ``game``, in words (only chess grades them)."""
+    if game == "chess":
+        grades = ", ".join(f"{grade} from {limit}" for limit, grade in reversed(CHESS_GRADES))
+        return f"centipawn losses graded as Lichess does: {grades}"
+    return "losses counted in the game's points, not graded (only chess grades them)"
+
+
+def loss_unit(game: str) -> str:
+    """What a searched move's loss counts in ``game``: "centipawns" in chess, else "points"."""
+    return "centipawns" if game == "chess" else "points"
+
+
 DECIDED_CAP = 1000
 """A decided score (a forced win or loss) counts as this many centipawns (or points) when losses are measured."""
 Progress = Callable[[int, int], None]

@@ -2,10 +2,11 @@
 gets the models' schema exactly (no difference autogenerate could find); a database made before migrations, with
 columns and tables that later versions added missing, is brought to the newest revision with its games kept; opening
 a database at the newest revision changes nothing; processes opening a new database at once take turns; records
-stored before the engine's label and root moves' texts gain them."""
+stored before the engine's label and root moves' texts gain them, and reviews their grading."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import multiprocessing
 
@@ -16,6 +17,7 @@ from alembic.runtime.migration import MigrationContext
 from helpers import new_game
 from sqlalchemy import create_engine, inspect, text
 
+from webapp.reviews import settings_of
 from webapp.search.records import encode_record
 from webapp.store import Store, StoredMove, tables
 from webapp.store.schema import alembic_config, newest_revision, revision_of
@@ -109,6 +111,27 @@ def test_records_stored_before_labels_and_root_texts_gain_them(database_url):
                        {"move": "d2d4", "score": None, "score_text": None},
                        {"move": "g1f3", "score": -999_995, "score_text": "loss in 2"}]}
     assert json.loads(Store(database_url).search_record("g1", 2)) == current  # a complete record stays as it is
+
+
+def test_reviews_stored_before_they_said_their_grading_gain_it(database_url):
+    """Revision 0003 adds to each stored review how its losses are graded and what they count, per game."""
+    store = Store(database_url)
+    settings = {"depth": 8, "seconds": 0.5, "text": "a search of depth 8 (at most 0.5 s a position)"}
+    for game_id, game in (("c1", "chess"), ("n1", "nim")):
+        new_game(store, game_id, game=game)
+        assert store.reviews.claim(game_id, stale_before=dt.datetime.now(dt.UTC))
+        store.reviews.save(game_id, "done", {"verdicts": [], "averages": [None, None], "settings": dict(settings)})
+    with store.engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0002")
+    store.close()
+    reopened = Store(database_url)
+    assert reopened.reviews.get("c1")[1]["settings"] == settings | {
+        "grading": "centipawn losses graded as Lichess does: inaccuracy from 50, mistake from 100, blunder from 300",
+        "loss_unit": "centipawns"}
+    assert reopened.reviews.get("n1")[1]["settings"] == settings | {
+        "grading": "losses counted in the game's points, not graded (only chess grades them)", "loss_unit": "points"}
+    assert reopened.reviews.get("n1")[1]["settings"] == settings_of("nim")  # as a review made now says
+    reopened.close()
 
 
 def open_store(url: str) -> None:

@@ -21,7 +21,16 @@ from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict
 
 from engine.game import State
-from engine.review import PositionView, SearchSettings, average_losses, positions_of, shown_move, verdicts_from
+from engine.review import (
+    PositionView,
+    SearchSettings,
+    average_losses,
+    describe_grading,
+    loss_unit,
+    positions_of,
+    shown_move,
+    verdicts_from,
+)
 from webapp.clock import Clock
 from webapp.errors import ArenaError, ErrorCode
 from webapp.search.fair_queue import BACKGROUND
@@ -36,11 +45,19 @@ STALE_SECONDS = 120.0
 
 class ReviewResult(TypedDict):
     """A finished review as stored: each move's verdict (``engine.review.MoveVerdict.to_dict()``), each seat's
-    average loss, and the search settings (with ``text``, in words)."""
+    average loss, and the search settings (``settings_of``)."""
 
     verdicts: list[dict[str, Any]]
     averages: list[float | None]
     settings: dict[str, Any]
+
+
+def settings_of(game: str) -> dict[str, Any]:
+    """The settings of ``game``'s reviews as the page shows them: the search of positions without a known truth
+    (``depth``, ``seconds`` and ``text`` in words), how its losses are graded (``grading``, in words) and what they
+    count (``loss_unit``)."""
+    return dataclasses.asdict(SETTINGS) | {"text": SETTINGS.describe(), "grading": describe_grading(game),
+                                           "loss_unit": loss_unit(game)}
 
 
 class ReviewStatus(TypedDict):
@@ -229,4 +246,4 @@ class Reviews:
         views = [run.views[index] for index in range(len(run.positions))]
         verdicts = verdicts_from(run.positions, run.moves, views)
         return {"verdicts": [verdict.to_dict() for verdict in verdicts], "averages": average_losses(verdicts),
-                "settings": dataclasses.asdict(SETTINGS) | {"text": SETTINGS.describe()}}
+                "settings": settings_of(run.positions[0].name)}

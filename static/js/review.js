@@ -16,13 +16,14 @@ const ERRORS = {
 
 const moveNumber = (ply) => `${Math.ceil(ply / 2)}${ply % 2 ? "." : "…"}`;
 const EXACT = "the exact value of every move (solved table, solver or theory)";
-const GRADES = "centipawn losses graded as Lichess does: inaccuracy from 50, mistake from 100, blunder from 300";
 
 /** Where the verdicts come from, in move ranges when a game has both kinds: "From the exact value of every move
  * (…): 5., 6.–11…. From a search of depth 8 (at most 0.5 s a position): 1.–4…, 5…." */
 function aboutVerdicts(verdicts, settings) {
   if (verdicts.every((verdict) => verdict.exact)) return `Verdicts from ${EXACT}.`;
-  if (!verdicts.some((verdict) => verdict.exact)) return `Verdicts from ${settings.text} of every position; ${GRADES}.`;
+  if (!verdicts.some((verdict) => verdict.exact)) {
+    return `Verdicts from ${settings.text} of every position; ${settings.grading}.`;
+  }
   const runs = [];
   for (const verdict of verdicts) {
     const last = runs[runs.length - 1];
@@ -150,7 +151,7 @@ export class GameReview {
       const counts = Object.keys(ERRORS).map((name) => [name, mine.filter((v) => v.verdict === name).length])
         .filter(([, count]) => count > 0).map(([name, count]) => `${count} ${name}`);
       const best = mine.filter((verdict) => verdict.verdict === "best").length;
-      const average = averages[seat] === null ? "" : ` · average loss ${Math.round(averages[seat])}${this.state.game === "chess" ? " centipawns" : " points"}`;
+      const average = averages[seat] === null ? "" : ` · average loss ${Math.round(averages[seat])} ${settings.loss_unit}`;
       return `<b>${escapeHtml(names[seat])}</b>: ${best} best of ${mine.length}${counts.length ? `, ${escapeHtml(counts.join(", "))}` : ""}${average}`;
     }).join("<br>");
     const list = this.$("review-list");
