@@ -47,11 +47,12 @@ bp = Blueprint(
 def page_facts() -> dict[str, object]:
     """What every page reads from the server rather than keep a copy of: the score scale (for its scripts), and
     the ranges a form may ask for, from the API description: the deepest search (``Depth``), the seconds per
-    engine move (``MoveSeconds``) and the time control (``TimeControl``'s ``minutes`` and ``increment``)."""
+    engine move (``MoveSeconds``), the time control (``TimeControl``'s ``minutes`` and ``increment``) and the paces
+    an engine-against-engine game's creator may choose (``Pace``)."""
     control = schema.component("TimeControl")["properties"]
     return {"score_facts": score_facts(), "depth_limit": schema.component("Depth")["maximum"],
             "move_seconds": schema.component("MoveSeconds"), "clock_minutes": control["minutes"],
-            "clock_increment": control["increment"]}
+            "clock_increment": control["increment"], "paces": schema.component("Pace")["enum"]}
 
 
 # The chess board's piece images (/chess/pieces/wK.svg) are served with the pages that draw them.

@@ -172,7 +172,7 @@ function drawControls(state) {
   $("pause-game").hidden = !directing;
   $("pause-game").textContent = state.options?.paused_by_creator ? "Resume" : "Pause";
   $("pace-row").hidden = !directing;
-  if (directing) $("pace").value = String(state.options?.pace ?? 0.5);
+  if (directing) showPace(state.pace);
   $("rematch").hidden = !(player && state.status === "finished");
   // A game's end is final: no take-back once it is over, however it ended.
   $("takeback").hidden = !(player && state.status === "active" && state.options?.takeback && hasEngine(state)
@@ -677,6 +677,17 @@ function togglePanel(hidden) {
   try {
     localStorage.setItem(PANEL_KEY, hidden ? "1" : "");
   } catch { /* storage refused: the choice lasts for this page only */ }
+}
+
+/** Shows the game's `pace` (seconds) in the pace menu, with an entry of its own when it is none of the creator's
+ * choices (the server's `ARENA_PACE`). */
+function showPace(pace) {
+  const menu = $("pace");
+  const value = String(pace);
+  if (![...menu.options].some((option) => option.value === value)) {
+    menu.add(new Option(`${value} s between moves (the server's pace)`, value));
+  }
+  menu.value = value;
 }
 
 /** The creator pauses, resumes or paces an engine-against-engine game. */

@@ -113,7 +113,7 @@ def assemble(store: Store, secret: str, emit: Emit, runner: Runner, settings: Ar
     next_id = itertools.count(1).__next__  # one counter of job ids for every kind of search
     presence = Presence(emit, watcher_counts)
     cache = GameCache(store, presence.rooms, settings.shared, settings.idle_games, settings.untouched_seconds, clock)
-    payloads = Payloads(presence, runner, clock)
+    payloads = Payloads(presence, runner, clock, settings.pace)
     outbox = Outbox(emit, payloads)
     hints = Hints(runner, emit, next_id)
     turns = EngineTurns(store, cache, runner, outbox, presence, next_id, leases, settings.pace,

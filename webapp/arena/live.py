@@ -79,6 +79,12 @@ class LiveGame:
         """Whether an engine plays each seat."""
         return all(seat.engine is not None for seat in self.stored.seats)
 
+    def pace(self, server_pace: float) -> float:
+        """Seconds between two engine moves of this game: as its creator chose (``options.pace``), else
+        ``server_pace`` (``ARENA_PACE``)."""
+        pace: float = self.stored.options.get("pace", server_pace)
+        return pace
+
     def position_at(self, ply: int) -> State:
         """The position after the first ``ply`` moves (replayed in time linear in ``ply``)."""
         return play_moves(self.start, [move.move for move in self.stored.moves[:ply]])

@@ -101,6 +101,7 @@ class StatePayload(TypedDict):
     legal_moves: list[str]
     view: dict[str, Any]
     watchers: int
+    pace: float | None
     search_state: str
     clock: dict[str, Any] | None
     rematch_id: str | None
@@ -171,10 +172,12 @@ class Payloads:
     """Builds the payloads that depend on more than the game itself: its watchers (``presence``) and the state of
     its search (``runner``)."""
 
-    def __init__(self, presence: Presence, runner: Runner, clock: Clock) -> None:
+    def __init__(self, presence: Presence, runner: Runner, clock: Clock, pace: float) -> None:
         self._presence = presence
         self._runner = runner
         self._clock = clock
+        self._pace = pace
+        """The server's seconds between two moves of an engine-against-engine game (``ARENA_PACE``)."""
 
     def state(self, live: LiveGame, you: int | None = None, include_you: bool = False) -> StatePayload:
         """The game state of docs/protocol.md; ``you`` is added when ``include_you``."""
@@ -202,6 +205,7 @@ class Payloads:
             "legal_moves": [state.move_text(m) for m in state.legal_moves()] if live.active else [],
             "view": state.view(),
             "watchers": self._presence.count(stored.id),
+            "pace": live.pace(self._pace) if live.between_engines else None,
             "search_state": self._search_state(live),
             "clock": None if clocks is None else clocks.to_payload(self._clock.time()),
             "rematch_id": stored.rematch_id,

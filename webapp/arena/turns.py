@@ -89,7 +89,7 @@ class EngineTurns:
         job = SearchJob(
             id=self._job_ids(), key=live.id, ply=live.ply, seat=seat, state=live.state, engine=engine,
             record_tree=tree_nodes(live.stored.game),
-            not_before=self.clock.time() + live.stored.options.get("pace", self.pace) if live.between_engines else 0.0,
+            not_before=self.clock.time() + live.pace(self.pace) if live.between_engines else 0.0,
             seed=secrets.randbits(32), client=live.client, deadline=self._deadline(live, seat, resumed))
         live.job_id = job.id
         live.last_search = None
