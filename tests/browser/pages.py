@@ -3,9 +3,14 @@ game."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from helpers import eventually
 from playwright.sync_api import Browser, Page
 from servers import LiveServer
+
+Opener = Callable[[Page, LiveServer], None]
+"""Opens some page of a live server in a browser page, set up as a test needs it."""
 
 
 def open_page(browser: Browser, width: int = 1280, height: int = 900) -> tuple[Page, list[str]]:
@@ -38,3 +43,16 @@ def reviewed_game(server: LiveServer) -> str:
     eventually(lambda: server.get(f"/api/games/{created['id']}/review").json()["status"] == "done", "the review",
                timeout=120)
     return server.url + created["url"]
+
+
+def open_reviewed_game(page: Page, server: LiveServer) -> None:
+    """Open ``reviewed_game``'s page once its review shows."""
+    page.goto(reviewed_game(server))
+    page.wait_for_selector(".review-error")
+
+
+def open_path(url: str) -> Opener:
+    """An opener of the server's page at ``url`` (a path)."""
+    def open_it(page: Page, server: LiveServer) -> None:
+        page.goto(server.url + url)
+    return open_it

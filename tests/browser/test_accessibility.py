@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from pages import reviewed_game
+from pages import open_path, open_reviewed_game
 from playwright.sync_api import Browser, Page, expect
 from servers import LiveServer
 
@@ -69,23 +69,12 @@ def with_hints(game: str) -> Callable[[Page, LiveServer], None]:
     return open_game
 
 
-def reviewed(page: Page, server: LiveServer) -> None:
-    page.goto(reviewed_game(server))
-    page.wait_for_selector(".review-error")
-
-
-def path(url: str) -> Callable[[Page, LiveServer], None]:
-    def open_path(page: Page, server: LiveServer) -> None:
-        page.goto(server.url + url)
-    return open_path
-
-
 PAGES = {
-    "home": path("/"), "lab": path("/lab"), "not found": path("/g/Ab3_x-9"),
+    "home": open_path("/"), "lab": open_path("/lab"), "not found": open_path("/g/Ab3_x-9"),
     **{f"{game} before a move": before_a_move(game) for game in GAMES},
     **{f"{game} after a move": after_a_move(game) for game in GAMES},
     **{f"{game} with hints": with_hints(game) for game in GAMES},
-    "reviewed game": reviewed,
+    "reviewed game": open_reviewed_game,
 }
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from pages import reviewed_game
+from pages import open_path, open_reviewed_game
 from playwright.sync_api import Browser, Page
 from servers import LiveServer
 
@@ -63,22 +63,11 @@ def chess_with_moves(page: Page, server: LiveServer) -> None:
     page.wait_for_selector("#moves button >> nth=5")
 
 
-def reviewed(page: Page, server: LiveServer) -> None:
-    page.goto(reviewed_game(server))
-    page.wait_for_selector(".review-error")
-
-
-def path(url: str) -> Callable[[Page, LiveServer], None]:
-    def open_path(page: Page, server: LiveServer) -> None:
-        page.goto(server.url + url)
-    return open_path
-
-
 PAGES = {
-    "home": path("/"), "lab": path("/lab"), "not found": path("/no-such-page"),
+    "home": open_path("/"), "lab": open_path("/lab"), "not found": open_path("/no-such-page"),
     **{f"{game} board": engine_game(game) for game in ("tictactoe", "nim", "connect4", "wolves", "chess")},
     "tic-tac-toe searched": searched_game("tictactoe"), "Nim searched": searched_game("nim"),
-    "chess with moves": chess_with_moves, "reviewed game": reviewed,
+    "chess with moves": chess_with_moves, "reviewed game": open_reviewed_game,
 }
 
 
