@@ -9,6 +9,6 @@ def test_a_search_that_ends_before_the_stop_adds_no_latency():
 
 
 def test_a_stopped_search_gives_one_latency_per_run():
-    latencies = stop_latencies("connect4", after=0.05, runs=2)
-    assert len(latencies) == 2
-    assert all(latency >= 0 for latency in latencies)
+    # an unlimited search of the empty board cannot end by itself: each one ended because its stop flag was set
+    # (how soon is bench/'s to measure, not this test's)
+    assert len(stop_latencies("connect4", after=0.05, runs=2)) == 2

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from engine.games import game_class, game_names
 from webapp import schema
-from webapp.pages import VENDOR_FILES
+from webapp.pages import VENDOR_FILES, node_modules_dir
 
 pytestmark = pytest.mark.servers
 
@@ -110,6 +110,9 @@ def test_game_page_refuses_malformed_ids(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize("path", sorted(VENDOR_FILES))
 def test_vendor_serves_whitelisted_files(client: FlaskClient, path: str) -> None:
+    with client.application.app_context():
+        installed = (node_modules_dir() / path).is_file()
+    assert installed, "the browser libraries are not installed: run make install (npm ci)"
     response = client.get(f"/vendor/{path}")
     assert response.status_code == 200
     expected = "text/javascript" if path.endswith(".js") else "application/json"

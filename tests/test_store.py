@@ -4,10 +4,9 @@ only (even from two writers at once), takebacks and results, and the list of gam
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
-from helpers import new_game
+from helpers import WAIT, new_game
 
 from webapp.errors import ArenaError
 from webapp.store import PlyTakenError, Store, StoredMove
@@ -229,14 +228,20 @@ def test_parallel_requests_for_a_game_not_in_memory_load_it_once(app):
     assert arena.cache.count() == 0
     loads: list[str] = []
     real_load = arena.store.load_game
+    arrived = threading.Semaphore(0)
 
     def slow_load(wanted: str):
         loads.append(wanted)
-        time.sleep(0.2)  # a long game takes a while to replay: the other requests arrive meanwhile
+        for _ in range(8):  # a long game takes a while to replay: every request arrives meanwhile
+            assert arrived.acquire(timeout=WAIT)
         return real_load(wanted)
 
+    def request() -> None:
+        arrived.release()
+        arena.cache.get(game_id)
+
     arena.store.load_game = slow_load
-    threads = [threading.Thread(target=arena.cache.get, args=(game_id,)) for _ in range(8)]
+    threads = [threading.Thread(target=request) for _ in range(8)]
     for thread in threads:
         thread.start()
     for thread in threads:
