@@ -119,7 +119,7 @@ def test_reviews_stored_before_they_said_their_grading_gain_it(database_url):
     settings = {"depth": 8, "seconds": 0.5, "text": "a search of depth 8 (at most 0.5 s a position)"}
     for game_id, game in (("c1", "chess"), ("n1", "nim")):
         new_game(store, game_id, game=game)
-        assert store.reviews.claim(game_id, stale_before=dt.datetime.now(dt.UTC))
+        assert store.reviews.claim(game_id, stale_before=dt.datetime(2000, 1, 1, tzinfo=dt.UTC))  # a first claim
         store.reviews.save(game_id, "done", {"verdicts": [], "averages": [None, None], "settings": dict(settings)})
     with store.engine.begin() as connection:
         command.downgrade(alembic_config(connection), "0002")

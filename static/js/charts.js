@@ -137,9 +137,13 @@ export function drawEvaluation(svg, points, { plies, names = ["first player", "s
   // small advantages stay visible beside a large one, and the ticks say where each value lies.
   const stretch = (value) => Math.sign(value) * Math.log1p(Math.abs(value));
   const valueY = (value) => mid - (stretch(Math.max(-top, Math.min(top, value))) / stretch(top)) * (mid - valueTop);
+  // Each side's proven wins: the fewest and the most plies to the end among its points.
+  const ends = won.map((points) => {
+    const plies = points.map((p) => pliesToEnd(p.score));
+    return [Math.min(...plies), Math.max(...plies)];
+  });
   const bandY = (seat, score) => {
-    const ends = won[seat].map((p) => pliesToEnd(p.score));
-    const [soonest, latest] = [Math.min(...ends), Math.max(...ends)];
+    const [soonest, latest] = ends[seat];
     const depth = latest > soonest ? (pliesToEnd(score) - soonest) / (latest - soonest) : 0.5;
     const offset = 4 + depth * (EVAL.band - 8);
     return seat === 0 ? plotTop + offset : plotBottom - offset;
@@ -152,8 +156,7 @@ export function drawEvaluation(svg, points, { plies, names = ["first player", "s
     if (!points.length) return;
     const y = seat === 0 ? plotTop : plotBottom - EVAL.band;
     const band = el("rect", { class: `eval-band p${seat}`, x: plotLeft, y, width: plotWidth, height: EVAL.band });
-    const plies = points.map((p) => pliesToEnd(p.score));
-    const [soonest, latest] = [Math.min(...plies), Math.max(...plies)];
+    const [soonest, latest] = ends[seat];
     const range = soonest === latest ? `${soonest}` : `${soonest} to ${latest}`;
     band.append(el("title", {}, [document.createTextNode(`${names[seat]} has a proven win, the game ending ${range} `
       + `${latest === 1 ? "ply" : "plies"} after the point: the nearer the edge, the sooner`)]));
