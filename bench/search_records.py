@@ -24,7 +24,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.games import new_game
-from webapp.search.jobs import SearchJob, run_job
+from webapp.clock import SYSTEM_CLOCK
+from webapp.search.execution import run_job
+from webapp.search.jobs import SearchJob
 from webapp.search.records import encode_record
 from webapp.store import Store, StoredGame, StoredMove, StoredSeat
 
@@ -49,7 +51,8 @@ def final_event(game: str) -> dict[str, Any]:
     options, engine, tree = KINDS[game]
     state = new_game(game, **options)
     results = _Collected()
-    run_job(SearchJob(1, "g", 0, state.to_move, state, engine, record_tree=tree), results, threading.Event())
+    job = SearchJob(1, "g", 0, state.to_move, state, engine, record_tree=tree)
+    run_job(job, results, threading.Event(), SYSTEM_CLOCK)
     return {"game_id": "g", "ply": 0, "seat": 0, "info": results.sent[-1]}
 
 

@@ -101,6 +101,17 @@ class LiveServer:
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=10)
 
+    def engine_workers(self) -> list[int]:
+        """The process ids of the server's engine workers (the ``spawn`` processes of its search pool)."""
+        assert self.process is not None
+        workers = []
+        for entry in Path("/proc").iterdir():
+            with contextlib.suppress(OSError):
+                if entry.name.isdigit() and os.getsid(int(entry.name)) == self.process.pid \
+                        and b"spawn_main" in (entry / "cmdline").read_bytes():
+                    workers.append(int(entry.name))
+        return workers
+
     def post(self, path: str, body: dict[str, Any] | None = None, **kwargs: Any) -> requests.Response:
         return requests.post(self.url + path, json=body if body is not None else {}, timeout=10, **kwargs)
 
@@ -126,7 +137,11 @@ class _InOrderClient(socketio.Client):
 class EventClient:
     """A python-socketio client (WebSocket transport) that keeps every event it receives, in the order it arrives."""
 
-    def __init__(self, url: str, token: str | None = None) -> None:
+    def __init__(self, url: str, token: str | None = None,
+                 on_event: Callable[[str, Any], None] | None = None) -> None:
+        """Connects to ``url``; ``on_event(event, data)``, when given, is called on the reading thread as each event
+        arrives, before the next one is read."""
+        self._on_event = on_event
         self.events: list[tuple[str, Any]] = []
         self.times: list[float] = []
         """``time.perf_counter()`` at the arrival of each of ``events``."""
@@ -144,6 +159,8 @@ class EventClient:
             self.times.append(arrived)
             self.wall_times.append(wall)
             self._changed.notify_all()
+        if self._on_event is not None:
+            self._on_event(event, data)
 
     def emit(self, event: str, data: Any) -> None:
         self.sio.emit(event, data)
@@ -177,3 +194,60 @@ class EventClient:
 
     def close(self) -> None:
         self.sio.disconnect()
+
+
+class SearchFreezer:
+    """A spectator of one game that freezes the server's engine workers (SIGSTOP) the moment it hears a ``search``
+    event matching what ``freeze_at`` was given, so that search cannot end, or send anything more, until ``thaw``:
+    a test can then look at what the pages show of a running search however slow the machine is. The search's own
+    clock runs on while it is frozen, so once thawed it ends at its next check. Use it as a context manager (leaving
+    thaws the workers and closes the socket)."""
+
+    def __init__(self, server: LiveServer, game_id: str) -> None:
+        self._server = server
+        self._lock = threading.Lock()
+        self._matches: Callable[[dict[str, Any]], bool] | None = None
+        self._frozen: list[int] = []
+        self.frozen_on: dict[str, Any] | None = None
+        """The ``search`` payload the workers were frozen on."""
+        self._froze = threading.Event()
+        self._client = EventClient(server.url, on_event=self._hear)
+        self._client.emit("join", {"game_id": game_id})
+
+    def freeze_at(self, matches: Callable[[dict[str, Any]], bool]) -> None:
+        """Freeze at the next ``search`` event (its whole payload, ``{"ply", "seat", "info"}``) that ``matches``."""
+        with self._lock:
+            self._matches, self.frozen_on = matches, None
+            self._froze.clear()
+
+    def _hear(self, event: str, data: Any) -> None:
+        with self._lock:
+            if event != "search" or self._matches is None or not self._matches(data):
+                return
+            self._matches, self.frozen_on = None, data
+            self._frozen = self._server.engine_workers()
+            for pid in self._frozen:
+                os.kill(pid, signal.SIGSTOP)
+            self._froze.set()
+
+    def wait_frozen(self, timeout: float = 30) -> dict[str, Any]:
+        """The payload the workers were frozen on, once they are; raises ``TimeoutError`` after ``timeout`` s."""
+        if not self._froze.wait(timeout):
+            raise TimeoutError(f"no matching search event within {timeout} s; got {self._client.summary()}")
+        assert self.frozen_on is not None
+        return self.frozen_on
+
+    def thaw(self) -> None:
+        """Let the frozen workers go on (SIGCONT)."""
+        with self._lock:
+            for pid in self._frozen:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
+            self._frozen = []
+
+    def __enter__(self) -> SearchFreezer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.thaw()
+        self._client.close()

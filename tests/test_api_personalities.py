@@ -9,7 +9,8 @@ import pytest
 from engine.games import new_game
 from engine.search import final_event, make_searcher
 from engine.search.info import Limits, SearchOptions
-from webapp.search.jobs import SearchJob, search_events
+from webapp.search.execution import search_events
+from webapp.search.jobs import SearchJob
 
 EXPOSED_KING = "r1bqkb1r/pppp1ppp/2n5/4N3/3nP3/8/PPPPKPPP/RNBQ1B1R w kq - 0 5"
 

@@ -15,6 +15,7 @@ from services import Nginx, RedisServer
 
 from webapp.arena.assemble import ArenaSettings, assemble
 from webapp.arena.turns import CHANGED_ELSEWHERE
+from webapp.clock import SYSTEM_CLOCK
 from webapp.search.pool import EngineRunner
 from webapp.store import Store
 from webapp.validation import check_new_game
@@ -214,7 +215,7 @@ def two_arenas(request, tmp_path):
         url = request.getfixturevalue("postgres_server").create_database()
     emitted: dict[str, list[tuple[str, dict]]] = {"a": [], "b": []}
     arenas = {name: assemble(Store(url), "key", lambda event, payload, to, name=name: emitted[name].append(
-        (event, payload)), EngineRunner(1), ArenaSettings(pace=0)) for name in "ab"}
+        (event, payload)), EngineRunner(1, SYSTEM_CLOCK), ArenaSettings(pace=0)) for name in "ab"}
     yield arenas, emitted
     for arena in arenas.values():
         arena.close()

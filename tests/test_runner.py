@@ -12,8 +12,10 @@ import time
 import pytest
 
 from engine.games import new_game
+from webapp.clock import SYSTEM_CLOCK
+from webapp.search.execution import Throttle, run_job
 from webapp.search.fair_queue import BACKGROUND
-from webapp.search.jobs import Ceiling, SearchJob, Throttle, run_job
+from webapp.search.jobs import Ceiling, SearchJob
 from webapp.search.pool import EngineRunner
 
 LONG = {"depth": None, "time": 30.0, "algorithm": "minimax"}
@@ -51,7 +53,7 @@ def recorder():
 
 @pytest.fixture
 def runner(recorder):
-    pool = EngineRunner(1)
+    pool = EngineRunner(1, SYSTEM_CLOCK)
     yield pool
     pool.close()
 
@@ -150,7 +152,7 @@ def test_a_search_without_a_time_limit_stops_at_the_ceiling_with_a_move(ceiling)
     job = SearchJob(id=1, key="g", ply=0, seat=0, state=state, engine={"depth": 64, "time": None,
                                                                           "algorithm": "minimax"})
     results = _Collected()
-    run_job(job, results, threading.Event(), ceiling)
+    run_job(job, results, threading.Event(), SYSTEM_CLOCK, ceiling)
     final = results.sent[-1]
     assert final["kind"] == "final" and state.parse_move(final["best"])
     assert final["time_ms"] < 30_000  # it would run for hours without the ceiling
@@ -161,7 +163,7 @@ def test_a_search_without_a_time_limit_stops_at_the_ceiling_with_a_move(ceiling)
 def test_one_client_holds_at_most_its_share_and_another_client_goes_first(recorder):
     """Two workers: a client with three endless searches runs one of them; another client's move starts at once
     and its next one goes before the first client's waiting searches."""
-    pool = EngineRunner(2)
+    pool = EngineRunner(2, SYSTEM_CLOCK)
     try:
         hog = [SearchJob(i, f"hog-{i}", 0, 0, new_game("nim", piles=[9, 9, 9, 9]), LONG, client="10.0.0.1")
                for i in (1, 2, 3)]
@@ -185,7 +187,7 @@ def test_one_client_holds_at_most_its_share_and_another_client_goes_first(record
 
 
 def test_a_live_turn_goes_before_waiting_lab_searches(recorder):
-    pool = EngineRunner(1)
+    pool = EngineRunner(1, SYSTEM_CLOCK)
     try:
         pool.submit(SearchJob(1, "lab-1-0", 0, 0, new_game("nim", piles=[9, 9, 9, 9]), LONG, client="a",
                               priority=BACKGROUND), recorder)
@@ -209,7 +211,7 @@ def test_a_search_past_its_deadline_still_plays_a_move_at_once():
     job = SearchJob(id=1, key="g", ply=0, seat=0, state=state, deadline=time.time() - 5,
                     engine={"depth": 64, "time": None, "algorithm": "alphabeta"})
     results = _Collected()
-    run_job(job, results, threading.Event())
+    run_job(job, results, threading.Event(), SYSTEM_CLOCK)
     final = results.sent[-1]
     assert final["kind"] == "final" and state.parse_move(final["best"])
     assert final["time_ms"] < 5_000

@@ -11,7 +11,9 @@ import chess.pgn
 from inbox import Inbox
 
 from engine.games import new_game
-from webapp.search.jobs import SearchJob, run_job
+from webapp.clock import SYSTEM_CLOCK
+from webapp.search.execution import run_job
+from webapp.search.jobs import SearchJob
 from webapp.search.records import RECORD_MAX_BYTES, encode_record, fit_info
 from webapp.sockets import socketio
 
@@ -97,7 +99,7 @@ def test_a_big_tree_is_cut_where_the_search_ran_and_every_other_field_is_kept():
             self.sent.append(message[1])
 
     results = Collected()
-    run_job(job, results, threading.Event())
+    run_job(job, results, threading.Event(), SYSTEM_CLOCK)
     final = results.sent[-1]
     assert len(encode_record({"game_id": "game id", "ply": 100, "seat": 1, "info": final})) <= RECORD_MAX_BYTES
     tree = final["tree"]

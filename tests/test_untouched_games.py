@@ -12,6 +12,7 @@ import pytest
 from helpers import ManualClock
 
 from webapp.arena.assemble import Arena, ArenaSettings, assemble
+from webapp.clock import SYSTEM_CLOCK
 from webapp.search.pool import EngineRunner
 from webapp.seats import invite_code
 from webapp.store import Store
@@ -25,8 +26,9 @@ UNTOUCHED = 600.0
 def arena(tmp_path: Path, clock: ManualClock):
     emitted: list[tuple[str, Any]] = []
     arena = assemble(Store(f"sqlite:///{tmp_path / 'arena.sqlite3'}"), "key",
-                     lambda event, payload, to=None, **_: emitted.append((event, payload)), EngineRunner(1),
-                     ArenaSettings(shared=False, untouched_seconds=UNTOUCHED, pace=3600), clock=clock)
+                     lambda event, payload, to=None, **_: emitted.append((event, payload)),
+                     EngineRunner(1, SYSTEM_CLOCK), ArenaSettings(shared=False, untouched_seconds=UNTOUCHED, pace=3600),
+                     clock=clock)
     yield arena
     arena.close()
 

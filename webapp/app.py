@@ -62,7 +62,7 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     install_error_pages(app)
 
     queue_url = app.config["SOCKETIO_MESSAGE_QUEUE"]
-    queue = ResilientRedisManager(queue_url) if queue_url else None
+    queue = ResilientRedisManager(queue_url, clock) if queue_url else None
     socketio.init_app(app, async_mode="threading", max_http_buffer_size=MAX_BODY_BYTES, async_handlers=False,
                       manage_session=False, client_manager=queue,
                       serializer=ReadablePacket)  # type: ignore[call-arg]  # python-socketio's option, not in the stubs
@@ -84,7 +84,7 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     app.wsgi_app = connections  # type: ignore[method-assign]
     app.extensions["connections"] = connections
     stop_on_gunicorn_sigterm(socketio.server, arena.close,  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
-                             connections)
+                             connections, clock)
     arena.resume()
     return app
 
@@ -95,7 +95,9 @@ def _assemble_arena(app: Flask, store: Store, shared: bool, clock: Clock) -> Are
     (``shared``) the leases and watcher counts kept in that Redis under this node's random name."""
     config = app.config
     search_queue = config["ARENA_SEARCH_QUEUE"]
-    workers: Runner = QueuedRunner(search_queue) if search_queue else EngineRunner(config["ARENA_WORKERS"])
+    # The engine processes read the system's clock: a test's clock cannot be driven from inside them.
+    workers: Runner = (QueuedRunner(search_queue, clock) if search_queue
+                       else EngineRunner(config["ARENA_WORKERS"], SYSTEM_CLOCK))
     runner = RememberingRunner(workers, store.solved)
     settings = ArenaSettings(pace=config["ARENA_PACE"], shared=shared, idle_games=config["ARENA_IDLE_GAMES"],
                              untouched_seconds=config["ARENA_UNTOUCHED_GAME_SECONDS"],
@@ -104,7 +106,8 @@ def _assemble_arena(app: Flask, store: Store, shared: bool, clock: Clock) -> Are
     node = secrets.token_hex(8)
     return assemble(store, config["SECRET_KEY"], socketio.emit, runner, settings,
                     leases=SearchLeases(bookkeeping, node) if bookkeeping is not None else None,
-                    watcher_counts=WatcherCounts(bookkeeping, node) if bookkeeping is not None else None, clock=clock)
+                    watcher_counts=WatcherCounts(bookkeeping, node, clock) if bookkeeping is not None else None,
+                    clock=clock)
 
 
 def _trust_proxies(app: Flask, hops: int) -> None:

@@ -30,6 +30,14 @@ class Clock:
         (None: no limit). The caller checks again what it waits for: a wait may end early."""
         condition.wait(seconds)
 
+    def sleep(self, seconds: float) -> None:
+        """Return once ``seconds`` of this clock have passed."""
+        until = self.monotonic() + seconds
+        condition = threading.Condition()
+        with condition:
+            while (left := until - self.monotonic()) > 0:
+                self.wait(condition, left)
+
 
 SYSTEM_CLOCK = Clock()
 """The clock of a running server."""

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -27,6 +26,7 @@ from redis.client import PubSub
 from redis.exceptions import RedisError
 from socketio import RedisManager
 
+from webapp.clock import Clock
 from webapp.redis_clients import TIMEOUT_SECONDS, connect
 
 CHANNEL = "flask-socketio"
@@ -47,7 +47,8 @@ def redacted(url: str) -> str:
 
 class ResilientRedisManager(RedisManager):
     """A Socket.IO client manager sharing emits between nodes through Redis pub/sub, which keeps each node's own
-    clients served while Redis is unreachable and recovers by itself when it returns (see the module docstring).
+    clients served while Redis is unreachable and recovers by itself when it returns (see the module docstring);
+    it measures outages, pings and pauses on ``clock``.
 
     Its Redis clients follow ``webapp.redis_clients``: every connect, read and write gives up after
     ``TIMEOUT_SECONDS``, so an emit waits at most that long on a Redis that stopped answering (and only the first
@@ -59,9 +60,10 @@ class ResilientRedisManager(RedisManager):
 
     name = "redis"
 
-    def __init__(self, url: str, channel: str = CHANNEL, retry_interval: float = 1.0,
+    def __init__(self, url: str, clock: Clock, channel: str = CHANNEL, retry_interval: float = 1.0,
                  on_reconnect: Callable[[], object] | None = None) -> None:
         super().__init__(url, channel=channel)
+        self._clock = clock
         self.retry_interval = retry_interval
         self.on_reconnect = on_reconnect
         self._state_lock = threading.Lock()
@@ -90,7 +92,7 @@ class ResilientRedisManager(RedisManager):
         with self._state_lock:
             if self._down_since is not None:
                 return
-            self._down_since = time.monotonic()
+            self._down_since = self._clock.monotonic()
             self._unshared = 0
         log.error("Socket.IO message queue %s is unreachable (%s failed: %s); until it returns, events reach only "
                   "the clients connected to this node", redacted(self.redis_url), where, error)
@@ -100,7 +102,7 @@ class ResilientRedisManager(RedisManager):
         with self._state_lock:
             if self._down_since is None:
                 return
-            outage, unshared = time.monotonic() - self._down_since, self._unshared
+            outage, unshared = self._clock.monotonic() - self._down_since, self._unshared
             self._down_since = None
         log.warning("Socket.IO message queue %s reconnected after %.1f s; events reach every node again (%d events "
                     "emitted meanwhile reached only this node's clients)", redacted(self.redis_url), outage, unshared)
@@ -145,7 +147,7 @@ class ResilientRedisManager(RedisManager):
                 self._mark_down(error, "listen")
             finally:
                 pubsub.close()
-            time.sleep(self.retry_interval)
+            self._clock.sleep(self.retry_interval)
 
     def _messages(self, pubsub: PubSub) -> Iterator[bytes]:
         """The channel's messages from a subscribed ``pubsub``. A PING goes out every ``retry_interval`` seconds:
@@ -155,7 +157,7 @@ class ResilientRedisManager(RedisManager):
         ping_sent: float | None = None
         last_ping = -float("inf")
         while True:
-            now = time.monotonic()
+            now = self._clock.monotonic()
             if ping_sent is None and now - last_ping >= self.retry_interval:
                 pubsub.ping()
                 ping_sent = last_ping = now

@@ -17,12 +17,12 @@ from __future__ import annotations
 import logging
 import signal
 import threading
-import time
 from collections.abc import Callable
 from types import FrameType
 
 from socketio import Server
 
+from webapp.clock import Clock
 from webapp.connections import OpenConnections
 
 log = logging.getLogger(__name__)
@@ -39,10 +39,12 @@ def close_connections(server: Server) -> None:
         connection.close(wait=False, reason=engine_io.reason.SERVER_DISCONNECT)
 
 
-def stop_on_gunicorn_sigterm(server: Server, close: Callable[[], None], connections: OpenConnections) -> None:
+def stop_on_gunicorn_sigterm(server: Server, close: Callable[[], None], connections: OpenConnections,
+                             clock: Clock) -> None:
     """Under a gunicorn worker, make its SIGTERM also close ``server``'s connections, call ``close`` (the engine
-    pool and the store) and cut the ``connections`` still open ``CUT_AFTER`` seconds after the signal, in a thread
-    of its own while gunicorn winds down. Anywhere else (tests, a Flask development server) nothing is changed."""
+    pool and the store) and cut the ``connections`` still open ``CUT_AFTER`` seconds (of ``clock``) after the
+    signal, in a thread of its own while gunicorn winds down. Anywhere else (tests, a Flask development server)
+    nothing is changed."""
     previous = signal.getsignal(signal.SIGTERM)
     owner = getattr(previous, "__self__", None)
     if (not callable(previous) or threading.current_thread() is not threading.main_thread()
@@ -50,10 +52,10 @@ def stop_on_gunicorn_sigterm(server: Server, close: Callable[[], None], connecti
         return
 
     def stop_everything() -> None:
-        started = time.monotonic()
+        started = clock.monotonic()
         close_connections(server)
         close()
-        cut = connections.cut_lingering(max(0.0, started + CUT_AFTER - time.monotonic()))
+        cut = connections.cut_lingering(max(0.0, started + CUT_AFTER - clock.monotonic()))
         if cut:
             log.warning("stopping: cut %d connection(s) still open %.1f s after the signal", cut, CUT_AFTER)
 

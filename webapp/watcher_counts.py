@@ -6,10 +6,9 @@ drops out by itself. Without Redis, every call answers as if this node were alon
 
 from __future__ import annotations
 
-import time
-
 from redis import Redis
 
+from webapp.clock import Clock
 from webapp.redis_clients import UNREACHABLE
 
 REPORT_SECONDS = 10.0
@@ -18,9 +17,11 @@ PREFIX = "arena:watchers:"
 
 
 class WatcherCounts:
-    """The watcher counts the nodes sharing ``redis`` report; this node's id is ``node``."""
+    """The watcher counts the nodes sharing ``redis`` report; this node's id is ``node``; reports expire on
+    ``clock``'s Unix time (the nodes' clocks are compared)."""
 
-    def __init__(self, redis: Redis, node: str, ttl: float = REPORT_SECONDS) -> None:
+    def __init__(self, redis: Redis, node: str, clock: Clock, ttl: float = REPORT_SECONDS) -> None:
+        self._clock = clock
         self.redis = redis
         self.node = node
         self.ttl_ms = int(ttl * 1000)
@@ -30,7 +31,7 @@ class WatcherCounts:
         games, the sum the other nodes currently report. An empty dict when Redis cannot be reached."""
         if not local:
             return {}
-        now_ms = int(time.time() * 1000)
+        now_ms = int(self._clock.time() * 1000)
         try:
             with self.redis.pipeline(transaction=False) as pipe:
                 for game_id, count in local.items():

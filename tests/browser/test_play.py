@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
-import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from pages import open_page
 from playwright.sync_api import Browser, Page, expect
+from servers import SearchFreezer
 
 ENGINE_TIMEOUT_MS = 30_000
 
@@ -16,24 +18,10 @@ def move_count(page: Page) -> int:
     return page.locator("#moves button[data-ply]").count()
 
 
-def watch_nodes_while_thinking(page: Page, engine_moves: int, screenshot: Path) -> tuple[list[str], int]:
-    """The distinct node counts the panel showed while its state said "thinking", until the engine's move arrived
-    (the move list reaching ``engine_moves`` entries), and how many times the board showed the engine's current
-    favourite column. Once two counts have been seen the page is photographed to ``screenshot`` (after the
-    watching has started, so a slow screenshot cannot outlast the search being watched)."""
-    seen: list[str] = []
-    favourites = 0
-    deadline = time.monotonic() + ENGINE_TIMEOUT_MS / 1000
-    while move_count(page) < engine_moves and time.monotonic() < deadline:
-        state = page.inner_text("#panel-state").lower()
-        nodes = page.inner_text("#p-nodes")
-        if state == "thinking" and nodes not in seen and nodes != "–":
-            seen.append(nodes)
-            if len(seen) == 2:
-                page.screenshot(path=screenshot)
-        favourites += page.locator(".c4-ghost.favourite").count()
-        page.wait_for_timeout(40)
-    return seen, favourites
+def progress_of(ply: int) -> Callable[[dict[str, Any]], bool]:
+    """Matches a search event of the search at ``ply`` that reports progress with a favourite move."""
+    return lambda event: (event["ply"] == ply and event["info"]["kind"] in ("progress", "depth")
+                          and event["info"]["nodes"] > 0 and event["info"].get("best") is not None)
 
 
 def test_connect_four_against_the_engine_with_a_spectator(live_server, browser: Browser, artifacts: Path) -> None:
@@ -48,15 +36,17 @@ def test_connect_four_against_the_engine_with_a_spectator(live_server, browser: 
     player.wait_for_url("**/g/*")
     game_url = player.url
 
-    player.click('[aria-label="Drop a disc in column 4"]')
-    expect(player.locator("#panel-state")).to_have_text("thinking", ignore_case=True, timeout=ENGINE_TIMEOUT_MS)
-    counts, favourites = watch_nodes_while_thinking(player, 2, artifacts / "connect4-thinking.png")
-    assert len(counts) >= 2, f"the panel's node count did not change while the engine thought: {counts}"
-    assert favourites > 0, "the board never showed the engine's current favourite"
+    with SearchFreezer(live_server, game_url.rsplit("/", 1)[1]) as freezer:
+        freezer.freeze_at(progress_of(1))
+        player.click('[aria-label="Drop a disc in column 4"]')
+        thinking = freezer.wait_frozen()["info"]
+        expect(player.locator("#panel-state")).to_have_text("thinking", ignore_case=True)
+        expect(player.locator("#p-nodes")).to_have_text(f"{thinking['nodes']:,}")
+        expect(player.locator(".c4-ghost.favourite")).to_have_count(1)
+        player.screenshot(path=artifacts / "connect4-thinking.png")
+        freezer.thaw()
+        expect(player.locator("#moves button[data-ply]")).to_have_count(2, timeout=ENGINE_TIMEOUT_MS)
     expect(player.locator(".c4-ghost.favourite")).to_have_count(0)
-    values = [int(text.replace(",", "")) for text in counts]
-    assert values == sorted(values) and values[0] < values[-1]
-    expect(player.locator("#moves button[data-ply]")).to_have_count(2)
     expect(player.locator("#status-main")).to_contain_text("Your move")
     assert player.inner_text("#p-depth") != "–"
     assert player.locator("#p-root-moves .rm-row").count() >= 2
@@ -69,10 +59,13 @@ def test_connect_four_against_the_engine_with_a_spectator(live_server, browser: 
     expect(spectator.locator(".c4-col.legal")).to_have_count(0)
     assert spectator.locator("#seat-banner").is_hidden()
 
-    player.click('[aria-label="Drop a disc in column 3"]')
-    expect(spectator.locator("#moves button[data-ply]")).to_have_count(3)
-    expect(spectator.locator("#panel-state")).to_have_text("thinking", ignore_case=True, timeout=ENGINE_TIMEOUT_MS)
-    spectator.screenshot(path=artifacts / "connect4-spectator-phone.png", full_page=True)
+    with SearchFreezer(live_server, game_url.rsplit("/", 1)[1]) as freezer:
+        freezer.freeze_at(progress_of(3))
+        player.click('[aria-label="Drop a disc in column 3"]')
+        expect(spectator.locator("#moves button[data-ply]")).to_have_count(3)
+        freezer.wait_frozen()
+        expect(spectator.locator("#panel-state")).to_have_text("thinking", ignore_case=True)
+        spectator.screenshot(path=artifacts / "connect4-spectator-phone.png", full_page=True)
     expect(spectator.locator("#moves button[data-ply]")).to_have_count(4, timeout=ENGINE_TIMEOUT_MS)
     expect(spectator.locator(".c4-disc:not(.c4-ghost)")).to_have_count(4)
     expect(player.locator(".c4-disc:not(.c4-ghost)")).to_have_count(4)

@@ -1,4 +1,4 @@
-"""The events a search job sends from where it runs (``webapp.search.jobs.run_job``), as their JSON is typed.
+"""The events a search job sends from where it runs (``webapp.search.execution.run_job``), as their JSON is typed.
 
 Each event is stamped with ``sent_at`` (the wall-clock time it left the worker) on its way out. A job sends
 "started", then the engine's "progress" and "depth" events (``engine.search.info.SearchInfoDict``; a "depth" event

@@ -27,8 +27,10 @@ from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Any
 
+from webapp.clock import Clock
+from webapp.search.execution import WORKER_NICENESS, run_job
 from webapp.search.fair_queue import FairQueue, client_share
-from webapp.search.jobs import WORKER_NICENESS, EventHandler, SearchJob, deliver, run_job
+from webapp.search.jobs import EventHandler, SearchJob, deliver
 
 POLL_SECONDS = 0.5
 log = logging.getLogger(__name__)
@@ -40,9 +42,9 @@ def _exit_with_parent(parent: Any) -> None:
     os._exit(0)
 
 
-def worker_main(jobs: Any, results: Any, stop: Any) -> None:
-    """A worker process: run the jobs received on ``jobs`` (``run_job``, events sent on ``results``) until it
-    receives None or the pipe closes; it ends at once when the parent process ends. SIGINT and SIGTERM are
+def worker_main(jobs: Any, results: Any, stop: Any, clock: Clock) -> None:
+    """A worker process: run the jobs received on ``jobs`` (``run_job`` on ``clock``, events sent on ``results``)
+    until it receives None or the pipe closes; it ends at once when the parent process ends. SIGINT and SIGTERM are
     ignored: a Ctrl-C or a SIGTERM sent to the whole process group reaches the server, which then stops its
     workers itself.
 
@@ -62,7 +64,7 @@ def worker_main(jobs: Any, results: Any, stop: Any) -> None:
             return
         if job is None:
             return
-        run_job(job, results, stop)
+        run_job(job, results, stop, clock)
 
 
 @dataclass(slots=True)
@@ -77,10 +79,12 @@ class _Worker:
 
 class EngineRunner:
     """The pool of engine workers, a ``Runner``. Processes start on the first ``submit``; ``close`` stops them.
-    One client runs at most ``client_share(workers)`` searches at once."""
+    One client runs at most ``client_share(workers)`` searches at once. The workers read time from ``clock``, which
+    is sent to their processes (so it must pickle: a test's manual clock stays in the test's process)."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, clock: Clock) -> None:
         self.size = workers
+        self._clock = clock
         self._context = multiprocessing.get_context("spawn")
         self._lock = threading.Lock()
         self._workers: list[_Worker] = []
@@ -183,7 +187,7 @@ class EngineRunner:
         job_reader, job_writer = self._context.Pipe(duplex=False)
         event_reader, event_writer = self._context.Pipe(duplex=False)
         stop = self._context.Event()
-        process = self._context.Process(target=worker_main, args=(job_reader, event_writer, stop),
+        process = self._context.Process(target=worker_main, args=(job_reader, event_writer, stop, self._clock),
                                         name=f"engine-worker-{index}", daemon=True)
         process.start()
         job_reader.close()

@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
 from redis.exceptions import RedisError
 from rq.job import Job
 
+from webapp.clock import Clock
 from webapp.search.jobs import deliver
 from webapp.search.queue_searches import NodeSearches, Tracked
 
@@ -33,9 +33,11 @@ log = logging.getLogger(__name__)
 
 class QueueRelay:
     """The loop of the relay thread over ``searches``; ``subscribed`` is set while the node's channel is listened
-    to, and the loop ends once ``closed()`` is true."""
+    to, and the loop ends once ``closed()`` is true. Silences, checks and pauses are measured on ``clock``."""
 
-    def __init__(self, searches: NodeSearches, subscribed: threading.Event, closed: Callable[[], bool]) -> None:
+    def __init__(self, searches: NodeSearches, subscribed: threading.Event, closed: Callable[[], bool],
+                 clock: Clock) -> None:
+        self._clock = clock
         self._searches = searches
         self._redis = searches.redis
         self._subscribed = subscribed
@@ -54,8 +56,8 @@ class QueueRelay:
                         self._searches.outage = False
                     self._check_jobs()  # queues the searches submitted before
                 self._relay_messages(pubsub)
-                if time.monotonic() >= next_check:
-                    next_check = time.monotonic() + CHECK_SECONDS
+                if self._clock.monotonic() >= next_check:
+                    next_check = self._clock.monotonic() + CHECK_SECONDS
                     self._check_jobs()
             except RedisError as error:
                 if not self._searches.outage:
@@ -65,7 +67,7 @@ class QueueRelay:
                 if pubsub is not None:
                     pubsub.close()
                     pubsub = None
-                time.sleep(RECONNECT_SECONDS)
+                self._clock.sleep(RECONNECT_SECONDS)
         if pubsub is not None:
             pubsub.close()
 
@@ -81,14 +83,14 @@ class QueueRelay:
         pubsub = self._redis.pubsub()
         try:
             pubsub.subscribe(self._searches.channel)
-            deadline = time.monotonic() + SUBSCRIBE_WAIT
+            deadline = self._clock.monotonic() + SUBSCRIBE_WAIT
             while (message := pubsub.get_message(timeout=0.1)) is None or message["type"] != "subscribe":
-                if time.monotonic() > deadline:
+                if self._clock.monotonic() > deadline:
                     raise RedisError(f"no confirmation of the subscription to {self._searches.channel}")
         except RedisError:
             pubsub.close()
             raise
-        now = time.monotonic()
+        now = self._clock.monotonic()
         with self._searches.lock:
             for tracked in self._searches.tracked.values():
                 if tracked.heard is not None:
@@ -113,7 +115,7 @@ class QueueRelay:
             tracked = self._searches.tracked.get(message["job"])
             if tracked is None:
                 return
-            tracked.heard = time.monotonic()
+            tracked.heard = self._clock.monotonic()
             if info is None:  # a heartbeat
                 return
             kind = info.get("kind")
@@ -140,7 +142,7 @@ class QueueRelay:
         for tracked in tracked_jobs:
             pipe.hget(Job.key_for(tracked.rq_id), "status")
         statuses = [status.decode() if status else None for status in pipe.execute()]
-        now = time.monotonic()
+        now = self._clock.monotonic()
         lost: list[tuple[Tracked, str]] = []
         waiting: list[Tracked] = []
         with self._searches.lock:

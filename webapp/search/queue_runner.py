@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 import uuid
 
 from redis.exceptions import RedisError
 
+from webapp.clock import Clock
 from webapp.redis_clients import connect
 from webapp.search.jobs import EventHandler, SearchJob, deliver
 from webapp.search.queue_relay import QueueRelay
@@ -46,9 +46,10 @@ log = logging.getLogger(__name__)
 
 class QueuedRunner:
     """Searches run by the workers of the RQ queues at ``url`` (see the module). One client has at most ``share``
-    searches on the queues or running."""
+    searches on the queues or running. Waits and silences are measured on ``clock``."""
 
-    def __init__(self, url: str, share: int = CLIENT_SEARCHES) -> None:
+    def __init__(self, url: str, clock: Clock, share: int = CLIENT_SEARCHES) -> None:
+        self._clock = clock
         self.node = uuid.uuid4().hex
         self.channel = node_channel(self.node)
         self._searches = NodeSearches(connect(url), self.channel, share)
@@ -61,12 +62,12 @@ class QueuedRunner:
         cannot be reached, or the job's client already has ``share`` searches under way, the job is reported
         "queued" (``position`` None) and queued once Redis is back, or once the client's searches end."""
         self.cancel(job.key, "position changed")
-        tracked = Tracked(job, on_event, f"{self.node}-{job.id}", time.monotonic())
+        tracked = Tracked(job, on_event, f"{self.node}-{job.id}", self._clock.monotonic())
         with self._searches.lock:
             if self._closed:
                 return
             if self._relay is None:  # it subscribes, then queues the jobs submitted before that
-                relay = QueueRelay(self._searches, self._subscribed, lambda: self._closed)
+                relay = QueueRelay(self._searches, self._subscribed, lambda: self._closed, self._clock)
                 self._relay = threading.Thread(target=relay.run, name="search-relay", daemon=True)
                 self._relay.start()
             self._searches.by_key[job.key] = tracked

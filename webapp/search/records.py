@@ -4,9 +4,9 @@ with the move in the store (``search_records``) so late joiners, reloads, other 
 it again.
 
 A record is at most ``RECORD_MAX_BYTES`` of JSON. Only the recorded search trees (tic-tac-toe and Nim: the last
-iteration's in ``tree``, each earlier one in its ``iterations`` entry) can make it larger; the engine process
-(``webapp.search.jobs.run_job``) then leaves out their deepest levels until it fits (``fit_info``), before the final
-event is sent, so the room receives what is stored, and a cut tree says so: ``truncated`` is true and
+iteration's in ``tree``, each earlier one in its ``iterations`` entry) can make it larger; the engine
+process (``webapp.search.execution.run_job``) then leaves out their deepest levels until it fits (``fit_info``),
+before the final event is sent, so the room receives what is stored, and a cut tree says so: ``truncated`` is true and
 ``kept_depth`` is the number of levels below the root it still holds. Every other field is kept whole.
 """
 

@@ -14,7 +14,6 @@ import logging
 import os
 import sys
 import threading
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,10 +22,12 @@ from redis.exceptions import RedisError
 from rq import Queue, Worker, get_current_job
 
 from engine.games import game_class, game_names
+from webapp.clock import SYSTEM_CLOCK, Clock
 from webapp.config import ConfigError, search_queue_url
 from webapp.redis_clients import connect
+from webapp.search.execution import WORKER_NICENESS, run_job
 from webapp.search.job_events import JobEvent
-from webapp.search.jobs import WORKER_NICENESS, SearchJob, run_job
+from webapp.search.jobs import SearchJob
 from webapp.search.wire import CANCEL_POLL_SECONDS, HEARTBEAT_SECONDS, QUEUE_NAMES, cancel_key
 
 RETRY_SECONDS = 2.0
@@ -71,16 +72,17 @@ class _Publisher:
             log.warning("nobody listens on %s any more; search %s stopped", self.channel, self.job_id)
 
 
-def _watch(redis: Redis, key: str, publisher: _Publisher, done: threading.Event) -> None:
-    """Until ``done``: stop the search once ``key`` is set; send a heartbeat every ``HEARTBEAT_SECONDS``."""
-    next_beat = time.monotonic() + HEARTBEAT_SECONDS
+def _watch(redis: Redis, key: str, publisher: _Publisher, done: threading.Event, clock: Clock) -> None:
+    """Until ``done``: stop the search once ``key`` is set; send a heartbeat every ``HEARTBEAT_SECONDS`` of
+    ``clock``."""
+    next_beat = clock.monotonic() + HEARTBEAT_SECONDS
     reachable = True
     while not done.wait(CANCEL_POLL_SECONDS):
         try:
             if redis.exists(key):
                 publisher.silence()
                 return
-            if time.monotonic() >= next_beat:
+            if clock.monotonic() >= next_beat:
                 next_beat += HEARTBEAT_SECONDS
                 publisher.heartbeat()
             reachable = True
@@ -92,7 +94,8 @@ def _watch(redis: Redis, key: str, publisher: _Publisher, done: threading.Event)
 
 def run_queued(job: SearchJob, channel: str) -> None:
     """The RQ job of a search (run in a worker's work-horse): ``run_job`` with its events published on
-    ``channel``; a cancelled search stops within ``CANCEL_POLL_SECONDS`` and sends nothing more."""
+    ``channel``; a cancelled search stops within ``CANCEL_POLL_SECONDS`` and sends nothing more. RQ calls it with
+    the job's arguments only, so it is where the work-horse's clock (the system's) is chosen."""
     current = get_current_job()
     if current is None:
         raise RuntimeError("run_queued runs as an RQ job only")
@@ -101,10 +104,11 @@ def run_queued(job: SearchJob, channel: str) -> None:
         return
     stop, done = threading.Event(), threading.Event()
     publisher = _Publisher(redis, channel, job.id, stop)
-    watcher = threading.Thread(target=_watch, args=(redis, key, publisher, done), name="search-watch", daemon=True)
+    watcher = threading.Thread(target=_watch, args=(redis, key, publisher, done, SYSTEM_CLOCK), name="search-watch",
+                               daemon=True)
     watcher.start()
     try:
-        run_job(job, publisher, stop)
+        run_job(job, publisher, stop, SYSTEM_CLOCK)
     finally:
         done.set()
         watcher.join()
@@ -158,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   file=sys.stderr, flush=True)
             if args.burst:
                 return 1
-            time.sleep(RETRY_SECONDS)
+            SYSTEM_CLOCK.sleep(RETRY_SECONDS)
 
 
 if __name__ == "__main__":
