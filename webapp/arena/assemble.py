@@ -26,6 +26,7 @@ from webapp.arena.outbox import Emit, Outbox
 from webapp.arena.payloads import Payloads
 from webapp.arena.presence import Presence
 from webapp.arena.reads import Reads
+from webapp.arena.turn_flow import TurnFlow
 from webapp.arena.turns import EngineTurns
 from webapp.arena.upkeep import Upkeep
 from webapp.clock import SYSTEM_CLOCK, Clock
@@ -67,6 +68,7 @@ class Arena:
     cache: GameCache
     presence: Presence
     turns: EngineTurns
+    flow: TurnFlow
     creation: Creation
     moves: Moves
     endings: Endings
@@ -83,14 +85,14 @@ class Arena:
 
     def resume(self) -> int:
         """After a start: watch the running clock of every unfinished game with one (loading a game watches its
-        clock) and restart every engine turn (``EngineTurns.resume``); returns how many engine turns were looked
+        clock) and restart every engine turn (``TurnFlow.resume``); returns how many engine turns were looked
         at. A game that cannot be loaded is logged and left alone."""
         for game_id in self.store.clocked_game_ids():
             try:
                 self.cache.get(game_id)
             except (GameError, ImportError):
                 log.exception("game %s cannot be loaded; its clock is not watched", game_id)
-        return self.turns.resume()
+        return self.flow.resume()
 
     def close(self) -> None:
         """Stop the upkeep, the flag watch, the engine workers, the heartbeat and the store."""
@@ -116,24 +118,25 @@ def assemble(store: Store, secret: str, emit: Emit, runner: Runner, settings: Ar
     payloads = Payloads(presence, runner, clock, settings.pace)
     outbox = Outbox(emit, payloads)
     hints = Hints(runner, emit, next_id)
-    turns = EngineTurns(store, cache, runner, outbox, presence, next_id, leases, settings.pace,
-                        settings.unwatched_pause, clock)
+    turns = EngineTurns(store, cache, runner, presence, next_id, leases, settings.pace, settings.unwatched_pause,
+                        clock)
     endings = Endings(store, cache, turns, hints, outbox, clock)
-    moves = Moves(store, cache, turns, endings, hints, outbox, clock)
-    creation = Creation(store, cache, turns, hints, outbox, presence.rooms, secret, clock)
+    flow = TurnFlow(store, cache, turns, endings, hints, outbox, clock)
+    moves = Moves(store, cache, flow, turns, endings, hints, outbox, clock)
+    creation = Creation(store, cache, flow, hints, outbox, presence.rooms, secret, clock)
     flags = FlagWatch(endings.on_clock_due, clock)
     endings.watch_clocks(flags)
-    turns.connect(moves.commit, endings.end_if_clock_fell)
     cache.listen(loaded=endings.watch_clock, reloaded=_on_reloaded(turns, endings), dropped=hints.forget)
     reviews = Reviews(store, runner, emit, next_id, clock)
-    upkeep = Upkeep(cache, turns, presence)
+    upkeep = Upkeep(cache, flow, presence)
     upkeep.start(shared=leases is not None or watcher_counts is not None)
     return Arena(
-        store=store, runner=runner, cache=cache, presence=presence, turns=turns, creation=creation, moves=moves,
-        endings=endings, agreements=Agreements(store, cache, moves, endings, creation, hints, outbox, secret),
-        engine_games=EngineGames(store, cache, turns, endings, outbox, secret),
+        store=store, runner=runner, cache=cache, presence=presence, turns=turns, flow=flow, creation=creation,
+        moves=moves, endings=endings,
+        agreements=Agreements(store, cache, moves, endings, creation, hints, outbox, secret),
+        engine_games=EngineGames(store, cache, flow, turns, endings, outbox, secret),
         reads=Reads(store, cache, payloads, presence, reviews, outbox, EveryMove(runner, emit, next_id), clock),
-        membership=Membership(store, cache, presence, turns, runner, hints, outbox, clock),
+        membership=Membership(store, cache, presence, flow, runner, hints, outbox, clock),
         lab=Lab(runner, emit, next_id), reviews=reviews, hints=hints, flags=flags, heartbeat=Heartbeat(store),
         upkeep=upkeep)
 

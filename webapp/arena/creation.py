@@ -14,7 +14,7 @@ from webapp.arena.hints import Hints
 from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.presence import Rooms
-from webapp.arena.turns import EngineTurns
+from webapp.arena.turn_flow import TurnFlow
 from webapp.clock import Clock
 from webapp.errors import ArenaError, ErrorCode
 from webapp.seats import is_invite, issue_token
@@ -28,11 +28,11 @@ NOT_CARRIED = ("alone", "hints_asked_by")
 class Creation:
     """Creates this node's games. Seat tokens are signed with ``secret``."""
 
-    def __init__(self, store: Store, cache: GameCache, turns: EngineTurns, hints: Hints, outbox: Outbox,
+    def __init__(self, store: Store, cache: GameCache, flow: TurnFlow, hints: Hints, outbox: Outbox,
                  rooms: Rooms, secret: str, clock: Clock) -> None:
         self.store = store
         self.cache = cache
-        self.turns = turns
+        self.flow = flow
         self.hints = hints
         self.outbox = outbox
         self.rooms = rooms
@@ -147,7 +147,7 @@ class Creation:
         live = LiveGame(stored, state, state, client=client, watched_at=self.clock.monotonic())
         self.cache.add(live)
         with live.lock:
-            self.turns.start_if_its_turn(live)
+            self.flow.start_engine_turn(live)
             self.hints.follow(live)
         if creator is None:
             return game_id, None, None

@@ -8,6 +8,7 @@ from webapp.arena.endings import Endings
 from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import StatePayload
+from webapp.arena.turn_flow import TurnFlow
 from webapp.arena.turns import EngineTurns
 from webapp.errors import ArenaError, ErrorCode
 from webapp.seats import is_stop_code
@@ -17,10 +18,11 @@ from webapp.store import Store
 class EngineGames:
     """Directs this node's engine-against-engine games. Stop codes are checked with ``secret``."""
 
-    def __init__(self, store: Store, cache: GameCache, turns: EngineTurns, endings: Endings, outbox: Outbox,
-                 secret: str) -> None:
+    def __init__(self, store: Store, cache: GameCache, flow: TurnFlow, turns: EngineTurns, endings: Endings,
+                 outbox: Outbox, secret: str) -> None:
         self.store = store
         self.cache = cache
+        self.flow = flow
         self.turns = turns
         self.endings = endings
         self.outbox = outbox
@@ -55,7 +57,7 @@ class EngineGames:
                 if paused:
                     self.turns.cancel(live, "paused by its creator")
                 elif live.job_id is None:
-                    self.turns.start_if_its_turn(live)
+                    self.flow.start_engine_turn(live)
             return self.outbox.state(live)
 
     def _check_creator(self, live: LiveGame, code: object, verb: str, not_engines: str) -> None:

@@ -8,7 +8,7 @@ from webapp.arena.hints import Hints
 from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.presence import Presence
-from webapp.arena.turns import EngineTurns
+from webapp.arena.turn_flow import TurnFlow
 from webapp.clock import Clock
 from webapp.search.jobs import Runner
 from webapp.search.records import read_record
@@ -18,12 +18,12 @@ from webapp.store import Store
 class Membership:
     """The rooms of this node's games."""
 
-    def __init__(self, store: Store, cache: GameCache, presence: Presence, turns: EngineTurns, runner: Runner,
+    def __init__(self, store: Store, cache: GameCache, presence: Presence, flow: TurnFlow, runner: Runner,
                  hints: Hints, outbox: Outbox, clock: Clock) -> None:
         self.store = store
         self.cache = cache
         self.presence = presence
-        self.turns = turns
+        self.flow = flow
         self.runner = runner
         self.hints = hints
         self.outbox = outbox
@@ -37,7 +37,7 @@ class Membership:
             count = self.presence.rooms.join(game_id, sid, seat)
             live.watched_at = self.clock.monotonic()
             if live.job_id is None and live.engine_to_move():  # paused, or loaded again after leaving memory
-                self.turns.start_if_its_turn(live)
+                self.flow.start_engine_turn(live)
             self.outbox.emit("state", self.outbox.payloads.state(live, seat, include_you=True), to=sid)
             job = self.runner.current_job(game_id)
             if job is not None and live.last_search is not None:

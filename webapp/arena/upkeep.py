@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from webapp.arena.cache import GameCache
 from webapp.arena.presence import Presence
-from webapp.arena.turns import EngineTurns
+from webapp.arena.turn_flow import TurnFlow
 
 SWEEP_SECONDS = 2.0
 """How often a node sharing its store renews its leases and watcher counts and looks for engine turns nobody
@@ -20,9 +20,9 @@ log = logging.getLogger(__name__)
 class Upkeep:
     """The upkeep threads of a node; ``close`` stops them."""
 
-    def __init__(self, cache: GameCache, turns: EngineTurns, presence: Presence) -> None:
+    def __init__(self, cache: GameCache, flow: TurnFlow, presence: Presence) -> None:
         self.cache = cache
-        self.turns = turns
+        self.flow = flow
         self.presence = presence
         self._closing = threading.Event()
 
@@ -39,7 +39,7 @@ class Upkeep:
         self._closing.set()
 
     def _sweep(self) -> None:
-        self.turns.keep_leases()
+        self.flow.keep_leases()
         self.presence.exchange()
 
     def _every(self, seconds: float, work: Callable[[], object], name: str) -> None:

@@ -68,10 +68,13 @@ EventHandler = Callable[[SearchJob, dict[str, Any]], None]
 class Runner(Protocol):
     """Runs searches and hands each of their events to the handler given with the job.
 
-    A submitted job's events reach its handler in order, from one relay thread of the runner: "queued" when it has
-    to wait (``position`` in the queue, or None when unknown), then "started", "progress" and "depth", and finally
-    one "final" (whose ``best`` is the move to play) or "failed". A cancelled job gets "cancelled" (from the thread
-    that cancelled it) and nothing after that. An exception raised by a handler is logged; the runner lives on.
+    A submitted job's events reach its handler in order: "queued" when it has to wait (``position`` in the queue,
+    or None when unknown), then "started", "progress" and "depth", and finally one "final" (whose ``best`` is the
+    move to play) or "failed". A cancelled job gets "cancelled" and nothing after that. Threads: a "queued" sent
+    because the job must wait from the start comes from the thread that called ``submit``, during that call;
+    "cancelled" from the thread that called ``cancel`` (or ``submit`` with the same key), during that call; every
+    other event from the runner's one relay thread. An exception raised by a handler is logged; the runner lives
+    on.
     """
 
     def submit(self, job: SearchJob, on_event: EventHandler) -> None:

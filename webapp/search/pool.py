@@ -8,7 +8,8 @@ every worker's process sentinel at once (``multiprocessing.connection.wait``), s
 a worker process dies.
 
 ``EngineRunner.submit(job, on_event)`` queues or starts a search; its events reach ``on_event`` as the ``Runner``
-protocol says, from the relay thread only (so per key, events arrive in order).
+protocol says: from the relay thread, except the first "queued" (from ``submit``'s caller) and "cancelled" (from
+``cancel``'s caller); per key, events arrive in order.
 
 Each worker process has its own stop Event; cancelling a running job sets the Event of the worker running it, and
 the parent clears it before handing that worker its next job, so the Event acts as the job's own.
