@@ -78,3 +78,23 @@ def test_the_protocols_table_of_error_codes_is_the_one_the_code_declares() -> No
     protocol = (ROOT / "docs" / "protocol.md").read_text()
     start = protocol.index("| code | HTTP | meaning |")
     assert protocol[start:protocol.index("\n\n", start)] == protocol_table()
+
+
+def test_the_protocol_lists_the_search_events_fields_as_the_engine_declares_them() -> None:
+    """docs/protocol.md names the fields of a search event (``SearchInfo``, whose JSON form ``SearchInfoDict``
+    has the same fields, tests/test_search_info.py), of its root moves and of a final event's ``iterations``
+    (``Iteration``) exactly as the code declares them, in order."""
+    from engine.search.info import RootMoveDict, SearchInfo
+    from webapp.search.job_events import Iteration
+
+    protocol = " ".join((ROOT / "docs" / "protocol.md").read_text().split())
+    listed = re.search(r"`SearchInfo\.to_dict\(\)`: `(kind, [^`]+)`", protocol)
+    assert listed is not None
+    fields_text = re.sub(r"\[[^\]]*\]", "", listed.group(1))
+    assert [name.strip() for name in fields_text.split(",")] == list(SearchInfo.__dataclass_fields__)
+    root_moves = re.search(r"root_moves \[\{([^}]+)\}\]", listed.group(1))
+    assert root_moves is not None
+    assert [name.strip() for name in root_moves.group(1).split(",")] == list(RootMoveDict.__annotations__)
+    iterations = re.search(r"`iterations`, one `\{([^}]+)\}` per completed depth", protocol)
+    assert iterations is not None
+    assert [name.strip() for name in iterations.group(1).split(",")] == list(Iteration.__annotations__)

@@ -30,6 +30,14 @@ export function formatMillis(ms) {
   return ms < 1000 ? `${integer.format(ms)} ms` : `${oneDecimal.format(ms / 1000)} s`;
 }
 
+/**
+ * A score said for seat `saidFor` (the engine says each score for the side to move), said for `seat` instead: the
+ * other seat's score is its negation (engine/pov_score.py's `PovScore` on the server).
+ */
+export function scoreFor(seat, score, saidFor) {
+  return seat === saidFor ? score : -score;
+}
+
 /** The score scale of engine/game.py, as the page's body gives it (webapp/display.py): a win on the spot scores
  * WIN, a win in n plies WIN - n; a score beyond WIN - MAX_PLIES in size is a decided result. */
 export const WIN = Number(document.body.dataset.scoreWin);

@@ -2,7 +2,7 @@
 // Events may arrive faster than the screen refreshes; they are folded into one redraw per animation frame.
 import { drawEvaluation, drawNodesPerDepth } from "./charts.js";
 import { truthMark } from "./truth.js";
-import { escapeHtml, formatCount, formatMillis, formatPercent, isDecided, scoreClass } from "./format.js";
+import { escapeHtml, formatCount, formatMillis, formatPercent, isDecided, scoreClass, scoreFor } from "./format.js";
 
 const COUNT_UP_MS = 160;
 const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -198,7 +198,7 @@ export class EnginePanel {
     const points = this.evals.map((p) => ({ ply: p.ply, score: p.score, score_text: p.score_text }));
     const live = this.info;
     if (live && !live.final && Number.isFinite(live.score) && this.seat !== null) {
-      const score = this.seat === 0 ? live.score : -live.score;
+      const score = scoreFor(0, live.score, this.seat);
       points.push({ ply: this.totalPlies + 1, score, score_text: `${live.score_text} (thinking)` });
     }
     drawEvaluation(this.$("p-eval-chart"), points, { plies: this.totalPlies + (this.gameOver ? 0 : 1), names: this.names, axis: this.scoreAxis });

@@ -2,7 +2,7 @@
 // value of every position on a chart with the errors marked, and, for each error, the better move.
 import { analysePosition, cancelReview, getReview, startReview } from "./api.js";
 import { drawEvaluation } from "./charts.js";
-import { escapeHtml } from "./format.js";
+import { escapeHtml, scoreFor } from "./format.js";
 import { showToast } from "./toast.js";
 
 /** Verdicts worth a mark: kind (shape and colour class), symbol (text mark, never colour alone), in words. */
@@ -138,7 +138,7 @@ export class GameReview {
     const points = [];
     for (const verdict of verdicts) {
       if (verdict.after_score === null) continue;
-      points.push({ ply: verdict.ply, score: verdict.by === 0 ? verdict.after_score : -verdict.after_score,
+      points.push({ ply: verdict.ply, score: scoreFor(0, verdict.after_score, verdict.by),
         score_text: `${names[verdict.by]}: ${verdict.after}` });
     }
     const errors = verdicts.filter((verdict) => ERRORS[verdict.verdict]);

@@ -6,7 +6,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal, NotRequired, TypedDict
 
-from engine.game import describe_score, score_scale
+from engine.game import score_scale
+from engine.pov_score import PovScore
 from webapp.arena.live import LiveGame
 from webapp.arena.presence import Presence
 from webapp.clock import Clock
@@ -130,13 +131,12 @@ class SummaryPayload(TypedDict):
     updated_at: str
 
 
-def seat0_text(score: int, by: int, text: str | None, units_per_point: int) -> str | None:
-    """The engine's score text (said from the mover's side, ``by``) re-said from seat 0's point of view: the
-    text of the negated score (``engine.game.describe_score`` in the game's ``units_per_point``) when seat 1
-    moved."""
-    if text is None or by == 0:
+def seat0_text(score: PovScore, text: str | None, units_per_point: int) -> str | None:
+    """The engine's score ``text`` (said for the mover, ``score.seat``) re-said for seat 0: ``text`` itself when seat 0
+    moved, else the text of ``score`` for seat 0 (in the game's ``units_per_point``)."""
+    if text is None or score.seat == 0:
         return text
-    return describe_score(-score, units_per_point)
+    return score.describe(0, units_per_point)
 
 
 def seat_label(live: LiveGame, seat: StoredSeat) -> str:
@@ -186,8 +186,8 @@ class Payloads:
                                         "score_text": m.score_text, "depth": m.depth, "clock_ms": m.clock_ms}
                                        for m in stored.moves]
         scale = score_scale(state)
-        evals: list[EvalEntry] = [{"ply": m.ply, "score": m.score if m.by == 0 else -m.score,
-                                   "score_text": seat0_text(m.score, m.by, m.score_text, scale)}
+        evals: list[EvalEntry] = [{"ply": m.ply, "score": PovScore(m.score, m.by).pov(0),
+                                   "score_text": seat0_text(PovScore(m.score, m.by), m.score_text, scale)}
                                   for m in stored.moves if m.score is not None]
         clocks = live.clocks()
         payload: StatePayload = {

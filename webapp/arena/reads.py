@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from engine.game import PgnState
+from engine.pov_score import PovScore
 from webapp.arena.cache import GameCache
 from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import Payloads, PositionPayload, StatePayload, SummaryPayload, position_payload
@@ -119,7 +120,7 @@ class Reads:
                 raise ArenaError(ErrorCode.NOT_FOUND,
                     f"game {game_id} is not a chess game; only chess games have a PGN")
             moves = live.stored.moves
-            evals = {move.ply: state.eval_comment(move.score if move.by == 0 else -move.score, move.depth)
+            evals = {move.ply: state.eval_comment(PovScore(move.score, move.by).pov(0), move.depth)
                      for move in moves if move.score is not None}
             clocks = {move.ply: clock_comment(move.clock_ms) for move in moves if move.clock_ms is not None}
             comments = {ply: " ".join(part for part in (evals.get(ply), clocks.get(ply)) if part)
