@@ -34,12 +34,8 @@ A1: Final = 91
 H1: Final = 98
 A8: Final = 21
 H8: Final = 28
-NORTH: Final = -10
-SOUTH: Final = 10
-EAST: Final = 1
-WEST: Final = -1
 KNIGHT_STEPS: Final[tuple[int, ...]] = (-19, -21, 21, 19, -8, 12, -12, 8)
-"""N+N+E, N+N+W, S+S+E, S+S+W, E+E+N, E+E+S, W+W+N, W+W+S."""
+"""N+N+E, N+N+W, S+S+E, S+S+W, E+E+N, E+E+S, W+W+N, W+W+S, a step north being -10 and a step east +1."""
 ORTHOGONAL: Final[tuple[int, ...]] = (-10, 1, 10, -1)
 DIAGONAL: Final[tuple[int, ...]] = (-9, -11, 11, 9)
 ALL_DIRECTIONS: Final[tuple[int, ...]] = (-10, 1, 10, -1, -9, -11, 11, 9)
