@@ -7,7 +7,6 @@ import itertools
 import os
 import signal
 import threading
-import time
 
 import pytest
 from helpers import eventually
@@ -127,13 +126,14 @@ def test_engine_against_engine_moves_are_paced(app):
     assert created["seat"] is None and created["token"] is None
     watcher = socketio.test_client(app)
     watcher.emit("join", {"game_id": created["id"]})
-    arrivals: list[float] = []
-    deadline = time.monotonic() + 30
-    while len(arrivals) < 3 and time.monotonic() < deadline:
-        arrivals += [time.monotonic() for m in watcher.get_received() if m["name"] == "moved"]
-        time.sleep(0.01)
-    assert len(arrivals) >= 3
-    assert all(later - earlier >= 0.25 for earlier, later in itertools.pairwise(arrivals))
+    sent: list[float] = []  # when the server sent each move (its ``sent_at``), however late the test reads them
+
+    def three_moves() -> bool:
+        sent.extend(m["args"][0]["sent_at"] for m in watcher.get_received() if m["name"] == "moved")
+        return len(sent) >= 3
+
+    eventually(three_moves, "three engine moves", timeout=30)
+    assert all(later - earlier >= 0.25 for earlier, later in itertools.pairwise(sent))
 
 
 class _Collected:

@@ -118,7 +118,8 @@ def message(error: RateLimitExceeded) -> str:
 
 
 def refusal(error: RateLimitExceeded) -> RateLimitedError:
-    """The error for a refused Socket.IO event, with the seconds until the limit lets the address act again."""
+    """The error for a refused Socket.IO event, with the seconds until the limit lets the address act again (the
+    limiter keeps its windows on the system's Unix time, so that is the time this reads, not the app's clock)."""
     breached = limiter.current_limit
     reset_at = breached.reset_at if breached is not None else time.time() + 1
     return RateLimitedError(message(error), max(1, int(reset_at - time.time())))  # as Retry-After
