@@ -41,7 +41,8 @@ SAME_PORT_TESTS := tests/test_search_queue.py tests/test_redis_outage.py
 test: install lint
 	$(PY) -m pytest -n $$(( $(CORES) * 2 )) --dist worksteal $(addprefix --ignore=,$(SAME_PORT_TESTS))
 	report=$$(mktemp); \
-	$(PY) -m pytest $(SAME_PORT_TESTS) > $$report 2>&1 & same_port=$$!; \
+	$(PY) -m pytest -p no:cacheprovider $(SAME_PORT_TESTS) > $$report 2>&1 & same_port=$$!; \
+	trap 'kill $$same_port 2>/dev/null; rm -f $$report' INT TERM; \
 	ARENA_PURE_PYTHON=1 $(PY) -m pytest -m engine -n $(CORES) --dist worksteal; interpreted=$$?; \
 	wait $$same_port; same_port=$$?; cat $$report; rm -f $$report; \
 	test $$interpreted = 0 && test $$same_port = 0

@@ -198,21 +198,25 @@ class EventClient:
 
 class SearchFreezer:
     """A spectator of one game that freezes the server's engine workers (SIGSTOP) the moment it hears a ``search``
-    event matching what ``freeze_at`` was given, so that search cannot end, or send anything more, until ``thaw``:
-    a test can then look at what the pages show of a running search however slow the machine is. The search's own
-    clock runs on while it is frozen, so once thawed it ends at its next check. Use it as a context manager (leaving
-    thaws the workers and closes the socket)."""
+    event matching what ``freeze_at`` was given: from then on the search sends nothing new and cannot end until
+    ``thaw``, so a test can look at what the pages show of a running search however slow the machine is. The
+    worker may have sent a few more events between the one matched and the signal: those still arrive, and
+    ``latest`` gives the last one heard. The search's own clock runs on while it is frozen, so once thawed it ends
+    at its next check. Nothing may cancel the search while it is frozen (a cancel could wait on a lock the frozen
+    process holds). Use it as a context manager: leaving stops matching, closes the socket and thaws."""
 
     def __init__(self, server: LiveServer, game_id: str) -> None:
         self._server = server
         self._lock = threading.Lock()
         self._matches: Callable[[dict[str, Any]], bool] | None = None
         self._frozen: list[int] = []
+        self._problem: str | None = None
         self.frozen_on: dict[str, Any] | None = None
         """The ``search`` payload the workers were frozen on."""
         self._froze = threading.Event()
         self._client = EventClient(server.url, on_event=self._hear)
         self._client.emit("join", {"game_id": game_id})
+        self._client.wait_for("state")
 
     def freeze_at(self, matches: Callable[[dict[str, Any]], bool]) -> None:
         """Freeze at the next ``search`` event (its whole payload, ``{"ply", "seat", "info"}``) that ``matches``."""
@@ -225,17 +229,29 @@ class SearchFreezer:
             if event != "search" or self._matches is None or not self._matches(data):
                 return
             self._matches, self.frozen_on = None, data
-            self._frozen = self._server.engine_workers()
-            for pid in self._frozen:
-                os.kill(pid, signal.SIGSTOP)
+            workers = self._server.engine_workers()
+            if not workers:
+                self._problem = "the server has no engine worker process to freeze"
+            for pid in workers:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGSTOP)
+                    self._frozen.append(pid)
             self._froze.set()
 
     def wait_frozen(self, timeout: float = 30) -> dict[str, Any]:
         """The payload the workers were frozen on, once they are; raises ``TimeoutError`` after ``timeout`` s."""
         if not self._froze.wait(timeout):
             raise TimeoutError(f"no matching search event within {timeout} s; got {self._client.summary()}")
+        assert self._problem is None, self._problem
         assert self.frozen_on is not None
         return self.frozen_on
+
+    def latest(self, ply: int) -> dict[str, Any]:
+        """The ``info`` of the last "progress" or "depth" event heard from the search at ``ply``."""
+        running = [data["info"] for data in self._client.received("search")
+                   if data["ply"] == ply and data["info"]["kind"] in ("progress", "depth")]
+        assert running, f"no search event of ply {ply} heard"
+        return running[-1]
 
     def thaw(self) -> None:
         """Let the frozen workers go on (SIGCONT)."""
@@ -249,5 +265,7 @@ class SearchFreezer:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.thaw()
+        with self._lock:
+            self._matches = None
         self._client.close()
+        self.thaw()

@@ -155,15 +155,19 @@ def minimax_to_depth_64(state) -> SearchJob:
 def test_a_search_without_a_time_limit_stops_with_a_move_once_its_clock_passes_the_ceiling(clock):
     """The ceiling's time is read from the worker's clock: once it has passed, the search plays its best move."""
     state = new_game("chess")
-    results = _Collected()
-    search = threading.Thread(target=run_job, args=(minimax_to_depth_64(state), results, threading.Event(), clock,
+    results, stop = _Collected(), threading.Event()
+    search = threading.Thread(target=run_job, args=(minimax_to_depth_64(state), results, stop, clock,
                                                     Ceiling(seconds=0.5)), daemon=True)
     search.start()
-    eventually(lambda: any(info["kind"] in ("progress", "depth") for info in results.sent), "the search's first report")
-    assert results.sent[-1]["kind"] != "final"  # the clock has not moved: the search goes on
-    clock.advance(0.6)
-    search.join(timeout=60)
-    assert not search.is_alive()
+    try:
+        eventually(lambda: any(info["kind"] in ("progress", "depth") for info in results.sent),
+                   "the search's first report")
+        assert results.sent[-1]["kind"] != "final"  # the clock has not moved: the search goes on
+        clock.advance(0.6)
+        search.join(timeout=60)
+        assert not search.is_alive()
+    finally:
+        stop.set()  # whatever failed, the search does not run on for hours
     final = results.sent[-1]
     assert final["kind"] == "final" and state.parse_move(final["best"])
 

@@ -170,7 +170,8 @@ def test_a_game_over_gunicorn_gets_its_engine_moves_from_the_external_worker(que
             assert kinds[0] == "started" and kinds[-1] == "final", kinds
             final = next(s["info"] for s in searches if s["ply"] == ply and s["info"]["kind"] == "final")
             assert final["best"] == state["moves"][ply]
-        assert "progress" in [s["info"]["kind"] for s in searches if s["ply"] == 1]
+        # what the worker reports while it searches reaches the node too (which kind depends on the machine's pace)
+        assert {"progress", "depth"} & {s["info"]["kind"] for s in searches if s["ply"] == 1}
         assert player.received("error") == []
         [gunicorn_worker] = children(server.process.pid)
         assert children(gunicorn_worker) == [], "the web node started engine processes of its own"

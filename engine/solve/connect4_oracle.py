@@ -76,12 +76,13 @@ def describe_level(level: int) -> str | None:
     return None
 
 
-def connect4_oracle(state: Connect4, level: int | None) -> SearchInfo | None:
+def connect4_oracle(state: Connect4, level: int | None,
+                    attempt_seconds: float | None = ATTEMPT_SECONDS) -> SearchInfo | None:
     """The exact best move as a final ``SearchInfo`` (``source="solver"``), or None.
 
     None when the game is over, no level is given (a custom search shows the search that was asked for), ``level``
     is below ``SOLVER_LEVEL``, more than ``SOLVER_EMPTY`` cells are empty below ``ATTEMPT_LEVEL``, or the attempt
-    ran out of time. Otherwise
+    ran out of time (``attempt_seconds``; None gives it all the time it takes). Otherwise
     ``score`` is exact in the engine's ``WIN - plies`` convention, ``root_moves`` holds the exact score of every
     legal move (bound "exact"), ``pv`` is a line of perfect play (to the end of the game unless an attempt's time
     ran out first) and ``nodes`` counts the solver's negamax calls.
@@ -92,7 +93,7 @@ def connect4_oracle(state: Connect4, level: int | None) -> SearchInfo | None:
     started = time.perf_counter()
     deadline = None
     if level >= ATTEMPT_LEVEL:
-        deadline = started + ATTEMPT_SECONDS
+        deadline = None if attempt_seconds is None else started + attempt_seconds
     elif empty > SOLVER_EMPTY:
         return None
     with SOLVERS.borrow() as solver:

@@ -136,8 +136,10 @@ def run_job(job: SearchJob, results: Results, stop: StopSignal, clock: Clock,
     display only, computed after the move was chosen) and ``iterations``: one summary (``job_events.Iteration``, with
     ``tree``, that iteration's recorded tree, or None) per completed depth, in order; the recorded trees are cut to
     fit a search record (``records.fit_info``). The search stops at ``ceiling`` at the latest, or at the job's
-    ``deadline`` if sooner (or when ``stop`` is set), and plays its best move so far; every time is read from
-    ``clock``. A review or hints job runs ``run_analysis_job`` instead."""
+    ``deadline`` if sooner (or when ``stop`` is set), and plays its best move so far; the ceiling, the deadline,
+    the pacing (``not_before``) and the events' stamps are read from ``clock`` (the engine measures its own search
+    time, ``Limits.time``, on the monotonic clock, and the pacing wait is a real wait on ``stop``). A review or
+    hints job runs ``run_analysis_job`` instead."""
     if "review" in job.engine or "hints" in job.engine or "every_move" in job.engine:
         run_analysis_job(job, results, stop, clock, ceiling)
         return
