@@ -202,8 +202,8 @@ class SearchFreezer:
     ``thaw``, so a test can look at what the pages show of a running search however slow the machine is. The
     worker may have sent a few more events between the one matched and the signal: those still arrive, and
     ``latest`` gives the last one heard. The search's own clock runs on while it is frozen, so once thawed it ends
-    at its next check. Nothing may cancel the search while it is frozen (a cancel could wait on a lock the frozen
-    process holds). Use it as a context manager: leaving stops matching, closes the socket and thaws."""
+    at its next check. A cancel made while it is frozen may have to wait for ``thaw`` (the frozen process can hold a
+    lock the cancel needs). Use it as a context manager: leaving stops matching, closes the socket and thaws."""
 
     def __init__(self, server: LiveServer, game_id: str) -> None:
         self._server = server

@@ -205,15 +205,21 @@ def test_the_creator_of_an_engine_game_stops_it_and_a_spectator_cannot(live_serv
     creator.check('input[name="opponent"][value="engines"]', force=True)
     creator.click("#play")
     creator.wait_for_url("**/g/*")
-    creator.wait_for_function("() => document.querySelectorAll('#moves button[data-ply]').length >= 2",
-                              timeout=ENGINE_TIMEOUT_MS)
-    spectator, spectator_errors = open_page(browser)
-    spectator.goto(creator.url)
-    expect(spectator.locator("#status-main")).to_contain_text("Red")
-    expect(spectator.locator("#stop-game")).to_be_hidden()
+    # the game stands still (its engines frozen) while the test looks, however slow the machine: else it could
+    # end before the creator gets to stop it
+    with SearchFreezer(live_server, creator.url.rsplit("/", 1)[1]) as freezer:
+        freezer.freeze_at(lambda event: event["ply"] >= 2)
+        creator.wait_for_function("() => document.querySelectorAll('#moves button[data-ply]').length >= 2",
+                                  timeout=ENGINE_TIMEOUT_MS)
+        freezer.wait_frozen()
+        spectator, spectator_errors = open_page(browser)
+        spectator.goto(creator.url)
+        expect(spectator.locator("#status-main")).to_contain_text(re.compile("Red|Yellow"))
+        expect(spectator.locator("#stop-game")).to_be_hidden()
 
-    expect(creator.locator("#stop-game")).to_be_visible()
-    creator.click("#stop-game")
+        expect(creator.locator("#stop-game")).to_be_visible()
+        creator.click("#stop-game")
+        freezer.thaw()  # the stop cancels the search: its worker may have to run to let go of a shared lock
     expect(creator.locator("#status-main")).to_have_text("Stopped by its creator")
     expect(spectator.locator("#status-main")).to_have_text("Stopped by its creator")
     expect(creator.locator("#stop-game")).to_be_hidden()
