@@ -39,26 +39,21 @@ USUAL_CEILING = Ceiling()
 
 
 class Throttle:
-    """Lets an event of a key through at most ``per_second`` times a second (of ``clock``, a monotonic time); the
-    rest are dropped."""
+    """Lets an event through at most ``per_second`` times a second (of ``clock``, a monotonic time); the rest are
+    dropped."""
 
     def __init__(self, per_second: float, clock: Callable[[], float]) -> None:
         self.interval = 1 / per_second
         self._clock = clock
-        self._last: dict[int, float] = {}
+        self._last: float | None = None
 
-    def allow(self, key: int) -> bool:
-        """True (and the time noted) when ``key``'s last allowed event is at least ``1 / per_second`` old."""
+    def allow(self) -> bool:
+        """True (and the time noted) when the last allowed event is at least ``1 / per_second`` old."""
         now = self._clock()
-        last = self._last.get(key)
-        if last is not None and now - last < self.interval:
+        if self._last is not None and now - self._last < self.interval:
             return False
-        self._last[key] = now
+        self._last = now
         return True
-
-    def forget(self, key: int) -> None:
-        """Drop what is known of ``key`` (its search has ended)."""
-        self._last.pop(key, None)
 
 
 class Results(Protocol):
@@ -107,7 +102,7 @@ class _Sender:
         self._throttle = Throttle(PROGRESS_PER_SECOND, clock.monotonic)
 
     def send(self, info: JobEvent) -> None:
-        if info["kind"] in THROTTLED and not self._throttle.allow(self._job_id):
+        if info["kind"] in THROTTLED and not self._throttle.allow():
             return
         info["sent_at"] = self._clock.time()
         self._results.send((self._job_id, info))
