@@ -34,15 +34,10 @@ lint: install
 # over parallel pytest-xdist workers. The whole suite uses twice as many workers as the machine has cores: about half
 # of its time is spent waiting (on servers it started, the browser, game clocks), not computing.
 CORES := $(shell nproc 2>/dev/null || echo 2)
-# The tests that stop a redis-server and start it again on the same port run afterwards, beside the engine's tests
-# on the interpreted modules (which start no server): while that redis-server is down, a parallel worker of the
-# whole suite could take its port for a server of its own. Their report is printed once both have ended.
+# The tests that stop a redis-server and start it again on the same port run alone afterwards: while it is down,
+# a parallel worker could take that port for a server of its own.
 SAME_PORT_TESTS := tests/test_search_queue.py tests/test_redis_outage.py
 test: install lint
 	$(PY) -m pytest -n $$(( $(CORES) * 2 )) --dist worksteal $(addprefix --ignore=,$(SAME_PORT_TESTS))
-	report=$$(mktemp); \
-	$(PY) -m pytest -p no:cacheprovider $(SAME_PORT_TESTS) > $$report 2>&1 & same_port=$$!; \
-	trap 'kill $$same_port 2>/dev/null; rm -f $$report' INT TERM; \
-	ARENA_PURE_PYTHON=1 $(PY) -m pytest -m engine -n $(CORES) --dist worksteal; interpreted=$$?; \
-	wait $$same_port; same_port=$$?; cat $$report; rm -f $$report; \
-	test $$interpreted = 0 && test $$same_port = 0
+	$(PY) -m pytest $(SAME_PORT_TESTS)
+	ARENA_PURE_PYTHON=1 $(PY) -m pytest -m engine -n $(CORES) --dist worksteal
