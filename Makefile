@@ -24,7 +24,7 @@ node_modules/.installed: package.json package-lock.json
 install: $(VENV)/.installed node_modules/.installed
 
 run: install
-	$(VENV)/bin/gunicorn -w 1 --threads 64 -b $(HOST):$(PORT) "webapp:create_app()"
+	$(VENV)/bin/gunicorn -w 1 -b $(HOST):$(PORT) "webapp:create_app()"
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -1,17 +1,18 @@
-"""What idle WebSockets and slow clients from one address cost everybody else: the latency of ``GET /api/health``
-and of a human move (``POST /api/games/<id>/moves`` in a game between two people) from another address, while one
-address holds ``--sockets`` idle Socket.IO WebSockets and ``--slow`` slow TCP connections (half trickle their
-headers, half a body, a byte every ``--trickle`` seconds), against a real gunicorn (``-w 1 --threads 64``) reached
-directly (``--front none``, the setup the issue measured) or through a real nginx (``--front nginx``:
+"""What idle WebSockets and slow clients cost everybody else: the latency of ``GET /api/health`` and of a human move
+(``POST /api/games/<id>/moves`` in a game between two people) from another address, while a holder keeps
+``--sockets`` idle Socket.IO WebSockets and ``--slow`` slow TCP connections (half trickle their headers, half a
+body, a byte every ``--trickle`` seconds) from ``--addresses`` source addresses, against a real gunicorn (``-w 1``,
+gunicorn.conf.py's worker) reached directly (``--front none``) or through a real nginx (``--front nginx``:
 deploy/nginx-single.conf as committed but for its ports, gunicorn with ``ARENA_PROXY_HOPS=1``).
 
-    .venv/bin/python bench/connections.py [--front both|none|nginx] [--sockets 1000] [--slow 100] [--requests 200]
-                                          [--interval 0.3]
+    .venv/bin/python bench/connections.py [--front both|none|nginx] [--sockets 1000] [--slow 100] [--addresses 1]
+                                          [--requests 200] [--interval 0.3]
 
-The holder connects from 127.0.0.1, the measured client from 127.0.0.2 (Linux routes all of 127/8 to lo). Each
-measured request has ``--timeout`` seconds; one that times out counts as that long. Also reported: how many of the
-holder's WebSockets the server accepted, and the gunicorn worker's resident memory and threads before and while
-they are held, and per held WebSocket. The server runs with per-address limits far above the measured moves
+The holder connects from 127.0.0.1 (or 127.1.0.1 and on), the measured client from 127.0.0.2 (Linux routes all of
+127/8 to lo). Each measured request has ``--timeout`` seconds; one that times out counts as that long. Also
+reported: how many of the holder's WebSockets the server accepted, and the gunicorn worker's resident memory and
+threads before and while they are held, and per held WebSocket (slow connections included: run with ``--slow 0``
+for the WebSockets' own cost). The server runs with per-address limits far above the measured moves
 (``GENEROUS_LIMITS``): this measures connections, not rate limits.
 """
 
@@ -52,23 +53,33 @@ def masked_text_frame(text: str) -> bytes:
     return bytes([0x81, 0x80 | len(payload)]) + b"\0\0\0\0" + payload
 
 
-def hold(port: int, sockets: int, slow: int, trickle: float, ready: Any, stop: Any, results: Any) -> None:
-    """(In its own process.) From ``HOLDER``, open ``sockets`` WebSockets to ``port`` and connect each to the
-    Socket.IO namespace (answering the server's pings, sending nothing else), and ``slow`` slow connections; signal
-    ``ready`` and keep them until ``stop``. Puts the number of WebSockets the server accepted on ``results``."""
+def holder_addresses(count: int) -> list[str]:
+    """The source addresses of the holder: ``HOLDER`` alone, or ``count`` addresses from 127.1.0.1 on."""
+    if count == 1:
+        return [HOLDER]
+    return [f"127.1.{index // 250}.{index % 250 + 1}" for index in range(count)]
+
+
+def hold(port: int, sockets: int, slow: int, trickle: float, addresses: int, ready: Any, stop: Any,
+         results: Any) -> None:
+    """(In its own process.) From ``addresses`` source addresses in turn (``holder_addresses``), open ``sockets``
+    WebSockets to ``port`` and connect each to the Socket.IO namespace (answering the server's pings, sending
+    nothing else), and ``slow`` slow connections; signal ``ready`` and keep them until ``stop``. Puts the number
+    of WebSockets the server accepted on ``results``."""
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     selector = selectors.DefaultSelector()
     accepted = 0
     host = f"127.0.0.1:{port}"
-    for _ in range(sockets):
-        sock = socket.create_connection(("127.0.0.1", port), source_address=(HOLDER, 0))
+    sources = holder_addresses(addresses)
+    for index in range(sockets):
+        sock = socket.create_connection(("127.0.0.1", port), source_address=(sources[index % len(sources)], 0))
         sock.setblocking(False)
         sock.sendall(UPGRADE.format(host=host).encode())
         selector.register(sock, selectors.EVENT_READ, {"opened": False})
     trickled = []
     for index in range(slow):
-        sock = socket.create_connection(("127.0.0.1", port), source_address=(HOLDER, 0))
+        sock = socket.create_connection(("127.0.0.1", port), source_address=(sources[index % len(sources)], 0))
         if index % 2:
             sock.sendall(f"POST /api/games HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
                          f"Content-Length: 1000\r\n\r\n{{".encode())
@@ -188,8 +199,8 @@ def run(front: str, args: argparse.Namespace) -> dict[str, Any]:
         port = nginx.port if nginx else server.port
         context = multiprocessing.get_context("spawn")
         ready, stop, results = context.Event(), context.Event(), context.Queue()
-        holder = context.Process(target=hold, args=(port, args.sockets, args.slow, args.trickle, ready, stop,
-                                                    results))
+        holder = context.Process(target=hold, args=(port, args.sockets, args.slow, args.trickle, args.addresses,
+                                                    ready, stop, results))
         try:
             games = [friend_game(port) for _ in range(2)]
             quiet = measure(port, games[0], args.requests, args.timeout, args.interval)
@@ -215,7 +226,7 @@ def report(outcome: dict[str, Any], args: argparse.Namespace) -> None:
     accepted = outcome["accepted"]
     (memory_before, memory_held), (threads_before, threads_held) = outcome["memory"], outcome["threads"]
     print(f"\n== front: {outcome['front']}; holder: {args.sockets} WebSockets ({accepted} accepted), "
-          f"{args.slow} slow connections")
+          f"{args.slow} slow connections, from {args.addresses} address(es)")
     print(f"worker RSS {memory_before:.1f} -> {memory_held:.1f} MiB, threads {threads_before} -> {threads_held}"
           + (f"; per accepted WebSocket {(memory_held - memory_before) * 1024 / accepted:.0f} KiB, "
              f"{(threads_held - threads_before) / accepted:.2f} threads" if accepted else ""))
@@ -228,8 +239,10 @@ def report(outcome: dict[str, Any], args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--front", choices=("both", "none", "nginx"), default="both")
-    parser.add_argument("--sockets", type=int, default=1000, help="idle WebSockets held by one address")
-    parser.add_argument("--slow", type=int, default=100, help="slow connections held by that address")
+    parser.add_argument("--sockets", type=int, default=1000, help="idle WebSockets held")
+    parser.add_argument("--slow", type=int, default=100, help="slow connections held")
+    parser.add_argument("--addresses", type=int, default=1,
+                        help="source addresses the holder spreads them over (1: 127.0.0.1; more: 127.1.0.1 on)")
     parser.add_argument("--trickle", type=float, default=5.0, help="seconds between two bytes of a slow client")
     parser.add_argument("--requests", type=int, default=200, help="health checks and moves measured, each")
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds a measured request may take")

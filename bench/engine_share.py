@@ -3,7 +3,7 @@ the heaviest searches the API accepts busy.
 
     .venv/bin/python bench/engine_share.py [--seconds 120] [--hogs 12] [--duels 4] [--labs 4] [--workers 2]
 
-Starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"`` with ``--workers`` engine processes. The attacker,
+Starts ``gunicorn -w 1 "webapp:create_app()"`` with ``--workers`` engine processes. The attacker,
 from 127.0.0.1, keeps alive for ``--seconds``: ``--hogs`` chess games against a minimax engine of depth 64 (it
 moves first; the attacker answers each engine move at once, so a new 60 s search starts), ``--duels`` chess
 games of engine level 8 against level 8 (the attacker watches them so they never pause), and ``--labs`` lab runs

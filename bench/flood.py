@@ -4,7 +4,7 @@ clients (the opponent and the spectators of each game), with and without a flood
     .venv/bin/python bench/flood.py [--games 4] [--spectators 2] [--plies 40] [--runs 3] [--rate 1000] [--reconnect]
                                     [--nginx]
 
-Starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"`` (default event limit: 10/s, bursts of 20) in a
+Starts ``gunicorn -w 1 "webapp:create_app()"`` (default event limit: 10/s, bursts of 20) in a
 temporary folder and ``--games`` Nim games between two people, each with ``--spectators`` spectators. A run plays
 ``--plies`` moves in every game (one counter at a time, a ply every 0.06 s so each player stays under the limit)
 and records, for every move, the time from the mover's ``emit`` to the ``moved`` arriving at each other client of

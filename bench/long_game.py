@@ -4,7 +4,7 @@
 
 Builds a legal game of about ``--plies`` plies that no rule ends (random quiet moves, a pawn move whenever the
 fifty-move counter gets high, no position three times), whose setup ``startpos moves ...`` fits the API's 8,000
-characters. Starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"``, times ``POST /api/games`` with that setup
+characters. Starts ``gunicorn -w 1 "webapp:create_app()"``, times ``POST /api/games`` with that setup
 (a finished game is refused, so the friend game stays open), then ``--reads`` parallel ``GET /api/games/<id>`` of a
 finished copy of it (resigned, so it leaves the cache after each read) and ``GET /api/health`` meanwhile. Last, it
 creates ``--hold`` more such games (open, so the node holds each in memory until it is untouched for 600 s) and

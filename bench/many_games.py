@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/many_games.py [--games 10000] [--untouched 5] [--clients 8] [--every 1000]
 
-Starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"`` with a new SQLite database in a temporary folder and
+Starts ``gunicorn -w 1 "webapp:create_app()"`` with a new SQLite database in a temporary folder and
 ``ARENA_UNTOUCHED_GAME_SECONDS=--untouched`` (0: games stay in memory until they finish, as before that setting
 existed), then ``--clients`` threads create ``--games`` games through the HTTP API, a mix that cycles through:
 

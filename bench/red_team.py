@@ -4,7 +4,7 @@ moves, the node's memory and its availability, against a real gunicorn with the 
     .venv/bin/python bench/red_team.py [--front both|none|nginx] [--moves 30] [--attacks rematch,creations,...]
                                        [--crashes 10] [--no-floors]
 
-Each front starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"`` (``ARENA_PACE=0``, every other setting as
+Each front starts ``gunicorn -w 1 "webapp:create_app()"`` (``ARENA_PACE=0``, every other setting as
 by default) reached directly (A, ``--front none``) or through a real nginx (B, ``--front nginx``:
 deploy/nginx-single.conf as committed but for its ports, every server on a free one, gunicorn with
 ``ARENA_PROXY_HOPS=1``). The attacker sends from

@@ -3,7 +3,7 @@ meanwhile.
 
     .venv/bin/python bench/review.py [--baseline 30] [--workers 2]
 
-Starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"`` with ``--workers`` engine processes. From 127.0.0.1 it
+Starts ``gunicorn -w 1 "webapp:create_app()"`` with ``--workers`` engine processes. From 127.0.0.1 it
 plays the first 40 moves (80 plies) of a Ruy Lopez between two people and resigns, then asks for the review of the
 game (``POST /api/games/<id>/review``, default settings: docs/review.md) and polls it until done: the figure is the
 time from asking to the stored review. Meanwhile a victim from 127.0.0.2 plays level-4 Connect Four against the

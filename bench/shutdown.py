@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/shutdown.py [--tries 20] [--watchers 20] [--searches 1] [--silent 0]
 
-Each try starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"`` (``ARENA_WORKERS=2``) on one instance folder,
+Each try starts ``gunicorn -w 1 "webapp:create_app()"`` (``ARENA_WORKERS=2``) on one instance folder,
 connects ``--watchers`` Socket.IO clients to a game, waits until ``--searches`` long engine searches run (Nim,
 minimax, 60 s), sends SIGTERM to the gunicorn master only (as ``kill PID`` or a process manager would), and times
 until the master has exited. It then checks that no process of the node is left (engine workers included) and

@@ -397,14 +397,14 @@ class Cluster:
 def start_cluster(folder: Path, args: argparse.Namespace) -> Cluster:
     env = {"ARENA_WORKERS": str(args.engines), "ARENA_PACE": str(args.pace), **GENEROUS_LIMITS}
     if args.nodes == 1:
-        return Cluster([Node(LiveServer(folder / "node", env=env, threads=args.threads)).start()])
+        return Cluster([Node(LiveServer(folder / "node", env=env)).start()])
     redis = RedisServer(folder / "redis").start()
     env |= {"SOCKETIO_MESSAGE_QUEUE": redis.url, "DATABASE_URL": f"sqlite:///{folder / 'arena.sqlite3'}",
             "SECRET_KEY": "scale-bench"}
     cluster = Cluster([], redis)
     try:
         for name in "ab":
-            cluster.nodes.append(Node(LiveServer(folder / f"node-{name}", env=env, threads=args.threads)).start())
+            cluster.nodes.append(Node(LiveServer(folder / f"node-{name}", env=env)).start())
         if args.spread == "nginx":
             node_ports = tuple(node.server.port for node in cluster.nodes)
             cluster.nginx = Nginx(folder / "nginx", node_ports=node_ports).start()
@@ -658,8 +658,6 @@ def main() -> None:
     parser.add_argument("--level", type=int, default=2, help="engine level of both seats (1-8)")
     parser.add_argument("--pace", type=float, default=1.0, help="ARENA_PACE: seconds between two engine moves")
     parser.add_argument("--engines", type=int, default=2, help="ARENA_WORKERS: engine processes per node")
-    parser.add_argument("--threads", type=int, default=0,
-                        help="gunicorn --threads per node (default: its watchers + 64)")
     parser.add_argument("--processes", type=int, default=2, help="client processes holding the watchers")
     parser.add_argument("--client", choices=("socketio", "lean"), default="socketio",
                         help="watchers: python-socketio AsyncClients, or the lean protocol client (less client CPU)")
@@ -674,12 +672,10 @@ def main() -> None:
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the servers (``finally``) when told to stop
     faulthandler.dump_traceback_later(args.repeat * (args.timeout + 120), exit=True)
-    if not args.threads:
-        args.threads = args.games * args.watchers // args.nodes + 64
     runs = []
     for index in range(args.repeat):
         print(f"run {index + 1}/{args.repeat}: {args.nodes} node(s), {args.games} games x {args.watchers} watchers, "
-              f"pace {args.pace:g} s, --threads {args.threads}, {args.processes} {args.client} watcher processes",
+              f"pace {args.pace:g} s, {args.processes} {args.client} watcher processes",
               flush=True)
         runs.append(run_once(args))
         report(args, runs[-1])

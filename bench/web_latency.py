@@ -3,7 +3,7 @@ and at a spectator, over many moves on loopback, against a real gunicorn.
 
     .venv/bin/python bench/web_latency.py [--moves 200] [--interval 0.06]
 
-Starts ``gunicorn -w 1 --threads 64 "webapp:create_app()"`` with ``ARENA_WORKERS=2`` in a temporary folder, gives
+Starts ``gunicorn -w 1 "webapp:create_app()"`` with ``ARENA_WORKERS=2`` in a temporary folder, gives
 both workers a 60-second search (Nim, minimax, no pruning; two games created from two addresses, since one
 client gets one worker at a time), then plays a Nim game between two people (taking one
 counter at a time, one move every ``--interval`` seconds to stay under the per-connection rate limit) and prints

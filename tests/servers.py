@@ -37,15 +37,14 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """``gunicorn -w 1 --threads 64 "webapp:create_app()"`` on 127.0.0.1, with its instance folder (SQLite file
-    and secret key) in ``instance``. Each Socket.IO connection holds one of the ``threads`` while it lasts.
+    """``gunicorn -w 1 "webapp:create_app()"`` on 127.0.0.1 (the gevent worker of gunicorn.conf.py), with its
+    instance folder (SQLite file and secret key) in ``instance``.
     ``start`` waits until the API answers; ``stop`` sends SIGTERM, ``kill`` SIGKILL to the whole process group
     (gunicorn and the engine workers)."""
 
     def __init__(self, instance: Path, env: dict[str, str] | None = None, port: int | None = None,
-                 threads: int = 64, graceful_timeout: float = 5) -> None:
+                 graceful_timeout: float = 5) -> None:
         self.instance = instance
-        self.threads = threads
         self.graceful_timeout = graceful_timeout
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -56,7 +55,7 @@ class LiveServer:
     def start(self) -> LiveServer:
         """Start gunicorn and wait (at most 30 s) for ``GET /api/games`` to answer 200."""
         self.instance.mkdir(parents=True, exist_ok=True)
-        command = [sys.executable, "-m", "gunicorn", "-w", "1", "--threads", str(self.threads),
+        command = [sys.executable, "-m", "gunicorn", "-w", "1",
                    "--graceful-timeout", str(self.graceful_timeout), "--no-control-socket",
                    "-b", f"127.0.0.1:{self.port}", "webapp:create_app()"]
         with self.log.open("ab") as log:

@@ -40,7 +40,7 @@ def cluster(tmp_path_factory):
     try:
         for name in "ab":
             env = node_env(redis.url, folder / "arena.sqlite3", name)
-            nodes[name] = LiveServer(folder / name, env=env, threads=16).start()
+            nodes[name] = LiveServer(folder / name, env=env).start()
         nginx = Nginx(folder / "nginx", node_ports=(nodes["a"].port, nodes["b"].port)).start()
         try:
             yield nginx, nodes
@@ -274,8 +274,8 @@ def test_a_search_is_stopped_soon_after_the_player_resigns_on_another_node(two_a
 def test_the_nodes_count_an_address_together_in_redis(tmp_path):
     redis = RedisServer(tmp_path / "redis").start()
     limits = {"ARENA_CREATE_LIMIT": "3/minute", "ARENA_MOVE_LIMIT": "2/minute"}
-    nodes = [LiveServer(tmp_path / name, env={**node_env(redis.url, tmp_path / "arena.sqlite3", name), **limits},
-                        threads=8) for name in "ab"]
+    nodes = [LiveServer(tmp_path / name, env={**node_env(redis.url, tmp_path / "arena.sqlite3", name), **limits})
+             for name in "ab"]
     try:
         for node in nodes:
             node.start()
@@ -304,7 +304,7 @@ def test_the_nodes_count_an_address_together_in_redis(tmp_path):
 
 def test_an_engine_turn_whose_node_dies_mid_search_is_taken_over_by_the_other_node(tmp_path):
     redis = RedisServer(tmp_path / "redis").start()
-    nodes = [LiveServer(tmp_path / name, env=node_env(redis.url, tmp_path / "arena.sqlite3", name), threads=16)
+    nodes = [LiveServer(tmp_path / name, env=node_env(redis.url, tmp_path / "arena.sqlite3", name))
              for name in "ab"]
     try:
         for node in nodes:

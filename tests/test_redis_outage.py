@@ -42,7 +42,7 @@ def test_a_redis_outage_leaves_each_node_serving_its_own_clients_and_recovery_is
     redis = RedisServer(tmp_path / "redis").start()
     env = {"SOCKETIO_MESSAGE_QUEUE": redis.url, "DATABASE_URL": f"sqlite:///{tmp_path / 'arena.sqlite3'}",
            "SECRET_KEY": "cluster-key", "ARENA_PACE": "0"}
-    nodes = {name: LiveServer(tmp_path / name, env={**env, "ARENA_NODE": name}, threads=16) for name in "ab"}
+    nodes = {name: LiveServer(tmp_path / name, env={**env, "ARENA_NODE": name}) for name in "ab"}
     clients: list[EventClient] = []
     try:
         for node in nodes.values():
@@ -114,7 +114,7 @@ def test_a_redis_outage_leaves_each_node_serving_its_own_clients_and_recovery_is
 def test_a_node_started_while_redis_is_down_or_with_redis_hung_serves_its_clients_and_recovers(tmp_path):
     redis = RedisServer(tmp_path / "redis")
     env = {"SOCKETIO_MESSAGE_QUEUE": redis.url, "ARENA_NODE": "alone"}
-    node = LiveServer(tmp_path / "node", env=env, threads=8).start()
+    node = LiveServer(tmp_path / "node", env=env).start()
     try:
         wait_for_queue(node, "down")  # noticed with no client connected yet
         created = node.post("/api/games", {"game": "tictactoe", "side": 0, "opponent": {"type": "friend"}}).json()

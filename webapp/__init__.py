@@ -1,4 +1,4 @@
-"""Alpha-Beta Arena's web app. Serve it with ``gunicorn -w 1 --threads 64 -b HOST:PORT "webapp:create_app()"``.
+"""Alpha-Beta Arena's web app. Serve it with ``gunicorn -w 1 -b HOST:PORT "webapp:create_app()"``.
 
 This package's own module stays light on purpose: the engine's worker processes (started with "spawn", and
 ``python -m webapp.search.worker``) import ``webapp.search`` and must not load Flask, the pages and the store with

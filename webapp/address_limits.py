@@ -20,13 +20,13 @@ import json
 import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs
 
 from flask import Flask, current_app, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
 from webapp.errors import ArenaError, ErrorCode
+from webapp.socket_cap import opens_connection
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -84,8 +84,7 @@ class LimitHandshakes:
         self.wsgi_app = wsgi_app
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        if (environ.get("PATH_INFO", "").startswith("/socket.io")
-                and "sid" not in parse_qs(environ.get("QUERY_STRING", ""))):
+        if opens_connection(environ):
             with self.app.request_context(environ):
                 try:
                     _count_connection()

@@ -11,6 +11,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from engine.games import game_class, game_names
 from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
 from webapp.address_limits import LimitHandshakes
 from webapp.address_limits import init_app as install_address_limits
@@ -31,8 +32,9 @@ from webapp.search.pool import EngineRunner
 from webapp.search.queue_runner import QueuedRunner
 from webapp.search.solved import RememberingRunner
 from webapp.shutdown import stop_on_gunicorn_sigterm
+from webapp.socket_cap import CapSockets
 from webapp.socket_packets import ReadablePacket
-from webapp.sockets import socketio
+from webapp.sockets import async_mode, socketio
 from webapp.store import Store
 from webapp.watcher_counts import WatcherCounts
 
@@ -44,9 +46,10 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     Opens the database, sets up the engine pool (its processes start with the first search) and restarts the
     search of every unfinished game whose turn is the engine's. With ``SOCKETIO_MESSAGE_QUEUE``, emits reach the
     other nodes through Redis (``webapp.message_queue``; each node keeps serving its own clients while Redis is
-    unreachable). Socket.IO events of one connection are handled in order, in that connection's own thread
-    (``async_handlers=False``): no thread is started per event. A packet that cannot be decoded reaches the
-    handlers as an event of its own (``webapp.socket_packets``).
+    unreachable). Socket.IO events of one connection are handled in order, in that connection's own greenlet under
+    gunicorn's gevent worker (its own thread elsewhere: ``webapp.sockets.async_mode``; ``async_handlers=False``):
+    nothing is started per event. At most ``ARENA_MAX_SOCKETS`` connections are held (``webapp.socket_cap``). A
+    packet that cannot be decoded reaches the handlers as an event of its own (``webapp.socket_packets``).
     """
     folder = instance_path()
     app = Flask(__name__, instance_path=str(folder) if folder else None)
@@ -63,10 +66,13 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
 
     queue_url = app.config["SOCKETIO_MESSAGE_QUEUE"]
     queue = ResilientRedisManager(queue_url, clock) if queue_url else None
-    socketio.init_app(app, async_mode="threading", max_http_buffer_size=MAX_BODY_BYTES, async_handlers=False,
+    socketio.init_app(app, async_mode=async_mode(), max_http_buffer_size=MAX_BODY_BYTES, async_handlers=False,
                       manage_session=False, client_manager=queue,
                       serializer=ReadablePacket)  # type: ignore[call-arg]  # python-socketio's option, not in the stubs
     app.wsgi_app = LimitHandshakes(app, app.wsgi_app)  # type: ignore[method-assign]
+    engine_io = socketio.server.eio  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
+    app.wsgi_app = CapSockets(app.wsgi_app, lambda: len(engine_io.sockets),  # type: ignore[method-assign]
+                              app.config["ARENA_MAX_SOCKETS"])
     _trust_proxies(app, app.config["ARENA_PROXY_HOPS"])
     add_security_headers(app)
     install_address_limits(app)
@@ -86,7 +92,15 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     stop_on_gunicorn_sigterm(socketio.server, arena.close,  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
                              connections, clock)
     arena.resume()
+    _import_every_game()
     return app
+
+
+def _import_every_game() -> None:
+    """Import every game's module now, before the node serves (chess's takes about a second): under gunicorn's
+    event loop, a first use while serving would stall every connection of the node for that long."""
+    for name in game_names():
+        game_class(name)
 
 
 def _assemble_arena(app: Flask, store: Store, shared: bool, clock: Clock) -> Arena:

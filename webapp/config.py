@@ -36,6 +36,16 @@ DEFAULT_UNWATCHED_PAUSE = 60.0
 (``ARENA_UNWATCHED_PAUSE``); it goes on as soon as somebody opens it."""
 
 
+DEFAULT_MAX_SOCKETS = 10_000
+"""How many Socket.IO connections one node holds at once (``ARENA_MAX_SOCKETS``): past it a new one is refused
+(``server_full``) while HTTP requests are still served. Each costs the node a descriptor and about 60 KiB
+(docs/scale.md)."""
+
+HTTP_CONNECTIONS = 1_000
+"""Connections a node keeps for HTTP requests beyond its Socket.IO connections: gunicorn's ``worker_connections``
+is ``ARENA_MAX_SOCKETS`` plus this (gunicorn.conf.py)."""
+
+
 DEFAULT_LIMITS = {
     "ARENA_CREATE_LIMIT": "30/minute;300/hour",
     "ARENA_SEAT_LIMIT": "30/minute",
@@ -98,6 +108,11 @@ def search_queue_url(env: Mapping[str, str] | None = None) -> str | None:
     return _redis_url(os.environ if env is None else env, "ARENA_SEARCH_QUEUE")
 
 
+def max_sockets(env: Mapping[str, str] | None = None) -> int:
+    """``ARENA_MAX_SOCKETS`` from ``env`` (default ``os.environ``): how many Socket.IO connections a node holds."""
+    return int(_number(os.environ if env is None else env, "ARENA_MAX_SOCKETS", DEFAULT_MAX_SOCKETS, 1, 1_000_000))
+
+
 def secret_key(instance_path: Path) -> str:
     """The key in ``<instance>/secret_key``, created (random, 32 bytes, mode 0600) on first use."""
     path = instance_path / "secret_key"
@@ -121,7 +136,7 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
     """The app's settings from ``env`` (default ``os.environ``); a bad value raises ``ConfigError``.
 
     Keys: ``SECRET_KEY``, ``DATABASE_URL``, ``ARENA_WORKERS``, ``ARENA_PACE``, ``ARENA_EVENT_RATE``,
-    ``ARENA_EVENT_BURST``, ``ARENA_PROXY_HOPS``, ``ARENA_IDLE_GAMES``, ``ARENA_UNWATCHED_PAUSE``,
+    ``ARENA_EVENT_BURST``, ``ARENA_MAX_SOCKETS``, ``ARENA_PROXY_HOPS``, ``ARENA_IDLE_GAMES``, ``ARENA_UNWATCHED_PAUSE``,
     ``ARENA_UNTOUCHED_GAME_SECONDS``, ``SOCKETIO_MESSAGE_QUEUE``, ``ARENA_SEARCH_QUEUE``, ``ARENA_NODE`` (the
     node's name in ``/api/health``; default the host name and the instance folder's name), ``NODE_MODULES``,
     ``MAX_CONTENT_LENGTH`` and the rate limits of ``DEFAULT_LIMITS``.
@@ -134,6 +149,7 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
         "ARENA_PACE": _number(env, "ARENA_PACE", 0.5, 0, 60),
         "ARENA_EVENT_RATE": _number(env, "ARENA_EVENT_RATE", 10, 0.1, 10_000),
         "ARENA_EVENT_BURST": _number(env, "ARENA_EVENT_BURST", 20, 1, 100_000),
+        "ARENA_MAX_SOCKETS": max_sockets(env),
         "ARENA_PROXY_HOPS": int(_number(env, "ARENA_PROXY_HOPS", 0, 0, 10)),
         "ARENA_IDLE_GAMES": int(_number(env, "ARENA_IDLE_GAMES", DEFAULT_IDLE_GAMES, 0, 100_000)),
         "ARENA_UNWATCHED_PAUSE": _number(env, "ARENA_UNWATCHED_PAUSE", DEFAULT_UNWATCHED_PAUSE, 0, 86_400),

@@ -66,6 +66,10 @@ class ErrorCode(StrEnum):
         "internal_error", 500,
         '(HTTP) the server failed on the request, something no check foresaw (a database error, a bug): the '
         "message carries a request id, and the server's log has that id with the traceback, once")
+    SERVER_FULL = (
+        "server_full", 503,
+        '(Socket.IO handshake only) the node holds as many Socket.IO connections as it takes (`ARENA_MAX_SOCKETS`); '
+        'HTTP is still served; `Retry-After` says when to try again')
     ENGINE_FAILED = ("engine_failed", None, '(Socket.IO only, to the room) the engine could not produce a move')
 
 

@@ -1,19 +1,21 @@
 """A gunicorn worker's SIGTERM (its graceful stop) also closes every Socket.IO connection and the engine pool, so
-the threads that hold WebSockets end and the worker exits within moments instead of after ``graceful_timeout``.
-A client that stopped reading would still hold a thread in a blocked send, and a WebSocket whose client says nothing
-one in a blocked receive, until that timeout (30 s by default: the node unreachable meanwhile), so the connections
-still open ``CUT_AFTER`` seconds after the signal are cut (``OpenConnections``): a request that finishes in time is
-not touched, one still answering a client that stopped reading fails.
+the greenlets that hold WebSockets (threads, under a threaded worker) end and the worker exits within moments
+instead of after ``graceful_timeout``. A client that stopped reading would still hold its connection in a blocked
+send, and a WebSocket whose client says nothing in a blocked receive, until that timeout (30 s by default: the node
+unreachable meanwhile), so the connections still open ``CUT_AFTER`` seconds after the signal are cut
+(``OpenConnections``): a request that finishes in time is not touched, one still answering a client that stopped
+reading fails.
 
 The connections are closed first and without waiting: python-engineio's ``Server.disconnect()`` closes them one by
-one and waits, for each, until its writer thread has sent the close packet; one connection whose writer is stuck
-(seen about once in five stops with twenty watchers) made that wait, and with it the whole stop, last until
-gunicorn's graceful timeout. Each ``Socket.close(wait=False)`` only queues the close, and the writer threads then
-close the WebSockets by themselves.
+one and waits, for each, until its writer has sent the close packet; one connection whose writer is stuck (seen
+about once in five stops with twenty watchers) made that wait, and with it the whole stop, last until gunicorn's
+graceful timeout. Each ``Socket.close(wait=False)`` only queues the close, and the writers then close the
+WebSockets by themselves.
 """
 
 from __future__ import annotations
 
+import _thread
 import logging
 import signal
 import threading
@@ -43,8 +45,8 @@ def stop_on_gunicorn_sigterm(server: Server, close: Callable[[], None], connecti
                              clock: Clock) -> None:
     """Under a gunicorn worker, make its SIGTERM also close ``server``'s connections, call ``close`` (the engine
     pool and the store) and cut the ``connections`` still open ``CUT_AFTER`` seconds (of ``clock``) after the
-    signal, in a thread of its own while gunicorn winds down. Anywhere else (tests, a Flask development server)
-    nothing is changed."""
+    signal, in a thread of its own (a greenlet under gevent) while gunicorn winds down. Anywhere else (tests, a
+    Flask development server) nothing is changed."""
     previous = signal.getsignal(signal.SIGTERM)
     owner = getattr(previous, "__self__", None)
     if (not callable(previous) or threading.current_thread() is not threading.main_thread()
@@ -60,7 +62,9 @@ def stop_on_gunicorn_sigterm(server: Server, close: Callable[[], None], connecti
             log.warning("stopping: cut %d connection(s) still open %.1f s after the signal", cut, CUT_AFTER)
 
     def on_sigterm(signum: int, frame: FrameType | None) -> None:
-        threading.Thread(target=stop_everything, name="arena-shutdown", daemon=True).start()
+        # Started without waiting for it to start (``Thread.start`` waits): a signal handler may not block, and
+        # under gevent it may run inside the event loop's own callback, where no greenlet can wait.
+        _thread.start_new_thread(stop_everything, ())
         previous(signum, frame)
 
     signal.signal(signal.SIGTERM, on_sigterm)

@@ -1,0 +1,118 @@
+"""What open connections cost a real gunicorn node (gunicorn.conf.py's gevent worker): idle WebSockets and clients
+slow to send a request, more than any thread pool would hold, leave HTTP requests and moves answering; past
+``ARENA_MAX_SOCKETS`` a new Socket.IO connection is refused with ``503 server_full`` and HTTP still answers."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+from collections.abc import Iterator
+
+import pytest
+import requests
+from helpers import eventually
+from servers import GENEROUS_LIMITS, LiveServer
+
+pytestmark = pytest.mark.servers
+
+UPGRADE = ("GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+           "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+ANSWER_TIMEOUT = 10.0
+"""Seconds a request may take before the test counts it as not answered (a failure, not a latency bound)."""
+
+
+def open_websocket(port: int) -> tuple[socket.socket, bytes]:
+    """A raw WebSocket to the Engine.IO endpoint, joined to the Socket.IO namespace when the server accepts it:
+    ``(socket, the head of the server's answer)``."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=ANSWER_TIMEOUT)
+    sock.sendall(UPGRADE.format(port=port).encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        answer += chunk
+    if answer.startswith(b"HTTP/1.1 101"):
+        sock.sendall(bytes([0x81, 0x82]) + b"\0\0\0\0" + b"40")  # a masked text frame: Socket.IO's namespace connect
+    return sock, answer
+
+
+@contextlib.contextmanager
+def held(sockets: list[socket.socket]) -> Iterator[list[socket.socket]]:
+    try:
+        yield sockets
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def friend_nim_game(server: LiveServer) -> tuple[str, str]:
+    """A Nim game between two people, both seats taken: its id and the first mover's token."""
+    created = server.post("/api/games", {"game": "nim", "options": {"piles": [50, 50]},
+                                         "opponent": {"type": "friend"}, "side": 0}).json()
+    requests.post(f"{server.url}/api/games/{created['id']}/seats", json={"invite": created["invite"]},
+                  timeout=ANSWER_TIMEOUT).raise_for_status()
+    return created["id"], created["token"]
+
+
+def test_idle_websockets_and_slow_clients_beyond_any_thread_pool_leave_requests_and_moves_answering(tmp_path):
+    server = LiveServer(tmp_path / "instance", env=GENEROUS_LIMITS).start()
+    try:
+        game_id, token = friend_nim_game(server)
+        with held([]) as sockets:
+            for _ in range(300):
+                sock, answer = open_websocket(server.port)
+                sockets.append(sock)
+                assert answer.startswith(b"HTTP/1.1 101"), answer
+            for _ in range(50):
+                slow = socket.create_connection(("127.0.0.1", server.port))
+                slow.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                             b"Content-Length: 1000\r\n\r\n{")
+                sockets.append(slow)
+            for _ in range(5):
+                assert requests.get(server.url + "/api/health", timeout=ANSWER_TIMEOUT).status_code == 200
+            moved = requests.post(f"{server.url}/api/games/{game_id}/moves", json={"move": "1:1", "token": token},
+                                  timeout=ANSWER_TIMEOUT)
+            assert moved.status_code == 200, moved.text
+            assert moved.json()["moves"] == ["1:1"]
+    finally:
+        server.stop()
+
+
+def test_past_the_socket_cap_a_new_connection_is_refused_with_server_full_and_http_still_answers(tmp_path):
+    server = LiveServer(tmp_path / "instance", env={**GENEROUS_LIMITS, "ARENA_MAX_SOCKETS": "5"}).start()
+    try:
+        with held([]) as sockets:
+            for _ in range(5):
+                sock, answer = open_websocket(server.port)
+                sockets.append(sock)
+                assert answer.startswith(b"HTTP/1.1 101"), answer
+            refused, answer = open_websocket(server.port)
+            sockets.append(refused)
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 503"), answer
+            assert b"Retry-After: 30" in head
+            while len(body) < int(head.split(b"Content-Length: ")[1].split(b"\r\n")[0]):
+                body += refused.recv(4096)
+            assert json.loads(body)["error"] == "server_full"
+            polling = requests.get(server.url + "/socket.io/?EIO=4&transport=polling", timeout=ANSWER_TIMEOUT)
+            assert polling.status_code == 503 and polling.json()["error"] == "server_full"
+            assert requests.get(server.url + "/api/health", timeout=ANSWER_TIMEOUT).status_code == 200
+            sockets.pop(0).close()
+
+            def accepted() -> bool:
+                sock, answer = open_websocket(server.port)
+                sockets.append(sock)
+                return answer.startswith(b"HTTP/1.1 101")
+
+            eventually(accepted, "a connection accepted once one of the five closed")
+    finally:
+        server.stop()
+
+
+def test_a_client_that_does_not_finish_its_request_head_is_disconnected(live_server):
+    slow = socket.create_connection(("127.0.0.1", live_server.port), timeout=30)
+    with contextlib.closing(slow):
+        slow.sendall(b"GET /api/health HTTP/1.1\r\n")
+        assert slow.recv(4096) == b""

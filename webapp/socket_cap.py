@@ -1,0 +1,46 @@
+"""The node's cap on Socket.IO connections (``ARENA_MAX_SOCKETS``): a new Engine.IO connection while the node
+already holds that many is refused with ``503`` and the ``server_full`` error, and no connection is made; HTTP
+requests are served as before. gunicorn accepts that many connections and ``HTTP_CONNECTIONS`` more
+(gunicorn.conf.py), so the connections kept for HTTP are never taken by sockets, whoever opens them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qs
+
+from webapp.errors import ErrorCode
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+RETRY_AFTER_SECONDS = 30
+"""The ``Retry-After`` of a refusal: when a full node may have room again."""
+
+
+def opens_connection(environ: WSGIEnvironment) -> bool:
+    """Whether the request starts a new Engine.IO connection: a ``/socket.io/`` request without a ``sid`` (the
+    polling handshake, or a WebSocket opened directly)."""
+    return (environ.get("PATH_INFO", "").startswith("/socket.io")
+            and "sid" not in parse_qs(environ.get("QUERY_STRING", "")))
+
+
+class CapSockets:
+    """WSGI middleware: refuses a new Engine.IO connection (``opens_connection``) while ``open_count()`` is at
+    least ``cap``; passes every other request on."""
+
+    def __init__(self, wsgi_app: WSGIApplication, open_count: Callable[[], int], cap: int) -> None:
+        self.wsgi_app = wsgi_app
+        self.open_count = open_count
+        self.cap = cap
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        if opens_connection(environ) and self.open_count() >= self.cap:
+            body = json.dumps({"error": ErrorCode.SERVER_FULL.value,
+                               "message": f"this server holds its {self.cap} live connections; try again later"})
+            start_response("503 Service Unavailable", [
+                ("Content-Type", "application/json"), ("Content-Length", str(len(body))),
+                ("Retry-After", str(RETRY_AFTER_SECONDS))])
+            return [body.encode()]
+        return self.wsgi_app(environ, start_response)
