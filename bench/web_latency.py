@@ -1,21 +1,24 @@
 """Round trip of a person's move while both engine workers search: emit ``move`` -> ``moved`` back at the mover
 and at a spectator, over many moves on loopback, against a real gunicorn.
 
-    .venv/bin/python bench/web_latency.py [--moves 200] [--interval 0.06]
+    .venv/bin/python bench/web_latency.py [--moves 200] [--interval 0.06] [--stalls 0.02]
 
 Starts ``gunicorn -w 1 "webapp:create_app()"`` with ``ARENA_WORKERS=2`` in a temporary folder, gives
 both workers a 60-second search (Nim, minimax, no pruning; two games created from two addresses, since one
 client gets one worker at a time), then plays a Nim game between two people (taking one
 counter at a time, one move every ``--interval`` seconds to stay under the per-connection rate limit) and prints
-the latency percentiles.
+the latency percentiles. With ``--stalls S``, gevent's monitor thread watches the server's event loop and every
+time one step kept it from the other connections for more than S seconds is counted, with where it ran.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import http.client
 import json
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -81,9 +84,29 @@ def busy_engines(server: LiveServer, count: int) -> list[str]:
     return game_ids
 
 
-def run(moves: int, interval: float, searches: int) -> None:
+BLOCKED_FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\S+)')
+
+
+def loop_stalls(log: str) -> collections.Counter[str]:
+    """The event-loop stalls gevent's monitor reported in a gunicorn ``log``, counted by where each ran: the
+    innermost frame of the project's code (``webapp/``, ``engine/``) in the blocked stack, or its last frame."""
+    places: collections.Counter[str] = collections.Counter()
+    for report in log.split("appears to be blocked")[1:]:
+        if "Blocked Stack" not in report.split("appears to be blocked", 1)[0]:
+            continue  # the monitor's report of its own reporting, which holds the interpreter while it prints
+        stack = report.split("Blocked Stack", 1)[1].split("\n\n", 1)[0]
+        frames = BLOCKED_FRAME.findall(stack)
+        ours = [frame for frame in frames if "/webapp/" in frame[0] or "/engine/" in frame[0]]
+        path, line, function = (ours or frames or [("?", "?", "?")])[-1]
+        places[f"{'/'.join(Path(path).parts[-2:])}:{line} {function}"] += 1
+    return places
+
+
+def run(moves: int, interval: float, searches: int, stalls: float) -> None:
+    monitor = ({"GEVENT_MONITOR_THREAD_ENABLE": "true", "GEVENT_MAX_BLOCKING_TIME": str(stalls)} if stalls else {})
     with tempfile.TemporaryDirectory() as folder:
-        server = LiveServer(Path(folder) / "instance", env={"ARENA_WORKERS": "2", **GENEROUS_LIMITS}).start()
+        server = LiveServer(Path(folder) / "instance", env={"ARENA_WORKERS": "2", **GENEROUS_LIMITS,
+                                                            **monitor}).start()
         try:
             engines = busy_engines(server, searches)
             created = server.post("/api/games", {"game": "nim", "options": {"piles": [99] * 8, "max_take": 1},
@@ -117,6 +140,12 @@ def run(moves: int, interval: float, searches: int) -> None:
                   f"load average at the end: {os.getloadavg()[0]:.2f}")
             for client in (*players, spectator):
                 client.close()
+            if stalls:
+                places = loop_stalls(server.log.read_text(errors="replace"))
+                print(f"event-loop stalls over {stalls * 1000:.0f} ms (whole run, start-up included): "
+                      f"{sum(places.values())}")
+                for place, count in places.most_common():
+                    print(f"  {count:4d}  {place}")
         finally:
             server.stop()
 
@@ -126,8 +155,10 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--interval", type=float, default=0.06, help="seconds between two moves")
     parser.add_argument("--searches", type=int, default=2, help="engine searches running meanwhile (0 = idle)")
+    parser.add_argument("--stalls", type=float, default=0,
+                        help="count the server's event-loop stalls longer than this many seconds (0: do not watch)")
     args = parser.parse_args()
-    run(args.moves, args.interval, args.searches)
+    run(args.moves, args.interval, args.searches, args.stalls)
 
 
 if __name__ == "__main__":
