@@ -24,6 +24,7 @@ of those cookies (90 days, set until 2026-11-24) has expired.
 by every instance of the same user (the app is stopped by its signals, ``webapp.shutdown``).
 """
 
+import contextlib
 import resource
 
 from webapp.config import HTTP_CONNECTIONS, max_sockets
@@ -39,8 +40,9 @@ def _raise_open_files_limit(needed: int) -> None:
     """Raise this process's soft limit on open files to ``needed`` (at most the hard limit); the worker inherits it."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != resource.RLIM_INFINITY and soft < needed:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (needed if hard == resource.RLIM_INFINITY else min(needed, hard),
-                                                    hard))
+        with contextlib.suppress(ValueError, OSError):  # a system that allows less keeps its limit
+            resource.setrlimit(resource.RLIMIT_NOFILE,
+                               (needed if hard == resource.RLIM_INFINITY else min(needed, hard), hard))
 
 
 _raise_open_files_limit(worker_connections + FILES_BESIDE_CONNECTIONS)

@@ -3,12 +3,10 @@ player and ``--clients - 1`` spectators. Checks that every client receives every
 engine's ``search`` events (a "final" for each engine move), counts ``error`` events, and measures the time from
 the engine's final event leaving its worker process (``info.sent_at``) to ``moved`` arriving at each client.
 
-    .venv/bin/python bench/web_clients.py [--games 25] [--clients 4] [--moves 8] [--threads 128] [--processes 4]
+    .venv/bin/python bench/web_clients.py [--games 25] [--clients 4] [--moves 8] [--processes 4]
 
 Games alternate tic-tac-toe (level 8) and Connect Four (level 3); each player plays a random legal move as soon
 as it is its turn, for at most ``--moves`` moves, then resigns if the game is still on. ``ARENA_WORKERS=2``.
-Under gunicorn's threaded worker every Socket.IO connection holds a thread, so ``--threads`` must exceed the
-number of clients (100 here) plus a few for plain HTTP requests.
 """
 
 from __future__ import annotations
@@ -126,10 +124,9 @@ def run_games(url: str, indices: list[int], clients: int, moves: int, ready: Any
     return summary
 
 
-def run(games: int, clients: int, moves: int, threads_per_server: int, processes: int) -> None:
+def run(games: int, clients: int, moves: int, processes: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        server = LiveServer(Path(folder) / "instance", env={"ARENA_WORKERS": "2", **GENEROUS_LIMITS},
-                            threads=threads_per_server).start()
+        server = LiveServer(Path(folder) / "instance", env={"ARENA_WORKERS": "2", **GENEROUS_LIMITS}).start()
         try:
             context = multiprocessing.get_context("spawn")
             with context.Manager() as manager, context.Pool(processes) as pool:
@@ -147,7 +144,7 @@ def run(games: int, clients: int, moves: int, threads_per_server: int, processes
              for key in summaries[0]}
     for problem in total["problems"]:
         print(problem)
-    print(f"gunicorn --threads {threads_per_server}, {processes} client processes: {total['games']}/{games} games "
+    print(f"{processes} client processes: {total['games']}/{games} games "
           f"completed, {total['clients']} clients connected at once, {elapsed:.1f} s; {total['engine_moves']} engine "
           f"moves ({total['queued']} waited in the queue)")
     print(f"received: {total['moved']} moved, {total['search']} search events; error events: {total['errors']}; "
@@ -165,11 +162,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=25)
     parser.add_argument("--clients", type=int, default=4, help="clients per game (one player, the rest watch)")
     parser.add_argument("--moves", type=int, default=8, help="most moves the player makes before resigning")
-    parser.add_argument("--threads", type=int, default=128,
-                        help="gunicorn --threads (each Socket.IO connection holds one thread while connected)")
     parser.add_argument("--processes", type=int, default=4, help="client processes sharing the clients")
     args = parser.parse_args()
-    run(args.games, args.clients, args.moves, args.threads, args.processes)
+    run(args.games, args.clients, args.moves, args.processes)
 
 
 if __name__ == "__main__":

@@ -94,7 +94,9 @@ def test_past_the_socket_cap_a_new_connection_is_refused_with_server_full_and_ht
             assert head.startswith(b"HTTP/1.1 503"), answer
             assert b"Retry-After: 30" in head
             while len(body) < int(head.split(b"Content-Length: ")[1].split(b"\r\n")[0]):
-                body += refused.recv(4096)
+                chunk = refused.recv(4096)
+                assert chunk, body
+                body += chunk
             assert json.loads(body)["error"] == "server_full"
             polling = requests.get(server.url + "/socket.io/?EIO=4&transport=polling", timeout=ANSWER_TIMEOUT)
             assert polling.status_code == 503 and polling.json()["error"] == "server_full"

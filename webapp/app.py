@@ -11,6 +11,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from engine.chess.openings import load_index as load_opening_index
 from engine.games import game_class, game_names
 from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
 from webapp.address_limits import LimitHandshakes
@@ -69,10 +70,12 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     socketio.init_app(app, async_mode=async_mode(), max_http_buffer_size=MAX_BODY_BYTES, async_handlers=False,
                       manage_session=False, client_manager=queue,
                       serializer=ReadablePacket)  # type: ignore[call-arg]  # python-socketio's option, not in the stubs
-    app.wsgi_app = LimitHandshakes(app, app.wsgi_app)  # type: ignore[method-assign]
+    # The cap is checked after the address's own limit, and nothing waits between its check and Engine.IO's
+    # taking the connection, so handshakes arriving together cannot all pass at the cap.
     engine_io = socketio.server.eio  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
     app.wsgi_app = CapSockets(app.wsgi_app, lambda: len(engine_io.sockets),  # type: ignore[method-assign]
                               app.config["ARENA_MAX_SOCKETS"])
+    app.wsgi_app = LimitHandshakes(app, app.wsgi_app)  # type: ignore[method-assign]
     _trust_proxies(app, app.config["ARENA_PROXY_HOPS"])
     add_security_headers(app)
     install_address_limits(app)
@@ -97,10 +100,12 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
 
 
 def _import_every_game() -> None:
-    """Import every game's module now, before the node serves (chess's takes about a second): under gunicorn's
-    event loop, a first use while serving would stall every connection of the node for that long."""
+    """Import every game's module and load the chess opening index now, before the node serves (chess's module
+    takes about a second, the index as long when its cache must be rebuilt): under gunicorn's event loop, a first
+    use while serving would stall every connection of the node for that long."""
     for name in game_names():
         game_class(name)
+    load_opening_index()
 
 
 def _assemble_arena(app: Flask, store: Store, shared: bool, clock: Clock) -> Arena:

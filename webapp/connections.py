@@ -26,9 +26,9 @@ class OpenConnections:
     """WSGI middleware that knows the client socket of every request under gunicorn (its ``gunicorn.socket``):
     which requests are in progress (from the call until the answer is sent; a WebSocket's, until it closes), which
     sockets are still open, and which one the current thread serves. So a stopping worker can cut those that do
-    not close by themselves (a WebSocket's reader thread may outlive its request, blocked in a receive; a
-    kept-alive connection waits for a next request), and a handler can end the connection of a client it has cut
-    off. Elsewhere (tests, a development server) it only passes requests on."""
+    not close by themselves (a WebSocket's reader, a greenlet or a thread, may outlive its request, blocked in a
+    receive; a kept-alive connection waits for a next request), and a handler can end the connection of a client it
+    has cut off. Elsewhere (tests, a development server) it only passes requests on."""
 
     def __init__(self, wsgi_app: WSGIApplication, clock: Clock) -> None:
         self.wsgi_app = wsgi_app

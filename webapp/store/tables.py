@@ -158,9 +158,9 @@ def _tune_sqlite(dbapi_connection: Any, _record: Any) -> None:
 POOL_SIZE = 8
 """Connections a server database's pool keeps open (per process)."""
 POOL_OVERFLOW = 24
-"""Extra connections opened while more than ``POOL_SIZE`` threads are in the database at once: with 64 request
-threads a node holds at most 32 connections, so several nodes fit PostgreSQL's default ``max_connections`` (100).
-A thread finding all 32 busy waits (every store call is a short transaction) up to ``POOL_TIMEOUT`` seconds."""
+"""Extra connections opened while more than ``POOL_SIZE`` requests (greenlets, or threads) are in the database at
+once: a node holds at most 32 connections, so several nodes fit PostgreSQL's default ``max_connections`` (100).
+A request finding all 32 busy waits (every store call is a short transaction) up to ``POOL_TIMEOUT`` seconds."""
 POOL_TIMEOUT = 30
 
 def database_url(url: str) -> URL:
