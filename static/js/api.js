@@ -88,7 +88,7 @@ export const takeSeat = (id, { token, invite } = {}) =>
  * Returns {socket, emit(event, extra)}, where emit adds the game id to the payload.
  */
 export function connectGame(gameId, token, handlers) {
-  // WebSocket first (no long-polling round trips; one thread per viewer on the server), long-polling if it fails.
+  // WebSocket first (no long-polling round trips), long-polling if it fails.
   const socket = io({ auth: token ? { token } : {}, transports: ["websocket", "polling"], tryAllTransports: true });
   socket.on("connect", () => socket.emit("join", { game_id: gameId }));
   for (const [event, handler] of Object.entries(handlers)) {
