@@ -548,6 +548,9 @@ function connect() {
         page.token = null;
         showToast("Your seat token was not accepted; you are watching.", true);
         connect();
+      } else if (error?.description === 503) {
+        // The server refused the connection: it holds as many as it takes (server_full); the client retries.
+        showToast("The server is full right now; trying again…", true);
       }
     },
     disconnect: (reason) => {
