@@ -16,7 +16,6 @@ fallback) and tries Redis again now and then.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -26,7 +25,7 @@ from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
 from webapp.errors import ArenaError, ErrorCode
-from webapp.socket_cap import opens_connection
+from webapp.socket_cap import opens_connection, refuse
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -90,11 +89,8 @@ class LimitHandshakes:
                     _count_connection()
                 except RateLimitExceeded as refused:
                     error = refusal(refused)
-                    body = json.dumps({"error": error.code, "message": error.message}).encode()
-                    start_response("429 Too Many Requests", [
-                        ("Content-Type", "application/json"), ("Content-Length", str(len(body))),
-                        ("Retry-After", str(error.retry_after))])
-                    return [body]
+                    return refuse(start_response, "429 Too Many Requests", error.code, error.message,
+                                  error.retry_after)
         return self.wsgi_app(environ, start_response)
 
 

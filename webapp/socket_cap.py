@@ -1,7 +1,8 @@
 """The node's cap on Socket.IO connections (``ARENA_MAX_SOCKETS``): a new Engine.IO connection while the node
 already holds that many is refused with ``503`` and the ``server_full`` error, and no connection is made; HTTP
 requests are served as before. gunicorn accepts that many connections and ``HTTP_CONNECTIONS`` more
-(gunicorn.conf.py), so the connections kept for HTTP are never taken by sockets, whoever opens them."""
+(gunicorn.conf.py), which Socket.IO leaves to HTTP: a WebSocket holds one connection, a long-polling session
+at most two for a moment (its wait and a send)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,15 @@ if TYPE_CHECKING:
 
 RETRY_AFTER_SECONDS = 30
 """The ``Retry-After`` of a refusal: when a full node may have room again."""
+
+
+def refuse(start_response: StartResponse, status: str, code: ErrorCode, message: str,
+           retry_after: int) -> list[bytes]:
+    """Answer a refused handshake: ``status`` with the JSON error (``code``, ``message``) and ``Retry-After``."""
+    body = json.dumps({"error": code.value, "message": message}).encode()
+    start_response(status, [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
+                            ("Retry-After", str(retry_after))])
+    return [body]
 
 
 def opens_connection(environ: WSGIEnvironment) -> bool:
@@ -37,10 +47,6 @@ class CapSockets:
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if opens_connection(environ) and self.open_count() >= self.cap:
-            body = json.dumps({"error": ErrorCode.SERVER_FULL.value,
-                               "message": f"this server holds its {self.cap} live connections; try again later"})
-            start_response("503 Service Unavailable", [
-                ("Content-Type", "application/json"), ("Content-Length", str(len(body))),
-                ("Retry-After", str(RETRY_AFTER_SECONDS))])
-            return [body.encode()]
+            return refuse(start_response, "503 Service Unavailable", ErrorCode.SERVER_FULL,
+                          f"this server holds its {self.cap} live connections; try again later", RETRY_AFTER_SECONDS)
         return self.wsgi_app(environ, start_response)
