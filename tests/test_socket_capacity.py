@@ -1,12 +1,14 @@
 """What open connections cost a real gunicorn node (gunicorn.conf.py's gevent worker): idle WebSockets and clients
-slow to send a request, more than any thread pool would hold, leave HTTP requests and moves answering; past
-``ARENA_MAX_SOCKETS`` a new Socket.IO connection is refused with ``503 server_full`` and HTTP still answers."""
+slow to send a request, more than any thread pool would hold, and a client sending without pause (on a WebSocket or
+as HTTP requests back to back) leave HTTP requests and moves answering; past ``ARENA_MAX_SOCKETS`` a new Socket.IO
+connection is refused with ``503 server_full`` and HTTP still answers."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import socket
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -45,6 +47,43 @@ def held(sockets: list[socket.socket]) -> Iterator[list[socket.socket]]:
     finally:
         for sock in sockets:
             sock.close()
+
+
+@contextlib.contextmanager
+def flooding(sock: socket.socket, chunk: bytes) -> Iterator[threading.Thread]:
+    """Send ``chunk`` on ``sock`` again and again without pause (and read and drop whatever the server answers) until
+    the block ends or the server ends the connection; yields the sending thread (alive while the flood goes on)."""
+    stop = threading.Event()
+
+    def send() -> None:
+        with contextlib.suppress(OSError):
+            while not stop.is_set():
+                sock.sendall(chunk)
+
+    def drain() -> None:
+        with contextlib.suppress(OSError):
+            while not stop.is_set() and sock.recv(65536):
+                pass
+
+    threads = [threading.Thread(target=send, daemon=True), threading.Thread(target=drain, daemon=True)]
+    for thread in threads:
+        thread.start()
+    try:
+        yield threads[0]
+    finally:
+        stop.set()
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+        sock.close()
+        for thread in threads:
+            thread.join()
+
+
+def health_and_a_move_answer(server: LiveServer, game_id: str, token: str) -> None:
+    assert requests.get(server.url + "/api/health", timeout=ANSWER_TIMEOUT).status_code == 200
+    moved = requests.post(f"{server.url}/api/games/{game_id}/moves", json={"move": "1:1", "token": token},
+                          timeout=ANSWER_TIMEOUT)
+    assert moved.status_code == 200, moved.text
 
 
 def friend_nim_game(server: LiveServer) -> tuple[str, str]:
@@ -118,3 +157,23 @@ def test_a_client_that_does_not_finish_its_request_head_is_disconnected(live_ser
     with contextlib.closing(slow):
         slow.sendall(b"GET /api/health HTTP/1.1\r\n")
         assert slow.recv(4096) == b""
+
+
+def test_a_websocket_client_sending_without_pause_leaves_requests_and_moves_answering(live_server):
+    """Empty Engine.IO packets cost no event of the client's rate limit, so nothing cuts the client off: its reads are
+    paced instead (``webapp.paced_reads``), and the node answers others while it goes on sending."""
+    game_id, token = friend_nim_game(live_server)
+    sock, answer = open_websocket(live_server.port)
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    noop = bytes([0x81, 0x81]) + b"\0\0\0\0" + b"6"  # a masked text frame: Engine.IO's empty packet
+    with flooding(sock, noop * 1000) as sender:
+        health_and_a_move_answer(live_server, game_id, token)
+        assert sender.is_alive()  # the answers came while the flood went on
+
+
+def test_a_client_sending_requests_back_to_back_leaves_others_answering(live_server):
+    game_id, token = friend_nim_game(live_server)
+    sock = socket.create_connection(("127.0.0.1", live_server.port))
+    with flooding(sock, b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n" * 100) as sender:
+        health_and_a_move_answer(live_server, game_id, token)
+        assert sender.is_alive()  # the answers came while the flood went on

@@ -24,6 +24,7 @@ from webapp.connections import OpenConnections
 from webapp.error_pages import init_app as install_error_pages
 from webapp.headers import add_security_headers
 from webapp.message_queue import ResilientRedisManager
+from webapp.paced_reads import PaceReads
 from webapp.pages import bp as pages_bp
 from webapp.players import Players
 from webapp.redis_clients import connect as connect_redis
@@ -89,7 +90,8 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
         queue.on_reconnect = arena.reads.broadcast_cached_games
         queue.start()
     atexit.register(arena.close)
-    connections = OpenConnections(app.wsgi_app, clock)
+    paced_reads = PaceReads(app.wsgi_app, clock)
+    connections = OpenConnections(paced_reads, clock, paced_reads.stop_reading)
     app.wsgi_app = connections  # type: ignore[method-assign]
     app.extensions["connections"] = connections
     stop_on_gunicorn_sigterm(socketio.server, arena.close,  # type: ignore[attr-defined]  # set by init_app; the stubs lack it

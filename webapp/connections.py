@@ -5,7 +5,10 @@ end them at the socket, where neither gunicorn nor the WebSocket library would."
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import socket
+import sys
+import termios
 import threading
 import weakref
 from collections.abc import Callable, Iterable
@@ -19,7 +22,8 @@ if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 WRITTEN_POLL = 0.01
-"""Seconds between two looks at whether what was queued for a connection being ended has been taken."""
+"""Seconds between two looks at whether what was queued for a connection being ended has been sent and
+acknowledged."""
 
 
 class OpenConnections:
@@ -30,9 +34,13 @@ class OpenConnections:
     receive; a kept-alive connection waits for a next request), and a handler can end the connection of a client it
     has cut off. Elsewhere (tests, a development server) it only passes requests on."""
 
-    def __init__(self, wsgi_app: WSGIApplication, clock: Clock) -> None:
+    def __init__(self, wsgi_app: WSGIApplication, clock: Clock,
+                 stop_reader: Callable[[socket.socket], None] = lambda client: None) -> None:
+        """``stop_reader(client)`` makes the reader of ``client``'s connection, if the app gave it one of its own
+        (``webapp.paced_reads``), read nothing more, as shutting the socket down does for one reading it directly."""
         self.wsgi_app = wsgi_app
         self.clock = clock
+        self._stop_reader = stop_reader
         self._in_progress: set[socket.socket] = set()
         self._seen: weakref.WeakSet[socket.socket] = weakref.WeakSet()
         self._changed = threading.Condition()
@@ -63,25 +71,38 @@ class OpenConnections:
 
     def end_current(self, after: float, written: Callable[[], bool] = lambda: True, at_most: float = 1.0) -> None:
         """Stop reading from the client whose request this thread is serving (for a WebSocket, its connection),
-        ``after`` seconds once ``written()`` says that what was queued for it has been sent (time for the client to
-        answer a closing handshake), and at most ``at_most`` seconds from now (a writer blocked on a client that does
-        not read): its socket is shut down for reading, so the
-        server's reader of that connection ends and the connection closes, whether or not the client takes part
-        in a closing handshake (once the reader has ended, nothing more can be sent to it)."""
+        ``after`` seconds once ``written()`` has said that what was queued for it has been sent and then the client's
+        system has acknowledged every byte sent (time for the client to answer a closing handshake), and at most
+        ``at_most`` seconds from now (a client that does not read): its socket is shut down for reading and its
+        reader stopped (``stop_reader``), so the server's reader of that connection ends and the connection
+        closes, whether or not the client takes part in a closing handshake (once the reader has ended, nothing
+        more can be sent to it).
+
+        Until then the connection is held open here (a duplicate of its socket): a client still sending when the
+        server's side closes is answered with a reset, which discards whatever the client had not acknowledged yet,
+        such as the error that told it why it was cut off."""
         client = getattr(self._current, "client", None)
         if client is None:
             return
+        try:
+            held = client.dup()
+        except OSError:  # closed already
+            return
 
-        def stop_when_written() -> None:
+        def stop_when_delivered() -> None:
             pause = threading.Condition()
             deadline = self.clock.monotonic() + at_most - after
             with pause:
-                while not written() and self.clock.monotonic() < deadline:
-                    self.clock.wait(pause, WRITTEN_POLL)
+                for done in (written, lambda: _unacknowledged(held) == 0):
+                    while not done() and self.clock.monotonic() < deadline:
+                        self.clock.wait(pause, WRITTEN_POLL)
                 self.clock.wait(pause, after)
-            _stop_reading(client)
+            with contextlib.suppress(OSError):  # closed meanwhile
+                held.shutdown(socket.SHUT_RD)
+            self._stop_reader(client)
+            held.close()
 
-        threading.Thread(target=stop_when_written, name="end-connection", daemon=True).start()
+        threading.Thread(target=stop_when_delivered, name="end-connection", daemon=True).start()
 
     def cut_lingering(self, seconds: float) -> int:
         """Wait at most ``seconds`` for every request in progress to end, then shut down every client socket still
@@ -93,9 +114,14 @@ class OpenConnections:
         for client in lingering:
             with contextlib.suppress(OSError):  # closed meanwhile
                 client.shutdown(socket.SHUT_RDWR)
+            self._stop_reader(client)
         return len(lingering)
 
 
-def _stop_reading(client: socket.socket) -> None:
-    with contextlib.suppress(OSError):  # closed meanwhile
-        client.shutdown(socket.SHUT_RD)
+def _unacknowledged(client: socket.socket) -> int:
+    """How many bytes sent to ``client`` its system has not acknowledged yet (Linux's ``SIOCOUTQ``); 0 where the
+    system does not say."""
+    try:
+        return int.from_bytes(fcntl.ioctl(client.fileno(), termios.TIOCOUTQ, bytes(4)), sys.byteorder)
+    except OSError:
+        return 0

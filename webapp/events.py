@@ -36,8 +36,8 @@ log = logging.getLogger(__name__)
 FLOOD_BURSTS = 5
 """A connection whose refused events exceed what its rate refills by this many bursts is disconnected."""
 CLOSING_GRACE = 0.05
-"""Seconds a closed connection's client has, once every packet queued for it is written, to answer the closing
-handshake before the server stops reading it."""
+"""Seconds a closed connection's client has, once every packet queued for it is written and acknowledged by its
+system, to answer the closing handshake before the server stops reading it."""
 CLOSING_WAIT = 5.0
 """Seconds at most before the server stops reading a client it closed, even if its writer is still blocked (a client
 that does not read): a flood ends."""

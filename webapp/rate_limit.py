@@ -28,3 +28,12 @@ class TokenBucket:
                 return False
             self._tokens -= cost
             return True
+
+    def charge(self, cost: float) -> float:
+        """Take ``cost`` tokens even when fewer are left (the bucket then owes the difference); returns the seconds
+        until it owes nothing (0 when it does not owe)."""
+        with self._lock:
+            now = self._clock()
+            self._tokens = min(self.burst, self._tokens + (now - self._updated) * self.rate) - cost
+            self._updated = now
+            return max(0.0, -self._tokens / self.rate)

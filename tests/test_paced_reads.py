@@ -1,0 +1,54 @@
+"""A WebSocket's reads at the pace of its budget (``webapp.paced_reads.PacedSocket``), on a real socket pair and a
+clock moved by hand."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+
+from helpers import ManualClock, eventually
+
+from webapp.paced_reads import PacedSocket
+from webapp.rate_limit import TokenBucket
+
+
+def reading(paced: PacedSocket, size: int) -> tuple[threading.Thread, list[bytes]]:
+    """A thread reading ``size`` bytes from ``paced`` once; its result lands in the list."""
+    got: list[bytes] = []
+    thread = threading.Thread(target=lambda: got.append(paced.recv(size)), daemon=True)
+    thread.start()
+    return thread, got
+
+
+def test_reads_within_the_budget_return_at_once_and_one_past_it_waits_for_the_refill():
+    clock = ManualClock()
+    server, client = socket.socketpair()
+    with contextlib.closing(server), contextlib.closing(client):
+        paced = PacedSocket(server, TokenBucket(100, 300, clock.monotonic), clock)
+        client.sendall(bytes(500))
+        assert paced.recv(200) == bytes(200)
+        thread, got = reading(paced, 200)  # 100 left: owes 100, one second at 100 a second
+        thread.join(0.3)
+        assert thread.is_alive() and not got
+        clock.advance(0.5)
+        thread.join(0.3)
+        assert thread.is_alive()
+        clock.advance(0.5)
+        eventually(lambda: got, "the read's return once the budget has refilled")
+        assert got == [bytes(200)]
+
+
+def test_a_stopped_socket_reads_nothing_more_even_what_was_sent_before():
+    clock = ManualClock()
+    server, client = socket.socketpair()
+    with contextlib.closing(server), contextlib.closing(client):
+        paced = PacedSocket(server, TokenBucket(100, 100, clock.monotonic), clock)
+        client.sendall(bytes(1000))
+        thread, got = reading(paced, 500)  # owes 400: waits four seconds of the clock
+        thread.join(0.3)
+        assert thread.is_alive()
+        paced.stop()
+        eventually(lambda: got, "the waiting read's return once stopped")
+        assert got == [b""] and paced.recv(100) == b""
+        assert paced.fileno() == server.fileno()  # everything else is the socket's own
