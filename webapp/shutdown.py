@@ -22,6 +22,7 @@ import threading
 from collections.abc import Callable
 from types import FrameType
 
+from gunicorn.workers.base import Worker
 from socketio import Server
 
 from webapp.clock import Clock
@@ -50,7 +51,7 @@ def stop_on_gunicorn_sigterm(server: Server, close: Callable[[], None], connecti
     previous = signal.getsignal(signal.SIGTERM)
     owner = getattr(previous, "__self__", None)
     if (not callable(previous) or threading.current_thread() is not threading.main_thread()
-            or not type(owner).__module__.startswith("gunicorn.workers")):
+            or not isinstance(owner, Worker)):
         return
 
     def stop_everything() -> None:

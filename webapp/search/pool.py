@@ -11,8 +11,9 @@ a worker process dies.
 protocol says: from the relay thread, except the first "queued" (from ``submit``'s caller) and "cancelled" (from
 ``cancel``'s caller); per key, events arrive in order.
 
-Each worker process has its own stop Event; cancelling a running job sets the Event of the worker running it, and
-the parent clears it before handing that worker its next job, so the Event acts as the job's own.
+Each worker process has its own stop flag (``SharedStopFlag``, which no side ever waits on); cancelling a running
+job sets the flag of the worker running it, and the parent clears it before handing that worker its next job, so
+the flag acts as the job's own.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from webapp.clock import Clock
 from webapp.search.execution import WORKER_NICENESS, run_job
 from webapp.search.fair_queue import FairQueue, client_share
 from webapp.search.jobs import EventHandler, SearchJob, deliver
+from webapp.search.stop_flag import SharedStopFlag
 
 POLL_SECONDS = 0.5
 log = logging.getLogger(__name__)
@@ -43,7 +45,7 @@ def _exit_with_parent(parent: Any) -> None:
     os._exit(0)
 
 
-def worker_main(jobs: Any, results: Any, stop: Any, clock: Clock) -> None:
+def worker_main(jobs: Any, results: Any, stop: SharedStopFlag, clock: Clock) -> None:
     """A worker process: run the jobs received on ``jobs`` (``run_job`` on ``clock``, events sent on ``results``)
     until it receives None or the pipe closes; it ends at once when the parent process ends. SIGINT and SIGTERM are
     ignored: a Ctrl-C or a SIGTERM sent to the whole process group reaches the server, which then stops its
@@ -74,7 +76,7 @@ class _Worker:
     process: Any
     jobs: Any
     events: Any
-    stop: Any
+    stop: SharedStopFlag
     job: SearchJob | None = None
 
 
@@ -187,7 +189,7 @@ class EngineRunner:
     def _spawn(self, index: int) -> _Worker:
         job_reader, job_writer = self._context.Pipe(duplex=False)
         event_reader, event_writer = self._context.Pipe(duplex=False)
-        stop = self._context.Event()
+        stop = SharedStopFlag(self._context, self._clock)
         process = self._context.Process(target=worker_main, args=(job_reader, event_writer, stop, self._clock),
                                         name=f"engine-worker-{index}", daemon=True)
         process.start()
