@@ -30,7 +30,8 @@ import resource
 from webapp.config import HTTP_CONNECTIONS, max_sockets
 
 FILES_BESIDE_CONNECTIONS = 256
-"""Descriptors a node needs besides its connections: the database, the engine workers' pipes, logs, Redis."""
+"""Descriptors a node needs besides its connections: the database, the engine workers' pipes, logs, Redis, and the
+duplicates that hold the connections of clients being cut off (``OpenConnections.end_current``, a few seconds each)."""
 
 worker_class = "webapp.gevent_worker.PromptGeventWorker"
 worker_connections = max_sockets() + HTTP_CONNECTIONS

@@ -28,8 +28,8 @@ import socket
 import statistics
 import sys
 import tempfile
-import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import requests
@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from flood import cpu_seconds, percentile, server_worker_pid
-from servers import GENEROUS_LIMITS, LiveServer
+from servers import GENEROUS_LIMITS, Flood, LiveServer, flooding
 
 PROBE_INTERVAL = 0.05
 MOVE_INTERVAL = 0.5
@@ -61,8 +61,8 @@ def open_sender(port: int, kind: str) -> tuple[socket.socket, bytes]:
         return sock, b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n" * 100
     sock.sendall(UPGRADE.encode())
     answer = b""
-    while b"\r\n\r\n" not in answer:
-        answer += sock.recv(4096)
+    while b"\r\n\r\n" not in answer and (chunk := sock.recv(4096)):
+        answer += chunk
     assert answer.startswith(b"HTTP/1.1 101"), answer
     sock.sendall(masked_frame(0x1, b"40"))
     if kind == "noop":
@@ -71,38 +71,14 @@ def open_sender(port: int, kind: str) -> tuple[socket.socket, bytes]:
 
 
 @contextlib.contextmanager
-def sending(port: int, kind: str | None):
-    """Run the sender of ``kind`` (none for a quiet run) for the block; yields ``[bytes sent]``."""
-    sent = [0]
+def sending(port: int, kind: str | None) -> Iterator[Flood]:
+    """Run the sender of ``kind`` (none for a quiet run) for the block."""
     if kind is None:
-        yield sent
+        yield Flood()
         return
     sock, chunk = open_sender(port, kind)
-    stop = threading.Event()
-
-    def send() -> None:
-        with contextlib.suppress(OSError):
-            while not stop.is_set():
-                sock.sendall(chunk)
-                sent[0] += len(chunk)
-
-    def drain() -> None:
-        with contextlib.suppress(OSError):
-            while not stop.is_set() and sock.recv(65536):
-                pass
-
-    threads = [threading.Thread(target=send, daemon=True), threading.Thread(target=drain, daemon=True)]
-    for thread in threads:
-        thread.start()
-    try:
-        yield sent
-    finally:
-        stop.set()
-        with contextlib.suppress(OSError):
-            sock.shutdown(socket.SHUT_RDWR)
-        sock.close()
-        for thread in threads:
-            thread.join()
+    with flooding(sock, chunk) as flood:
+        yield flood
 
 
 def timed(call) -> float | None:
@@ -125,7 +101,7 @@ def one_run(server: LiveServer, kind: str | None, seconds: float) -> dict[str, f
     session = requests.Session()
     worker = server_worker_pid(server)
     cpu_before = cpu_seconds(worker)
-    with sending(server.port, kind) as sent:
+    with sending(server.port, kind) as flood:
         started = next_move = time.monotonic()
         while time.monotonic() < started + seconds:
             took = timed(lambda: session.get(server.url + "/api/health", timeout=PROBE_TIMEOUT).raise_for_status())
@@ -157,7 +133,7 @@ def one_run(server: LiveServer, kind: str | None, seconds: float) -> dict[str, f
 
     return dict(zip(("health p50", "health p99", "health max", "move p50", "move p99", "move max"),
                     quantiles(health) + quantiles(move), strict=True)) | {
-        "timeouts": timeouts, "MB sent": sent[0] / 1e6, "worker CPU s/s": cpu}
+        "timeouts": timeouts, "MB sent": flood.sent / 1e6, "worker CPU s/s": cpu}
 
 
 def main() -> None:

@@ -1,5 +1,6 @@
-"""Real servers for tests: gunicorn on a free loopback port (``LiveServer``) and Socket.IO clients that record
-what they receive and wait for it with timeouts (``EventClient``)."""
+"""Real servers for tests: gunicorn on a free loopback port (``LiveServer``), Socket.IO clients that record
+what they receive and wait for it with timeouts (``EventClient``), and a client sending without pause
+(``flooding``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -268,3 +270,46 @@ class SearchFreezer:
             self._matches = None
         self._client.close()
         self.thaw()
+
+
+@dataclass
+class Flood:
+    """What ``flooding`` reports: the bytes sent so far, and the sending thread (alive while the flood goes on)."""
+
+    sent: int = 0
+    sender: threading.Thread = field(default_factory=threading.Thread)
+
+
+@contextlib.contextmanager
+def flooding(sock: socket.socket, chunk: bytes) -> Iterator[Flood]:
+    """Send ``chunk`` on ``sock`` again and again without pause (with no timeout: a send waits as long as the server
+    does not read), and read and drop whatever the server answers, until the block ends or the server ends the
+    connection; then close ``sock``."""
+    sock.settimeout(None)
+    flood = Flood()
+    stop = threading.Event()
+
+    def send() -> None:
+        with contextlib.suppress(OSError):
+            while not stop.is_set():
+                sock.sendall(chunk)
+                flood.sent += len(chunk)
+
+    def drain() -> None:
+        with contextlib.suppress(OSError):
+            while not stop.is_set() and sock.recv(65536):
+                pass
+
+    flood.sender = threading.Thread(target=send, name="flood", daemon=True)
+    drainer = threading.Thread(target=drain, name="flood-drain", daemon=True)
+    flood.sender.start()
+    drainer.start()
+    try:
+        yield flood
+    finally:
+        stop.set()
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+        sock.close()
+        flood.sender.join()
+        drainer.join()

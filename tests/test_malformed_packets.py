@@ -98,15 +98,10 @@ def test_a_flood_of_binary_frames_closes_the_transport(live_server):
     1,000-byte frames finds the connection gone instead of costing a read and a refusal per frame."""
     client = RawSocket(live_server.port)
     client.ws.send('45999999999-["join",{"_placeholder":true,"num":0}]')
-    sent = 0
     with pytest.raises((websocket.WebSocketConnectionClosedException, BrokenPipeError, ConnectionResetError)):
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             client.ws.send_binary(bytes(1_000))
-            sent += 1
-    # reading stops 0.05 s after the cut (what the buffers held by then may be read), and is paced at a few KiB a
-    # second until then (webapp.paced_reads): a server reading on would take hundreds of thousands in 20 s
-    assert sent < 100_000, sent
 
 
 @pytest.mark.parametrize(("frame", "event", "reason"), [

@@ -1,5 +1,5 @@
-"""A WebSocket's reads at the pace of its budget (``webapp.paced_reads.PacedSocket``), on a real socket pair and a
-clock moved by hand."""
+"""A WebSocket's reads at the pace of its budget (``webapp.paced_reads``: ``PacedSocket``, and ``PaceReads``, which
+hands one to each WebSocket request), on a real socket pair and a clock moved by hand."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import threading
 
 from helpers import ManualClock, eventually
 
-from webapp.paced_reads import PacedSocket
+from webapp.paced_reads import PacedSocket, PaceReads
 from webapp.rate_limit import TokenBucket
 
 
@@ -52,3 +52,25 @@ def test_a_stopped_socket_reads_nothing_more_even_what_was_sent_before():
         eventually(lambda: got, "the waiting read's return once stopped")
         assert got == [b""] and paced.recv(100) == b""
         assert paced.fileno() == server.fileno()  # everything else is the socket's own
+
+
+def test_only_a_websocket_request_gets_a_paced_socket_and_only_while_it_is_served():
+    clock = ManualClock()
+    server, client = socket.socketpair()
+    with contextlib.closing(server), contextlib.closing(client):
+        seen: list[object] = []
+
+        def app(environ, start_response):
+            seen.append(environ["gunicorn.socket"])
+            pace.stop_reading(server)  # as a handler cutting the client off would, through OpenConnections
+            return [b""]
+
+        pace = PaceReads(app, clock)
+        pace({"gunicorn.socket": server, "PATH_INFO": "/api/health"}, lambda *args: None)
+        assert seen[-1] is server
+        pace({"gunicorn.socket": server, "HTTP_UPGRADE": "WebSocket"}, lambda *args: None)
+        paced = seen[-1]
+        assert isinstance(paced, PacedSocket)
+        client.sendall(b"x")
+        assert paced.recv(10) == b""  # stopped while served
+        assert not pace._paced  # forgotten once served

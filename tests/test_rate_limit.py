@@ -33,5 +33,5 @@ def test_charge_takes_more_than_is_left_and_says_how_long_the_debt_lasts():
     assert not bucket.allow()
     ticks.now += 2.0
     assert bucket.charge(0) == 0 and not bucket.allow()
-    ticks.now += 0.001
+    ticks.now += 0.002
     assert bucket.allow()

@@ -8,13 +8,12 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
-import threading
 from collections.abc import Iterator
 
 import pytest
 import requests
 from helpers import eventually
-from servers import GENEROUS_LIMITS, LiveServer
+from servers import GENEROUS_LIMITS, LiveServer, flooding
 
 pytestmark = pytest.mark.servers
 
@@ -49,37 +48,8 @@ def held(sockets: list[socket.socket]) -> Iterator[list[socket.socket]]:
             sock.close()
 
 
-@contextlib.contextmanager
-def flooding(sock: socket.socket, chunk: bytes) -> Iterator[threading.Thread]:
-    """Send ``chunk`` on ``sock`` again and again without pause (and read and drop whatever the server answers) until
-    the block ends or the server ends the connection; yields the sending thread (alive while the flood goes on)."""
-    stop = threading.Event()
-
-    def send() -> None:
-        with contextlib.suppress(OSError):
-            while not stop.is_set():
-                sock.sendall(chunk)
-
-    def drain() -> None:
-        with contextlib.suppress(OSError):
-            while not stop.is_set() and sock.recv(65536):
-                pass
-
-    threads = [threading.Thread(target=send, daemon=True), threading.Thread(target=drain, daemon=True)]
-    for thread in threads:
-        thread.start()
-    try:
-        yield threads[0]
-    finally:
-        stop.set()
-        with contextlib.suppress(OSError):
-            sock.shutdown(socket.SHUT_RDWR)
-        sock.close()
-        for thread in threads:
-            thread.join()
-
-
 def health_and_a_move_answer(server: LiveServer, game_id: str, token: str) -> None:
+    """``GET /api/health`` answers 200, and the move "1:1" of ``token``'s seat in ``game_id`` is played."""
     assert requests.get(server.url + "/api/health", timeout=ANSWER_TIMEOUT).status_code == 200
     moved = requests.post(f"{server.url}/api/games/{game_id}/moves", json={"move": "1:1", "token": token},
                           timeout=ANSWER_TIMEOUT)
@@ -166,14 +136,15 @@ def test_a_websocket_client_sending_without_pause_leaves_requests_and_moves_answ
     sock, answer = open_websocket(live_server.port)
     assert answer.startswith(b"HTTP/1.1 101"), answer
     noop = bytes([0x81, 0x81]) + b"\0\0\0\0" + b"6"  # a masked text frame: Engine.IO's empty packet
-    with flooding(sock, noop * 1000) as sender:
+    with flooding(sock, noop * 1000) as flood:
         health_and_a_move_answer(live_server, game_id, token)
-        assert sender.is_alive()  # the answers came while the flood went on
+        assert flood.sender.is_alive()  # the answers came while the flood went on
 
 
 def test_a_client_sending_requests_back_to_back_leaves_others_answering(live_server):
+    """One kept-alive connection sending requests without pause (and reading the answers) gets its turns, no more."""
     game_id, token = friend_nim_game(live_server)
     sock = socket.create_connection(("127.0.0.1", live_server.port))
-    with flooding(sock, b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n" * 100) as sender:
+    with flooding(sock, b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n" * 100) as flood:
         health_and_a_move_answer(live_server, game_id, token)
-        assert sender.is_alive()  # the answers came while the flood went on
+        assert flood.sender.is_alive()  # the answers came while the flood went on

@@ -30,6 +30,11 @@ class Clock:
         (None: no limit). The caller checks again what it waits for: a wait may end early."""
         condition.wait(seconds)
 
+    def give_turn(self) -> None:
+        """Let every other ready thread (every ready greenlet, once gevent has patched the standard library) run
+        before this one goes on."""
+        time.sleep(0)
+
     def sleep(self, seconds: float) -> None:
         """Return once ``seconds`` of this clock have passed."""
         until = self.monotonic() + seconds

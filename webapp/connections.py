@@ -5,6 +5,7 @@ end them at the socket, where neither gunicorn nor the WebSocket library would."
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import socket
 import sys
@@ -78,29 +79,35 @@ class OpenConnections:
         closes, whether or not the client takes part in a closing handshake (once the reader has ended, nothing
         more can be sent to it).
 
-        Until then the connection is held open here (a duplicate of its socket): a client still sending when the
-        server's side closes is answered with a reset, which discards whatever the client had not acknowledged yet,
-        such as the error that told it why it was cut off."""
+        Until then the connection is held open here by a duplicate of its socket (one more descriptor, for
+        ``at_most`` seconds at most; without one left, it is not held): a client still sending when the server's
+        side closes is answered with a reset, which discards whatever the client had not acknowledged yet, such as
+        the error that told it why it was cut off."""
         client = getattr(self._current, "client", None)
         if client is None:
             return
         try:
             held = client.dup()
-        except OSError:  # closed already
-            return
+        except OSError as error:
+            if error.errno == errno.EBADF:  # closed already
+                return
+            held = client  # no descriptor left: ended all the same, unheld
 
         def stop_when_delivered() -> None:
-            pause = threading.Condition()
-            deadline = self.clock.monotonic() + at_most - after
-            with pause:
-                for done in (written, lambda: _unacknowledged(held) == 0):
-                    while not done() and self.clock.monotonic() < deadline:
-                        self.clock.wait(pause, WRITTEN_POLL)
-                self.clock.wait(pause, after)
-            with contextlib.suppress(OSError):  # closed meanwhile
-                held.shutdown(socket.SHUT_RD)
-            self._stop_reader(client)
-            held.close()
+            try:
+                pause = threading.Condition()
+                deadline = self.clock.monotonic() + at_most - after
+                with pause:
+                    for done in (written, lambda: _unacknowledged(held) == 0):
+                        while not done() and self.clock.monotonic() < deadline:
+                            self.clock.wait(pause, WRITTEN_POLL)
+                    self.clock.wait(pause, after)
+                with contextlib.suppress(OSError):  # closed meanwhile
+                    held.shutdown(socket.SHUT_RD)
+                self._stop_reader(client)
+            finally:
+                if held is not client:
+                    held.close()
 
         threading.Thread(target=stop_when_delivered, name="end-connection", daemon=True).start()
 

@@ -7,16 +7,14 @@ without a pause: no other connection, request or timer of the node would run unt
 request starts by giving the loop a turn, and each WebSocket's reader gets its socket through ``PacedSocket``, which
 gives the loop a turn after every read and reads at most ``READ_RATE`` bytes a second on average (``READ_BURST`` at
 once): past that the reader sleeps, the client's TCP window fills and its own system holds it back, at no cost to
-the node. A client of this app sends a few hundred bytes a second at most (its events are limited to
-``ARENA_EVENT_RATE``), so it never waits.
+the node but its socket's buffers. The app's own client sends a few small events a second (a move is under 200
+bytes), far under that pace.
 """
 
 from __future__ import annotations
 
 import socket
 import threading
-import time
-import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -51,7 +49,7 @@ class PacedSocket:
         data = b"" if self._stopped else self._client.recv(size)
         owed = self._budget.charge(len(data))
         if not owed:
-            time.sleep(0)  # gevent's sleep once patched: the loop runs every other ready greenlet first
+            self._clock.give_turn()
         until = self._clock.monotonic() + owed
         with self._stop_changed:
             while not self._stopped and (left := until - self._clock.monotonic()) > 0:
@@ -76,16 +74,21 @@ class PaceReads:
     def __init__(self, wsgi_app: WSGIApplication, clock: Clock) -> None:
         self.wsgi_app = wsgi_app
         self.clock = clock
-        self._paced: weakref.WeakKeyDictionary[socket.socket, PacedSocket] = weakref.WeakKeyDictionary()
+        self._paced: dict[socket.socket, PacedSocket] = {}
+        """The paced socket of every WebSocket being served, by its client socket."""
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        time.sleep(0)  # a turn for every other ready greenlet first, even when this client sends request after request
+        self.clock.give_turn()  # even when this client sends request after request
         client = environ.get("gunicorn.socket")
-        if isinstance(client, socket.socket) and environ.get("HTTP_UPGRADE", "").lower() == "websocket":
-            paced = PacedSocket(client, TokenBucket(READ_RATE, READ_BURST, self.clock.monotonic), self.clock)
-            self._paced[client] = paced
-            environ["gunicorn.socket"] = paced
-        return self.wsgi_app(environ, start_response)
+        if not isinstance(client, socket.socket) or environ.get("HTTP_UPGRADE", "").lower() != "websocket":
+            return self.wsgi_app(environ, start_response)
+        paced = PacedSocket(client, TokenBucket(READ_RATE, READ_BURST, self.clock.monotonic), self.clock)
+        environ["gunicorn.socket"] = paced
+        self._paced[client] = paced
+        try:  # a WebSocket is served within this call under gunicorn: it has ended when the call returns
+            return self.wsgi_app(environ, start_response)
+        finally:
+            del self._paced[client]
 
     def stop_reading(self, client: socket.socket) -> None:
         """Stop the reads of the WebSocket on ``client`` (``PacedSocket.stop``), if it has one."""
