@@ -4,7 +4,9 @@ browser tests' gunicorn)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -94,3 +96,11 @@ def app(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Monk
 def client(app):
     """A Flask test client of ``app``."""
     return app.test_client()
+
+
+@pytest.fixture
+def socket_pair() -> Iterator[tuple[socket.socket, socket.socket]]:
+    """A connected pair of real sockets, closed afterwards: (the server's end, the client's end)."""
+    server, client = socket.socketpair()
+    with contextlib.closing(server), contextlib.closing(client):
+        yield server, client
