@@ -122,11 +122,25 @@ def _preload() -> None:
         game_class(name)
 
 
+class StoppableWorker(Worker):
+    """RQ's worker, knowing whether it was asked to stop (SIGTERM or Ctrl-C): RQ's ``work`` also returns, after
+    logging it, when an error escapes its loop (Redis lost while it watches a search, for one), and a worker that
+    was not asked to stop is then started again."""
+
+    stop_asked = False
+
+    def request_stop(self, signum: int, frame: Any) -> None:
+        """The first stop signal: let the running search end, then stop."""
+        self.stop_asked = True
+        super().request_stop(signum, frame)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m webapp.search.worker [--url redis://...] [--burst] [--name NAME]``: run the searches of the
     search queue (``--url``, default ``ARENA_SEARCH_QUEUE``) until stopped (SIGTERM or Ctrl-C lets the running
     search end first; a second one stops it at once). While Redis cannot be reached it says so and tries again
-    every ``RETRY_SECONDS``; with ``--burst`` it exits with status 1 instead."""
+    every ``RETRY_SECONDS``; with ``--burst`` it exits with status 1 instead. A worker that stops for any other
+    reason (an error RQ caught and logged) is started again as well."""
     parser = argparse.ArgumentParser(prog="python -m webapp.search.worker",
                                      description="Run engine searches from the search queue of the web nodes.")
     parser.add_argument("--url", help="the queue's Redis, redis://HOST:PORT/DB (default: $ARENA_SEARCH_QUEUE)")
@@ -150,12 +164,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     worker = None
     while True:
         try:
-            if worker is not None:  # RQ stopped on a Redis error: mark it dead, start a new one
+            if worker is not None:  # RQ stopped on an error: mark it dead, start a new one
                 worker.register_death()
             queues = [Queue(name, connection=redis) for name in QUEUE_NAMES.values()]
-            worker = Worker(queues, connection=redis, name=args.name)
+            worker = StoppableWorker(queues, connection=redis, name=args.name)
             worker.work(burst=args.burst, logging_level="INFO")
-            return 0
+            if args.burst or worker.stop_asked:
+                return 0
+            print(f"python -m webapp.search.worker: the worker stopped on the error above; starting again in "
+                  f"{RETRY_SECONDS:g} s", file=sys.stderr, flush=True)
+            SYSTEM_CLOCK.sleep(RETRY_SECONDS)
         except RedisError as error:
             again = "" if args.burst else f"; trying again in {RETRY_SECONDS:g} s"
             print(f"python -m webapp.search.worker: the search queue {args.url} cannot be reached: {error}{again}",
