@@ -37,22 +37,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import contextlib
 
-from servers import GENEROUS_LIMITS, LiveServer
+from servers import GENEROUS_LIMITS, WEBSOCKET_UPGRADE, LiveServer, masked_frame
 from services import NGINX_SINGLE_CONF, Nginx
 
 HOLDER = "127.0.0.1"
 MEASURED = "127.0.0.2"
 PILES = [99] * 8
-UPGRADE = ("GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
-           "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-
-
-def masked_text_frame(text: str) -> bytes:
-    """A client WebSocket text frame (masked with a zero key, as RFC 6455 allows) of a short ``text``."""
-    payload = text.encode()
-    return bytes([0x81, 0x80 | len(payload)]) + b"\0\0\0\0" + payload
-
-
 def holder_addresses(count: int) -> list[str]:
     """The source addresses of the holder: ``HOLDER`` alone, or ``count`` addresses from 127.1.0.1 on."""
     if count == 1:
@@ -75,7 +65,7 @@ def hold(port: int, sockets: int, slow: int, trickle: float, addresses: int, rea
     for index in range(sockets):
         sock = socket.create_connection(("127.0.0.1", port), source_address=(sources[index % len(sources)], 0))
         sock.setblocking(False)
-        sock.sendall(UPGRADE.format(host=host).encode())
+        sock.sendall(WEBSOCKET_UPGRADE.format(host=host).encode())
         selector.register(sock, selectors.EVENT_READ, {"opened": False})
     trickled = []
     for index in range(slow):
@@ -103,9 +93,9 @@ def hold(port: int, sockets: int, slow: int, trickle: float, addresses: int, rea
             if not state["opened"] and data.startswith(b"HTTP/1.1 101"):
                 state["opened"] = True
                 accepted += 1
-                sock.sendall(masked_text_frame("40"))
+                sock.sendall(masked_frame(0x1, b"40"))
             if b"\x81\x012" in data:
-                sock.sendall(masked_text_frame("3"))
+                sock.sendall(masked_frame(0x1, b"3"))
         if time.monotonic() >= next_trickle:
             next_trickle += trickle
             for sock in trickled:

@@ -38,33 +38,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from flood import cpu_seconds, percentile, server_worker_pid
-from servers import GENEROUS_LIMITS, Flood, LiveServer, flooding
+from servers import GENEROUS_LIMITS, Flood, LiveServer, flooding, masked_frame, open_websocket
 
 PROBE_INTERVAL = 0.05
 MOVE_INTERVAL = 0.5
 PROBE_TIMEOUT = 20.0
-UPGRADE = ("GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
-           "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
-
-
-def masked_frame(opcode: int, payload: bytes) -> bytes:
-    """A client's WebSocket frame (``opcode``: 0x1 text, 0x2 binary) with an all-zero mask."""
-    length = len(payload)
-    head = bytes([0x80 | opcode, 0x80 | length]) if length < 126 else bytes([0x80 | opcode, 0xFE]) + length.to_bytes(2)
-    return head + b"\0\0\0\0" + payload
-
-
 def open_sender(port: int, kind: str) -> tuple[socket.socket, bytes]:
     """The sender's connection, set up, and the chunk it sends again and again."""
-    sock = socket.create_connection(("127.0.0.1", port))
     if kind == "pipelined":
-        return sock, b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n" * 100
-    sock.sendall(UPGRADE.encode())
-    answer = b""
-    while b"\r\n\r\n" not in answer and (chunk := sock.recv(4096)):
-        answer += chunk
+        return socket.create_connection(("127.0.0.1", port)), b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n" * 100
+    sock, answer = open_websocket(port)
     assert answer.startswith(b"HTTP/1.1 101"), answer
-    sock.sendall(masked_frame(0x1, b"40"))
     if kind == "noop":
         return sock, masked_frame(0x1, b"6") * 1000
     return sock, masked_frame(0x2, bytes(1000)) * 10

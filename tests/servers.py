@@ -1,6 +1,6 @@
 """Real servers for tests: gunicorn on a free loopback port (``LiveServer``), Socket.IO clients that record
-what they receive and wait for it with timeouts (``EventClient``), and a client sending without pause
-(``flooding``)."""
+what they receive and wait for it with timeouts (``EventClient``), raw WebSockets (``open_websocket``,
+``masked_frame``) and a client sending without pause (``flooding``)."""
 
 from __future__ import annotations
 
@@ -270,6 +270,32 @@ class SearchFreezer:
             self._matches = None
         self._client.close()
         self.thaw()
+
+WEBSOCKET_UPGRADE = ("GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
+                     "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                     "Sec-WebSocket-Version: 13\r\n\r\n")
+"""A client's request opening an Engine.IO WebSocket (``str.format`` it with ``host``)."""
+
+
+def masked_frame(opcode: int, payload: bytes) -> bytes:
+    """A client's WebSocket frame (``opcode``: 0x1 text, 0x2 binary) of up to 65,535 bytes, masked with a zero key
+    (as RFC 6455 allows)."""
+    length = len(payload)
+    head = bytes([0x80 | opcode, 0x80 | length]) if length < 126 else bytes([0x80 | opcode, 0xFE]) + length.to_bytes(2)
+    return head + b"\0\0\0\0" + payload
+
+
+def open_websocket(port: int, timeout: float | None = None) -> tuple[socket.socket, bytes]:
+    """A raw WebSocket to the Engine.IO endpoint of the server on ``port``, joined to the Socket.IO namespace when
+    the server accepts it: ``(socket, the head of the server's answer)``; ``timeout`` is the socket's."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    sock.sendall(WEBSOCKET_UPGRADE.format(host=f"127.0.0.1:{port}").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer and (chunk := sock.recv(4096)):
+        answer += chunk
+    if answer.startswith(b"HTTP/1.1 101"):
+        sock.sendall(masked_frame(0x1, b"40"))  # Socket.IO's namespace connect
+    return sock, answer
 
 
 @dataclass

@@ -13,30 +13,12 @@ from collections.abc import Iterator
 import pytest
 import requests
 from helpers import eventually
-from servers import GENEROUS_LIMITS, LiveServer, flooding
+from servers import GENEROUS_LIMITS, LiveServer, flooding, masked_frame, open_websocket
 
 pytestmark = pytest.mark.servers
 
-UPGRADE = ("GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-           "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
 ANSWER_TIMEOUT = 10.0
 """Seconds a request may take before the test counts it as not answered (a failure, not a latency bound)."""
-
-
-def open_websocket(port: int) -> tuple[socket.socket, bytes]:
-    """A raw WebSocket to the Engine.IO endpoint, joined to the Socket.IO namespace when the server accepts it:
-    ``(socket, the head of the server's answer)``."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=ANSWER_TIMEOUT)
-    sock.sendall(UPGRADE.format(port=port).encode())
-    answer = b""
-    while b"\r\n\r\n" not in answer:
-        chunk = sock.recv(4096)
-        if not chunk:
-            break
-        answer += chunk
-    if answer.startswith(b"HTTP/1.1 101"):
-        sock.sendall(bytes([0x81, 0x82]) + b"\0\0\0\0" + b"40")  # a masked text frame: Socket.IO's namespace connect
-    return sock, answer
 
 
 @contextlib.contextmanager
@@ -71,7 +53,7 @@ def test_idle_websockets_and_slow_clients_beyond_any_thread_pool_leave_requests_
         game_id, token = friend_nim_game(server)
         with held([]) as sockets:
             for _ in range(300):
-                sock, answer = open_websocket(server.port)
+                sock, answer = open_websocket(server.port, ANSWER_TIMEOUT)
                 sockets.append(sock)
                 assert answer.startswith(b"HTTP/1.1 101"), answer
             for _ in range(50):
@@ -94,10 +76,10 @@ def test_past_the_socket_cap_a_new_connection_is_refused_with_server_full_and_ht
     try:
         with held([]) as sockets:
             for _ in range(5):
-                sock, answer = open_websocket(server.port)
+                sock, answer = open_websocket(server.port, ANSWER_TIMEOUT)
                 sockets.append(sock)
                 assert answer.startswith(b"HTTP/1.1 101"), answer
-            refused, answer = open_websocket(server.port)
+            refused, answer = open_websocket(server.port, ANSWER_TIMEOUT)
             sockets.append(refused)
             head, _, body = answer.partition(b"\r\n\r\n")
             assert head.startswith(b"HTTP/1.1 503"), answer
@@ -113,7 +95,7 @@ def test_past_the_socket_cap_a_new_connection_is_refused_with_server_full_and_ht
             sockets.pop(0).close()
 
             def accepted() -> bool:
-                sock, answer = open_websocket(server.port)
+                sock, answer = open_websocket(server.port, ANSWER_TIMEOUT)
                 sockets.append(sock)
                 return answer.startswith(b"HTTP/1.1 101")
 
@@ -133,10 +115,9 @@ def test_a_websocket_client_sending_without_pause_leaves_requests_and_moves_answ
     """Empty Engine.IO packets cost no event of the client's rate limit, so nothing cuts the client off: its reads are
     paced instead (``webapp.paced_reads``), and the node answers others while it goes on sending."""
     game_id, token = friend_nim_game(live_server)
-    sock, answer = open_websocket(live_server.port)
+    sock, answer = open_websocket(live_server.port, ANSWER_TIMEOUT)
     assert answer.startswith(b"HTTP/1.1 101"), answer
-    noop = bytes([0x81, 0x81]) + b"\0\0\0\0" + b"6"  # a masked text frame: Engine.IO's empty packet
-    with flooding(sock, noop * 1000) as flood:
+    with flooding(sock, masked_frame(0x1, b"6") * 1000) as flood:  # Engine.IO's empty packet
         health_and_a_move_answer(live_server, game_id, token)
         assert flood.sender.is_alive()  # the answers came while the flood went on
 
