@@ -34,10 +34,6 @@ lint: install
 # over parallel pytest-xdist workers. The whole suite uses twice as many workers as the machine has cores: about half
 # of its time is spent waiting (on servers it started, the browser, game clocks), not computing.
 CORES := $(shell nproc 2>/dev/null || echo 2)
-# The tests that stop a redis-server and start it again on the same port run alone afterwards: while it is down,
-# a parallel worker could take that port for a server of its own.
-SAME_PORT_TESTS := tests/test_search_queue.py tests/test_redis_outage.py
 test: install lint
-	$(PY) -m pytest -n $$(( $(CORES) * 2 )) --dist worksteal $(addprefix --ignore=,$(SAME_PORT_TESTS))
-	$(PY) -m pytest $(SAME_PORT_TESTS)
+	$(PY) -m pytest -n $$(( $(CORES) * 2 )) --dist worksteal
 	ARENA_PURE_PYTHON=1 $(PY) -m pytest -m engine -n $(CORES) --dist worksteal

@@ -5,6 +5,7 @@ what they receive and wait for it with timeouts (``EventClient``), raw WebSocket
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import signal
 import socket
@@ -31,11 +32,28 @@ GENEROUS_LIMITS = {name: "100000/minute" for name in
 of games, moves, reads or connections from one loopback address; as config keys or environment variables."""
 
 
+EPHEMERAL_LOW = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+TEST_PORTS = range(max(1024, EPHEMERAL_LOW - 16_384), EPHEMERAL_LOW)
+"""The ports the tests' servers listen on: below the system's ephemeral range, which the system hands out for every
+client connection and ``bind(0)``, so none of those can take a server's port while the server is stopped between a
+stop and a start on that port (an outage test), whatever else runs at the time."""
+_first_port = os.getpid() * 7_919 % len(TEST_PORTS)
+_handed_out = itertools.count()
+
+
 def free_port() -> int:
-    """A TCP port that was free on 127.0.0.1 a moment ago."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A port of ``TEST_PORTS`` that was free on 127.0.0.1 a moment ago and that this process never handed out
+    before (so a server stopped for a while keeps its port from the other tests of the run; each process starts
+    at its own place in the range)."""
+    for _ in TEST_PORTS:
+        port = TEST_PORTS[(_first_port + next(_handed_out)) % len(TEST_PORTS)]
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+    raise RuntimeError(f"no free port in {TEST_PORTS}")
 
 
 class LiveServer:

@@ -41,9 +41,10 @@ system, to answer the closing handshake before the server stops reading it."""
 CLOSING_WAIT = 5.0
 """Seconds at most before the server stops reading a client it closed, even if its writer is still blocked (a client
 that does not read): a flood ends."""
-MALFORMED_COST = 10
-"""How many refused events a packet the server cannot read counts as: a client that sends such packets is broken or
-hostile (the app's own never does), so with the default burst ten of them in a row close its connection."""
+UNREADABLE_LIMIT = 10
+"""The number of packets the server cannot read that closes a connection: a client that sends them is broken or
+hostile (the app's own never does). They are counted over the connection's life, never forgiven with time: read at
+the pace of ``webapp.paced_reads``, a flood of them would stay under any rate."""
 
 
 @dataclass(slots=True)
@@ -57,6 +58,8 @@ class Connection:
     bucket: TokenBucket
     patience: TokenBucket
     runs: set[str] = field(default_factory=set)
+    unreadable: int = 0
+    """How many packets it sent that the server could not read."""
     closing: bool = False
     """Set once its patience ran out: the events it had sent before the server stopped reading it are handled
     without answers, so the last error it hears says that the connection is closed."""
@@ -126,6 +129,13 @@ def _close_connection() -> None:
                                                       at_most=CLOSING_WAIT)
 
 
+def _close_with_error(connection: Connection, payload: dict[str, Any]) -> None:
+    """Send ``payload`` as the last ``error`` the current connection hears and close it (nothing if it is closing
+    already)."""
+    if connection.close_with_error(payload):
+        _close_connection()
+
+
 def _refusal(code: ErrorCode, message: str) -> ConnectionRefusedError:
     """A refused connection: the client's ``connect_error`` has ``message`` and ``data`` ``{code, message}``."""
     return ConnectionRefusedError(message, {"code": code, "message": message})
@@ -161,13 +171,13 @@ def on_disconnect(reason: object = None) -> None:
 
 
 def game_event(name: str, fields: tuple[str, ...],
-               refusal_cost: int = 0) -> Callable[[Callable[..., None]], Callable[..., None]]:
+               unreadable: bool = False) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Register a handler of event ``name`` taking ``(arena, connection, payload)``: rate limit, payload check
     (exactly ``fields``), and ``ArenaError`` turned into an ``error`` event to the sender. An event over the rate
     limit gets ``rate_limited``; once the connection's patience is used up as well, it gets a last
-    ``rate_limited`` error and is disconnected, so a flood stops costing the server anything. An event that is a
-    refusal in itself (``refusal_cost`` > 0: a packet the server cannot read) takes that much of the patience at
-    once instead of a place in the rate. A handler refused by a limit of the client's address
+    ``rate_limited`` error and is disconnected, so a flood stops costing the server anything. The event of a packet
+    the server could not read (``unreadable``) takes no place in the rate; the connection's ``UNREADABLE_LIMIT``-th
+    gets a last ``bad_request`` error and disconnects it. A handler refused by a limit of the client's address
     (``webapp.address_limits``) gets a ``rate_limited`` error with ``retry_after`` (seconds)."""
 
     def register(handler: Callable[..., None]) -> Callable[..., None]:
@@ -179,14 +189,18 @@ def game_event(name: str, fields: tuple[str, ...],
                     connection = _connections.get(_sid())
                 if connection is None:
                     raise ArenaError(ErrorCode.BAD_REQUEST, "the connection is not registered; reconnect")
-                if refusal_cost or not connection.bucket.allow():
-                    if not connection.patience.allow(refusal_cost or 1):
-                        if connection.close_with_error({"code": "rate_limited", "event": name,
-                                                        "message": "far too many events; this connection is closed"}):
-                            _close_connection()
+                if unreadable:
+                    connection.unreadable += 1
+                    if connection.unreadable >= UNREADABLE_LIMIT:
+                        _close_with_error(connection, {"code": "bad_request", "event": name, "message":
+                                                       "too many unreadable packets; this connection is closed"})
                         return
-                    if not refusal_cost:
-                        raise ArenaError(ErrorCode.RATE_LIMITED, "too many events; slow down")
+                elif not connection.bucket.allow():
+                    if not connection.patience.allow():
+                        _close_with_error(connection, {"code": "rate_limited", "event": name,
+                                                       "message": "far too many events; this connection is closed"})
+                        return
+                    raise ArenaError(ErrorCode.RATE_LIMITED, "too many events; slow down")
                 if extra:
                     raise ArenaError(ErrorCode.BAD_REQUEST, "send one payload object")
                 try:
@@ -279,7 +293,7 @@ def on_decline(arena: Arena, connection: Connection, data: dict[str, Any]) -> No
     arena.agreements.decline(data["game_id"], connection.seat_in(data["game_id"]), data["kind"])
 
 
-@game_event(MALFORMED_EVENT, ("event", "reason"), refusal_cost=MALFORMED_COST)
+@game_event(MALFORMED_EVENT, ("event", "reason"), unreadable=True)
 def on_malformed(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     """A packet that could not be decoded (``webapp.socket_packets``): one log line and a ``bad_request`` error
     naming the event it was meant to be, when that could be read."""

@@ -8,8 +8,9 @@ traceback; and a binary packet (``BINARY_EVENT``, ``BINARY_ACK``) makes the serv
 follows until its announced attachment count is reached, up to a billion of them. This app sends and takes no
 binary data. ``ReadablePacket`` (the server's ``serializer``) decodes each of these as the event ``MALFORMED_EVENT``
 with ``{"event": NAME or None, "reason": TEXT}``; ``webapp.events`` answers it like any refused event: a short
-``error``, one log line, and a place in the connection's rate limit (a binary frame sent after it is unreadable
-too, so a client that goes on sending them is cut off like any flood).
+``error``, one log line, and one more of the unreadable packets that close the connection at
+``webapp.events.UNREADABLE_LIMIT`` (a binary frame sent after it is unreadable too, so a client that goes on
+sending them is cut off).
 """
 
 from __future__ import annotations

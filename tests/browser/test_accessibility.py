@@ -79,11 +79,11 @@ PAGES = {
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_no_accessibility_violation(live_server, browser: Browser, name: str) -> None:
+def test_no_accessibility_violation(module_server, browser: Browser, name: str) -> None:
     # bypass_csp: the page's policy forbids the injected checker, which is not part of the page
     context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
     page = context.new_page()
-    PAGES[name](page, live_server)
+    PAGES[name](page, module_server)
     found = []
     for theme in ("light", "dark"):
         page.evaluate("(theme) => { document.documentElement.dataset.theme = theme; }", theme)
@@ -93,13 +93,13 @@ def test_no_accessibility_violation(live_server, browser: Browser, name: str) ->
     context.close()
 
 
-def test_keyboard_play_keeps_focus_on_the_board_and_moves_are_announced(live_server, browser: Browser) -> None:
-    created = requests.post(live_server.url + "/api/games", timeout=10,
+def test_keyboard_play_keeps_focus_on_the_board_and_moves_are_announced(module_server, browser: Browser) -> None:
+    created = requests.post(module_server.url + "/api/games", timeout=10,
                             json={"game": "tictactoe", "opponent": {"type": "friend"}}).json()
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    page.context.request.post(f"{live_server.url}/api/games/{created['id']}/seats", data={"token": created["token"]})
-    page.context.request.post(f"{live_server.url}/api/games/{created['id']}/alone", data={})
-    page.goto(live_server.url + created["url"])
+    page.context.request.post(f"{module_server.url}/api/games/{created['id']}/seats", data={"token": created["token"]})
+    page.context.request.post(f"{module_server.url}/api/games/{created['id']}/alone", data={})
+    page.goto(module_server.url + created["url"])
     expect(page.locator("#watchers-count")).to_have_text("1")  # joined: the room's state has been drawn
     page.focus('[aria-label="Cell 5"]')
     page.keyboard.press("Enter")
@@ -108,13 +108,13 @@ def test_keyboard_play_keeps_focus_on_the_board_and_moves_are_announced(live_ser
     assert page.inner_text("#announcer") == "X played 5"
 
 
-def test_the_promotion_chooser_opens_on_the_queen(live_server, browser: Browser) -> None:
-    created = requests.post(live_server.url + "/api/games", timeout=10, json={
+def test_the_promotion_chooser_opens_on_the_queen(module_server, browser: Browser) -> None:
+    created = requests.post(module_server.url + "/api/games", timeout=10, json={
         "game": "chess", "setup": "8/4P3/8/8/8/8/8/k6K w - - 0 1", "opponent": {"type": "friend"}}).json()
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    page.context.request.post(f"{live_server.url}/api/games/{created['id']}/seats", data={"token": created["token"]})
-    page.context.request.post(f"{live_server.url}/api/games/{created['id']}/alone", data={})
-    page.goto(live_server.url + created["url"])
+    page.context.request.post(f"{module_server.url}/api/games/{created['id']}/seats", data={"token": created["token"]})
+    page.context.request.post(f"{module_server.url}/api/games/{created['id']}/alone", data={})
+    page.goto(module_server.url + created["url"])
     expect(page.locator("#watchers-count")).to_have_text("1")  # joined: the room's state has been drawn
     page.click('[data-square="e7"]')
     page.click('[data-square="e8"]')

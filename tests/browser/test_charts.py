@@ -69,11 +69,11 @@ SHAPES = {
 
 @pytest.mark.parametrize("width", [300, 560])
 @pytest.mark.parametrize("shape", SHAPES)
-def test_the_evaluation_chart_is_scaled_and_nothing_collides(live_server, browser: Browser, artifacts: Path,
+def test_the_evaluation_chart_is_scaled_and_nothing_collides(module_server, browser: Browser, artifacts: Path,
                                                              shape: str, width: int) -> None:
     points, plies, axis, marks = SHAPES[shape]
     page, errors = open_page(browser, 1400, 900)
-    page.goto(live_server.url + "/")
+    page.goto(module_server.url + "/")
     chart = page.evaluate(DRAW, {"width": width, "points": points, "plies": plies, "axis": axis, "marks": marks})
     page.locator(".chart").first.screenshot(path=artifacts / f"chart-{shape.replace(' ', '-')}-{width}.png")
     texts = chart["texts"]

@@ -14,9 +14,9 @@ AFTER_E4_E5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
 ENGINE_TIMEOUT_MS = 30_000
 
 
-def test_a_game_from_a_fen_against_the_engine_with_typed_moves(live_server, browser: Browser, artifacts: Path):
+def test_a_game_from_a_fen_against_the_engine_with_typed_moves(module_server, browser: Browser, artifacts: Path):
     page, errors = open_page(browser)
-    page.goto(live_server.url + "/")
+    page.goto(module_server.url + "/")
     page.click('.game-card[data-game="chess"]')
     expect(page.get_by_placeholder("Start from FEN or PGN (optional)")).to_be_visible()
     page.fill("#chess-setup", AFTER_E4_E5)
@@ -41,7 +41,7 @@ def test_a_game_from_a_fen_against_the_engine_with_typed_moves(live_server, brow
     expect(page.locator("#moves button[data-ply]")).to_have_count(0)
     page.screenshot(path=artifacts / "chess-typed-error.png")
 
-    with SearchFreezer(live_server, page.url.rsplit("/", 1)[1]) as freezer:
+    with SearchFreezer(module_server, page.url.rsplit("/", 1)[1]) as freezer:
         freezer.freeze_at(lambda event: event["ply"] == 1 and not event["info"].get("final")
                           and event["info"].get("best") is not None)
         type_move(page, "Nf3")
@@ -59,7 +59,7 @@ def test_a_game_from_a_fen_against_the_engine_with_typed_moves(live_server, brow
     page.screenshot(path=artifacts / "chess-engine-replied.png")
     expect(page.locator("#board line.chess-arrow")).to_have_count(0)
     reply = page.locator('#moves button[data-ply="2"]').inner_text()
-    state = live_server.get(f"/api/games/{page.url.rsplit('/', 1)[1]}").json()
+    state = module_server.get(f"/api/games/{page.url.rsplit('/', 1)[1]}").json()
     assert reply == state["view"]["san"][-1] and state["history"][1]["move"] == state["view"]["moves"][-1]
     assert state["start_setup"] == AFTER_E4_E5
     assert state["opponent"]["personality"] == "aggressive"
@@ -70,20 +70,20 @@ def test_a_game_from_a_fen_against_the_engine_with_typed_moves(live_server, brow
     assert errors == []
 
 
-def test_kings_gambit_typed_in_san_and_uci_shows_the_opening_and_downloads_pgn(live_server, browser: Browser,
+def test_kings_gambit_typed_in_san_and_uci_shows_the_opening_and_downloads_pgn(module_server, browser: Browser,
                                                                                  artifacts: Path):
-    created = live_server.post("/api/games", {"game": "chess", "opponent": {"type": "friend"}, "side": 0}).json()
-    black = live_server.post(f"/api/games/{created['id']}/seats", {"invite": created["invite"]}).json()
+    created = module_server.post("/api/games", {"game": "chess", "opponent": {"type": "friend"}, "side": 0}).json()
+    black = module_server.post(f"/api/games/{created['id']}/seats", {"invite": created["invite"]}).json()
     page, errors = open_page(browser)
-    restored = page.context.request.post(f"{live_server.url}/api/games/{created['id']}/seats",
+    restored = page.context.request.post(f"{module_server.url}/api/games/{created['id']}/seats",
                                          data={"token": created["token"]})
     assert restored.ok  # the browser now holds the creator's seat
-    page.goto(live_server.url + created["url"])
+    page.goto(module_server.url + created["url"])
     expect(page.locator("#opening")).to_be_hidden()
 
     type_move(page, "e4")
     expect(page.locator('#moves button[data-ply="1"]')).to_have_text("e4")
-    played = live_server.post(f"/api/games/{created['id']}/moves", {"move": "e7e5", "token": black["token"]})
+    played = module_server.post(f"/api/games/{created['id']}/moves", {"move": "e7e5", "token": black["token"]})
     assert played.status_code == 200, played.text
     expect(page.locator('#moves button[data-ply="2"]')).to_have_text("e5")
     type_move(page, "f2f4")
@@ -107,7 +107,7 @@ def test_kings_gambit_typed_in_san_and_uci_shows_the_opening_and_downloads_pgn(l
     expect(page.locator("#opening")).to_contain_text("King's Pawn")
 
     phone, phone_errors = open_page(browser, 375, 760)
-    phone.goto(live_server.url + created["url"])
+    phone.goto(module_server.url + created["url"])
     expect(phone.locator('#moves button[data-ply="3"]')).to_have_text("f4")
     expect(phone.locator("#opening")).to_have_text("C30 King's Gambit")
     expect(phone.locator("#move-entry")).to_be_hidden()
@@ -115,15 +115,15 @@ def test_kings_gambit_typed_in_san_and_uci_shows_the_opening_and_downloads_pgn(l
     assert errors == [] and phone_errors == []
 
 
-def test_the_friend_who_takes_black_sees_the_board_from_black_at_once(live_server, browser: Browser) -> None:
-    created = live_server.post("/api/games", {"game": "chess", "opponent": {"type": "friend"}, "side": 0}).json()
+def test_the_friend_who_takes_black_sees_the_board_from_black_at_once(module_server, browser: Browser) -> None:
+    created = module_server.post("/api/games", {"game": "chess", "opponent": {"type": "friend"}, "side": 0}).json()
     friend, errors = open_page(browser, 390, 844)
-    friend.goto(f"{live_server.url}{created['url']}?invite={created['invite']}")
+    friend.goto(f"{module_server.url}{created['url']}?invite={created['invite']}")
     expect(friend.locator("#flip")).to_have_attribute("aria-pressed", "false")  # a spectator sees White's side
     friend.click("#take-seat")
     expect(friend.locator('.player[data-player="1"] .you')).to_be_visible()
     expect(friend.locator("#flip")).to_have_attribute("aria-pressed", "true")
-    played = live_server.post(f"/api/games/{created['id']}/moves", {"move": "e2e4", "token": created["token"]})
+    played = module_server.post(f"/api/games/{created['id']}/moves", {"move": "e2e4", "token": created["token"]})
     assert played.status_code == 200
     pawn = friend.locator('[data-square="e7"]')
     expect(pawn).to_have_count(1)

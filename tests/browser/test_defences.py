@@ -45,15 +45,15 @@ ENGINE_GAMES = [
 
 
 @pytest.mark.parametrize(("game", "extra", "move"), ENGINE_GAMES, ids=[g[0] for g in ENGINE_GAMES])
-def test_game_pages_run_under_the_policy_without_a_violation(live_server, browser: Browser, game, extra, move):
+def test_game_pages_run_under_the_policy_without_a_violation(module_server, browser: Browser, game, extra, move):
     page, problems = watched_page(browser)
-    page.goto(live_server.url + "/")
+    page.goto(module_server.url + "/")
     created = page.evaluate("""async (body) => {
         const response = await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
                                                     body: JSON.stringify(body)});
         return response.json();
     }""", {"game": game, "opponent": {"type": "engine", "level": 1}, "side": 0, **extra})
-    page.goto(live_server.url + created["url"])
+    page.goto(module_server.url + created["url"])
     expect(page.locator("#status-main")).to_contain_text("Your move")
     if move is not None:
         page.locator(move).first.click()
@@ -62,13 +62,13 @@ def test_game_pages_run_under_the_policy_without_a_violation(live_server, browse
     assert violations(page) == [] and problems == []
 
 
-def test_home_and_lab_run_under_the_policy_without_a_violation(live_server, browser: Browser):
+def test_home_and_lab_run_under_the_policy_without_a_violation(module_server, browser: Browser):
     page, problems = watched_page(browser)
-    page.goto(live_server.url + "/")
+    page.goto(module_server.url + "/")
     expect(page.locator(".game-card").first).to_be_visible()
     page.click('.game-card[data-game="connect4"]')
     page.check('input[name="opponent"][value="custom"]', force=True)
-    page.goto(live_server.url + "/lab?game=tictactoe&setup=5")
+    page.goto(module_server.url + "/lab?game=tictactoe&setup=5")
     page.click("#lab-run")
     expect(page.locator("#lab-results")).to_be_visible(timeout=30_000)
     assert violations(page) == [] and problems == []
@@ -111,30 +111,30 @@ def attacker_site() -> Iterator[tuple[str, dict[str, str]]]:
     server.shutdown()
 
 
-def test_a_page_on_another_port_can_neither_act_for_a_player_nor_frame_the_game(live_server, browser: Browser,
+def test_a_page_on_another_port_can_neither_act_for_a_player_nor_frame_the_game(module_server, browser: Browser,
                                                                                attacker_site):
     attacker, pages = attacker_site
     context = browser.new_context()
     victim = context.new_page()
-    victim.goto(live_server.url + "/")
+    victim.goto(module_server.url + "/")
     created = victim.evaluate("""async () => (await fetch("/api/games", {method: "POST",
         headers: {"Content-Type": "application/json"},
         body: JSON.stringify({game: "tictactoe", opponent: {type: "engine", level: 1}, side: 0,
                               options: {takeback: true}})})).json()""")
     game_id = created["id"]
-    victim.goto(f"{live_server.url}/g/{game_id}")
+    victim.goto(f"{module_server.url}/g/{game_id}")
     victim.locator('.ttt-cell.legal').first.click()
     expect(victim.locator("#moves button[data-ply]")).to_have_count(2, timeout=30_000)
-    before = requests.get(f"{live_server.url}/api/games/{game_id}", timeout=10).json()
+    before = requests.get(f"{module_server.url}/api/games/{game_id}", timeout=10).json()
 
-    pages["/"] = ATTACKER_PAGE.format(target=live_server.url, game_id=game_id)
-    pages["/frame"] = FRAMING_PAGE.format(target=live_server.url, game_id=game_id)
+    pages["/"] = ATTACKER_PAGE.format(target=module_server.url, game_id=game_id)
+    pages["/frame"] = FRAMING_PAGE.format(target=module_server.url, game_id=game_id)
     visit = context.new_page()
-    with visit.expect_navigation(url=f"{live_server.url}/api/games/{game_id}/resign"):
+    with visit.expect_navigation(url=f"{module_server.url}/api/games/{game_id}/resign"):
         visit.goto(attacker + "/")
     assert "unsupported_media_type" in visit.content() or "cross_origin" in visit.content()
 
-    after = requests.get(f"{live_server.url}/api/games/{game_id}", timeout=10).json()
+    after = requests.get(f"{module_server.url}/api/games/{game_id}", timeout=10).json()
     assert after["status"] == "active" and after["rematch_id"] is None
     assert after["moves"] == before["moves"]
 

@@ -32,14 +32,14 @@ PLACEHOLDER_ROOM = """() => {
 
 
 @pytest.mark.parametrize("width, height", [(1400, 900), (390, 844)])
-def test_labels_wrap_the_move_list_shows_whole_rows_and_the_placeholder_fits(live_server, browser: Browser,
+def test_labels_wrap_the_move_list_shows_whole_rows_and_the_placeholder_fits(module_server, browser: Browser,
                                                                              width: int, height: int) -> None:
     phone = width < 600
     context = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
     page = context.new_page()
-    page.goto(live_server.url + "/")
+    page.goto(module_server.url + "/")
     against_engine = page.evaluate(CREATE, {"game": "chess", "side": 0, "opponent": LONG_LABEL})
-    page.goto(live_server.url + against_engine["url"])
+    page.goto(module_server.url + against_engine["url"])
     label = page.locator('.player[data-player="1"] .who')
     page.wait_for_selector("#move-entry:not([hidden])")
     assert "aggressive" in label.inner_text()
@@ -47,11 +47,12 @@ def test_labels_wrap_the_move_list_shows_whole_rows_and_the_placeholder_fits(liv
     assert page.evaluate(PLACEHOLDER_ROOM) >= 0
 
     created = page.evaluate(CREATE, {"game": "chess", "side": 0, "opponent": {"type": "friend", "open": True}})
-    black = live_server.post(f"/api/games/{created['id']}/seats", {}).json()["token"]
+    black = module_server.post(f"/api/games/{created['id']}/seats", {}).json()["token"]
     for index, move in enumerate(MOVES):
         token = created["token"] if index % 2 == 0 else black
-        assert live_server.post(f"/api/games/{created['id']}/moves", {"move": move, "token": token}).status_code == 200
-    page.goto(live_server.url + created["url"])
+        answer = module_server.post(f"/api/games/{created['id']}/moves", {"move": move, "token": token})
+        assert answer.status_code == 200
+    page.goto(module_server.url + created["url"])
     page.wait_for_selector(f'#moves button[data-ply="{len(MOVES)}"]')
     assert page.evaluate("() => { const list = document.getElementById('moves'); "
                          "return list.scrollHeight > list.clientHeight && list.scrollTop > 0; }")  # it scrolled

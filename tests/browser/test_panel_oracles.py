@@ -12,22 +12,22 @@ ENGINE_TIMEOUT_MS = 60_000
 COUNTERS = ("#p-depth", "#p-nodes", "#p-pruned", "#p-cutoffs", "#p-tt", "#p-nps", "#p-ebf")
 
 
-def engine_first(live_server, browser: Browser, body: dict, width: int = 1280, height: int = 900):
+def engine_first(module_server, browser: Browser, body: dict, width: int = 1280, height: int = 900):
     """A page on a new game in which the engine moves first, once its move is in."""
-    created = requests.post(live_server.url + "/api/games", json={**body, "side": 1}, timeout=10).json()
+    created = requests.post(module_server.url + "/api/games", json={**body, "side": 1}, timeout=10).json()
     page = browser.new_context(viewport={"width": width, "height": height}).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(live_server.url + created["url"])
+    page.goto(module_server.url + created["url"])
     expect(page.locator("#panel-state")).not_to_have_text("thinking", timeout=ENGINE_TIMEOUT_MS)
     expect(page.locator("#moves button[data-ply]")).to_have_count(1, timeout=ENGINE_TIMEOUT_MS)
     return page, created, errors
 
 
-def test_a_table_move_shows_no_search_counters(live_server, browser: Browser) -> None:
-    page, created, errors = engine_first(live_server, browser, {"game": "tictactoe",
+def test_a_table_move_shows_no_search_counters(module_server, browser: Browser) -> None:
+    page, created, errors = engine_first(module_server, browser, {"game": "tictactoe",
                                                                 "opponent": {"type": "engine", "level": 8}})
-    record = requests.get(f"{live_server.url}/api/games/{created['id']}/searches/1", timeout=10).json()["info"]
+    record = requests.get(f"{module_server.url}/api/games/{created['id']}/searches/1", timeout=10).json()["info"]
     assert record["source"] == "table" and record["nodes"] > 0  # the table read counts its look-ups
     for counter in COUNTERS:
         expect(page.locator(counter)).to_have_text("–")
@@ -37,11 +37,11 @@ def test_a_table_move_shows_no_search_counters(live_server, browser: Browser) ->
     page.context.close()
 
 
-def test_a_book_move_names_its_source_once(live_server, browser: Browser, artifacts: Path) -> None:
-    page, created, errors = engine_first(live_server, browser, {"game": "chess",
+def test_a_book_move_names_its_source_once(module_server, browser: Browser, artifacts: Path) -> None:
+    page, created, errors = engine_first(module_server, browser, {"game": "chess",
                                                                 "opponent": {"type": "engine", "level": 5}},
                                          width=390, height=844)
-    record = requests.get(f"{live_server.url}/api/games/{created['id']}/searches/1", timeout=10).json()["info"]
+    record = requests.get(f"{module_server.url}/api/games/{created['id']}/searches/1", timeout=10).json()["info"]
     assert record["source"] == "book" and record["score_text"].startswith("opening book · ")
     strip = page.locator("#engine-strip")
     expect(strip).to_contain_text(record["score_text"])
@@ -54,8 +54,8 @@ def test_a_book_move_names_its_source_once(live_server, browser: Browser, artifa
     page.context.close()
 
 
-def test_branching_waits_for_a_second_depth(live_server, browser: Browser) -> None:
-    page, _, errors = engine_first(live_server, browser, {"game": "connect4", "opponent": {
+def test_branching_waits_for_a_second_depth(module_server, browser: Browser) -> None:
+    page, _, errors = engine_first(module_server, browser, {"game": "connect4", "opponent": {
         "type": "engine", "depth": 1, "algorithm": "alphabeta"}})
     expect(page.locator("#p-depth")).to_have_text("1/1")
     expect(page.locator("#p-ebf")).to_have_text("–")

@@ -44,16 +44,16 @@ def analyse(game: str, depth: int, tree: int) -> dict:
 
 
 @pytest.mark.parametrize(("game", "depth", "tree"), SEARCHES, ids=[search[0] for search in SEARCHES])
-def test_the_panel_shows_what_the_command_line_finds(live_server, browser: Browser, game, depth, tree) -> None:
-    created = requests.post(live_server.url + "/api/games", timeout=10, json={
+def test_the_panel_shows_what_the_command_line_finds(module_server, browser: Browser, game, depth, tree) -> None:
+    created = requests.post(module_server.url + "/api/games", timeout=10, json={
         "game": game, "side": 1, "opponent": {"type": "engine", "depth": depth, "algorithm": "alphabeta"}}).json()
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(live_server.url + created["url"])
+    page.goto(module_server.url + created["url"])
     expect(page.locator("#panel-state")).to_have_text("done", timeout=60_000)
     expected = analyse(game, depth, tree)
-    stored = requests.get(f"{live_server.url}/api/games/{created['id']}/searches/1", timeout=10).json()["info"]
+    stored = requests.get(f"{module_server.url}/api/games/{created['id']}/searches/1", timeout=10).json()["info"]
 
     for name in ("nodes", "pruned", "cutoffs", "tt_hits", "best", "score", "score_text", "depth", "seldepth", "pv"):
         assert stored[name] == expected[name], name
@@ -81,15 +81,15 @@ from a position of its opening book, whose values the solver reads at once)."""
 
 @pytest.mark.parametrize(("game", "creation", "position", "depth", "verdicts"), TRUTH_SEARCHES,
                          ids=[search[0] for search in TRUTH_SEARCHES])
-def test_the_truth_column_shows_the_command_lines_verdicts(live_server, browser: Browser, game, creation, position,
+def test_the_truth_column_shows_the_command_lines_verdicts(module_server, browser: Browser, game, creation, position,
                                                            depth, verdicts) -> None:
     """Each candidate's truth cell carries the verdict ``python -m engine analyse --truth`` gives on the same search:
     ✓ for a bound or score that holds the exact value, ? for a heuristic score beside a result beyond the horizon."""
-    created = requests.post(live_server.url + "/api/games", timeout=10, json={
+    created = requests.post(module_server.url + "/api/games", timeout=10, json={
         "game": game, "side": 1, **creation,
         "opponent": {"type": "engine", "depth": depth, "algorithm": "alphabeta"}}).json()
     page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
-    page.goto(live_server.url + created["url"])
+    page.goto(module_server.url + created["url"])
     expect(page.locator("#panel-state")).to_have_text("done", timeout=60_000)
     command = [sys.executable, "-m", "engine", "analyse", game, "--depth", str(depth), "--json", "--truth"]
     if position:
@@ -105,22 +105,22 @@ def test_the_truth_column_shows_the_command_lines_verdicts(live_server, browser:
         expect(row.locator(".rm-truth")).to_have_text(MARKS[entry["verdict"]] + entry["text"])
         expect(row).to_have_class(re.compile(rf"\b{CLASSES[entry['verdict']]}\b"))
     assert {expected[move]["verdict"] for move in shown} == verdicts
-    stored = requests.get(f"{live_server.url}/api/games/{created['id']}/searches/1", timeout=10).json()["info"]
+    stored = requests.get(f"{module_server.url}/api/games/{created['id']}/searches/1", timeout=10).json()["info"]
     assert stored["truth"] == expected
     page.context.close()
 
 
-def test_the_truth_column_judges_bounds_by_the_exact_value(live_server, browser: Browser, artifacts) -> None:
+def test_the_truth_column_judges_bounds_by_the_exact_value(module_server, browser: Browser, artifacts) -> None:
     """Against a depth-2 search, O's candidates after X takes an edge: 7, 9, 4 and 6 lose in 3 in truth (the solved
     table) and the search proved them no better than −2 or −3: consistent bounds, marked ✓; 5, 1, 3 and 8 draw,
     which the search's evaluation neither proved nor refuted: not decided at this depth. None is an error."""
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     page = context.new_page()
-    page.goto(live_server.url + "/")
+    page.goto(module_server.url + "/")
     created = page.evaluate("""fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
         body: JSON.stringify({game: 'tictactoe', opponent: {type: 'engine', depth: 2}, side: 0})})
         .then(r => r.json())""")
-    page.goto(live_server.url + created["url"])
+    page.goto(module_server.url + created["url"])
     page.click('[aria-label="Cell 2"]')
     expect(page.locator("#p-truth-note")).to_be_visible()
     for move in ("7", "9", "4", "6"):
@@ -135,7 +135,7 @@ def test_the_truth_column_judges_bounds_by_the_exact_value(live_server, browser:
         expect(row.locator(".rm-truth")).to_have_attribute("title", re.compile(r"^Not decided at depth 2"))
     expect(page.locator("#p-root-moves .rm-row.horizon")).to_have_count(0)
     page.locator("#panel").screenshot(path=artifacts / "truth-column.png")
-    record = requests.get(f"{live_server.url}/api/games/{created['id']}/searches/2", timeout=10).json()
+    record = requests.get(f"{module_server.url}/api/games/{created['id']}/searches/2", timeout=10).json()
     assert record["info"]["truth"]["7"] == {"result": "loss", "plies": 6, "score": -999994, "text": "loss in 3",
                                             "verdict": "consistent"}
     context.close()

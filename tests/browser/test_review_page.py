@@ -13,17 +13,17 @@ from playwright.sync_api import Browser, expect
 REVIEW_TIMEOUT_MS = 60_000
 
 
-def test_a_finished_game_is_reviewed_in_the_page(live_server, browser: Browser, artifacts: Path) -> None:
-    created = live_server.post("/api/games", {"game": "chess", "opponent": {"type": "friend", "open": True},
+def test_a_finished_game_is_reviewed_in_the_page(module_server, browser: Browser, artifacts: Path) -> None:
+    created = module_server.post("/api/games", {"game": "chess", "opponent": {"type": "friend", "open": True},
                                               "side": 0}).json()
     game_id = created["id"]
-    black = live_server.post(f"/api/games/{game_id}/seats", {}).json()["token"]
+    black = module_server.post(f"/api/games/{game_id}/seats", {}).json()["token"]
     for index, move in enumerate(["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]):
         token = created["token"] if index % 2 == 0 else black
-        assert live_server.post(f"/api/games/{game_id}/moves", {"move": move, "token": token}).status_code == 200
+        assert module_server.post(f"/api/games/{game_id}/moves", {"move": move, "token": token}).status_code == 200
 
     spectator, errors = open_page(browser, 1400, 900)
-    spectator.goto(f"{live_server.url}/g/{game_id}")
+    spectator.goto(f"{module_server.url}/g/{game_id}")
     card = spectator.locator("#review-card")
     expect(card).to_be_visible()
     expect(spectator.locator("#review-status")).to_contain_text("verdict on every move")
@@ -45,7 +45,7 @@ def test_a_finished_game_is_reviewed_in_the_page(live_server, browser: Browser, 
     expect(spectator.locator("#review-focus")).not_to_contain_text("Nf6")
 
     late, late_errors = open_page(browser, 390, 844)
-    late.goto(f"{live_server.url}/g/{game_id}")
+    late.goto(f"{module_server.url}/g/{game_id}")
     expect(late.locator("#review-result")).to_be_visible()
     expect(late.locator("#review-start")).to_be_hidden()
     expect(late.locator(".review-error.major", has_text="3… Nf6: blunder")).to_have_count(1)
@@ -53,21 +53,21 @@ def test_a_finished_game_is_reviewed_in_the_page(live_server, browser: Browser, 
     assert errors == [] and late_errors == []
 
 
-def test_a_review_says_which_plies_were_judged_exactly(live_server, browser: Browser, artifacts: Path) -> None:
+def test_a_review_says_which_plies_were_judged_exactly(module_server, browser: Browser, artifacts: Path) -> None:
     """A misère Nim game with a take limit on three piles of 30, which no theory here solves while the piles allow
     more than 20,000 positions (engine.solve.nim): the card says that its first moves were judged by a search and
     the later ones from the exact value of every move."""
-    created = live_server.post("/api/games", {"game": "nim", "setup": "30,30,30 max=3 misere",
+    created = module_server.post("/api/games", {"game": "nim", "setup": "30,30,30 max=3 misere",
                                               "opponent": {"type": "friend", "open": True}, "side": 0}).json()
     game_id = created["id"]
-    second = live_server.post(f"/api/games/{game_id}/seats", {}).json()["token"]
+    second = module_server.post(f"/api/games/{game_id}/seats", {}).json()["token"]
     for index in range(30):  # three from the first pile that is not empty, until the last counter is taken
         token = created["token"] if index % 2 == 0 else second
         move = f"{index // 10 + 1}:3"
-        assert live_server.post(f"/api/games/{game_id}/moves", {"move": move, "token": token}).status_code == 200
+        assert module_server.post(f"/api/games/{game_id}/moves", {"move": move, "token": token}).status_code == 200
 
     page, errors = open_page(browser, 1400, 900)
-    page.goto(f"{live_server.url}/g/{game_id}")
+    page.goto(f"{module_server.url}/g/{game_id}")
     page.click("#review-start")
     expect(page.locator("#review-result")).to_be_visible(timeout=REVIEW_TIMEOUT_MS)
     about = page.locator("#review-about")

@@ -72,10 +72,10 @@ PAGES = {
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_every_target_is_44_pixels_square(live_server, browser: Browser, name: str) -> None:
+def test_every_target_is_44_pixels_square(module_server, browser: Browser, name: str) -> None:
     context = browser.new_context(**PHONE)
     page = context.new_page()
-    page.goto(live_server.url + "/")
-    PAGES[name](page, live_server)
+    page.goto(module_server.url + "/")
+    PAGES[name](page, module_server)
     assert page.evaluate(TOO_SMALL) == []
     context.close()
