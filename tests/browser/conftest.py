@@ -34,3 +34,12 @@ def artifacts() -> Path:
     """Where screenshots go, to be looked at after the run."""
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(autouse=True)
+def contexts_closed_after(browser: Browser) -> Iterator[None]:
+    """Every browser context a test opened is closed once it ends: a page left open would go on running for the rest
+    of the session (its socket reconnecting to a stopped server, a running clock redrawn, a pulse animated)."""
+    yield
+    for context in browser.contexts:
+        context.close()
