@@ -1,5 +1,6 @@
 """The compiled engine (setup.py, engine.native): built where a C compiler exists, chosen per process, never stale,
-and equal to the interpreted modules in every output."""
+and equal to the interpreted modules in every output. Not marked ``engine``: each test chooses the build its own
+processes run, so a second run on the interpreted modules would repeat them exactly."""
 
 from __future__ import annotations
 
@@ -11,12 +12,8 @@ import sys
 import sysconfig
 from pathlib import Path
 
-import pytest
-
 from engine import BUILD
 from engine.native import COMPILED_FOLDER, MANIFEST, PACKAGE_ROOT, PURE_PYTHON_VARIABLE, inspect_build
-
-pytestmark = pytest.mark.engine
 
 PROBE = """
 import json, engine, engine.solve.connect4 as solver
