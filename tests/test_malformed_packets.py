@@ -82,7 +82,7 @@ def test_a_flood_of_unreadable_packets_is_cut_off(module_server):
         except (websocket.WebSocketConnectionClosedException, BrokenPipeError, ConnectionResetError):
             break  # the server closed it; what it sent before is still to be read
     deadline = time.monotonic() + 10
-    codes = []
+    errors = []
     while not closed and time.monotonic() < deadline:
         try:
             frame = client.next_frame()
@@ -90,11 +90,13 @@ def test_a_flood_of_unreadable_packets_is_cut_off(module_server):
             closed = True
             break
         if frame.startswith("42"):
-            codes.append(json.loads(frame[2:])[1]["code"])
+            errors.append(json.loads(frame[2:])[1])
         elif frame == "1":  # Engine.IO's close: the transport itself ends, not only the Socket.IO namespace ("41")
             closed = True
     # However slowly the server reads them, the connection's tenth unreadable packet closes it.
-    assert closed and codes == ["bad_request"] * UNREADABLE_LIMIT, codes
+    assert closed and len(errors) == UNREADABLE_LIMIT, errors
+    assert all((error["code"], error["event"]) == ("bad_request", "move") for error in errors), errors
+    assert errors[-1]["message"] == "too many unreadable packets; this connection is closed"
 
 
 def test_a_flood_of_binary_frames_closes_the_transport(module_server):

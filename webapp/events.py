@@ -61,8 +61,9 @@ class Connection:
     unreadable: int = 0
     """How many packets it sent that the server could not read."""
     closing: bool = False
-    """Set once its patience ran out: the events it had sent before the server stopped reading it are handled
-    without answers, so the last error it hears says that the connection is closed."""
+    """Set once it is closed for what it sent (its patience ran out, or too many unreadable packets): the events it
+    had sent before the server stopped reading it are handled without answers, so the last error it hears says that
+    the connection is closed."""
     _sending: threading.Lock = field(default_factory=threading.Lock)
     """Held while an error is queued for it, so that none is queued after the closing one (its events are handled
     on several threads)."""
@@ -192,7 +193,8 @@ def game_event(name: str, fields: tuple[str, ...],
                 if unreadable:
                     connection.unreadable += 1
                     if connection.unreadable >= UNREADABLE_LIMIT:
-                        _close_with_error(connection, {"code": "bad_request", "event": name, "message":
+                        event = data.get("event") if isinstance(data, dict) else None  # as on_malformed says it
+                        _close_with_error(connection, {"code": "bad_request", "event": event, "message":
                                                        "too many unreadable packets; this connection is closed"})
                         return
                 elif not connection.bucket.allow():
