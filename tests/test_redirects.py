@@ -14,9 +14,9 @@ PATHS = ["//g//abc", "/api//games", "//evil.example", "//evil.example/", "//", "
 
 
 @pytest.mark.parametrize("host", ["evil.example", None])
-def test_paths_with_double_slashes_never_redirect_to_the_host_a_client_named(live_server, host):
+def test_paths_with_double_slashes_never_redirect_to_the_host_a_client_named(module_server, host):
     for path in PATHS:
-        connection = http.client.HTTPConnection("127.0.0.1", live_server.port, timeout=10)
+        connection = http.client.HTTPConnection("127.0.0.1", module_server.port, timeout=10)
         connection.putrequest("GET", path, skip_host=host is not None)
         if host is not None:
             connection.putheader("Host", host)

@@ -72,23 +72,23 @@ def play(server_url: str, game_id: str, tokens: list[str], ply: int) -> None:
     assert answer.status_code == 200, answer.text
 
 
-def test_a_page_that_loses_and_reorders_moves_shows_the_game_as_it_is(live_server, browser: Browser) -> None:
-    game_id, tokens = friend_game(live_server.url)
+def test_a_page_that_loses_and_reorders_moves_shows_the_game_as_it_is(module_server, browser: Browser) -> None:
+    game_id, tokens = friend_game(module_server.url)
     interceptor = Interceptor({("moved", 2): "drop", ("moved", 4): "hold"})
     page = browser.new_context().new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.route_web_socket("**/socket.io/**", interceptor.route)
-    page.goto(f"{live_server.url}/g/{game_id}")
+    page.goto(f"{module_server.url}/g/{game_id}")
     expect(page.locator("#status-main")).not_to_have_text("Loading the game…")
     wait_until(page, lambda: interceptor.seen.get("watchers", 0) >= 1)
 
     for ply in range(1, len(MOVES) + 1):
-        play(live_server.url, game_id, tokens, ply)
+        play(module_server.url, game_id, tokens, ply)
         wait_until(page, lambda ply=ply: interceptor.seen.get("moved", 0) >= ply)
     assert interceptor.held == []  # the held-back move reached the page after the one that followed it
 
-    server_state = requests.get(f"{live_server.url}/api/games/{game_id}", timeout=10).json()
+    server_state = requests.get(f"{module_server.url}/api/games/{game_id}", timeout=10).json()
     expect(page.locator("#moves button[data-ply]")).to_have_count(len(MOVES))
     page.wait_for_timeout(300)  # the late message has been handled by now; the page must not have gone back
     expect(page.locator("#moves button[data-ply]")).to_have_count(len(MOVES))
@@ -96,17 +96,17 @@ def test_a_page_that_loses_and_reorders_moves_shows_the_game_as_it_is(live_serve
     assert server_state["version"] == 1 + len(MOVES) and errors == []
 
 
-def test_a_spectator_that_misses_the_rematch_event_still_follows_the_players(live_server, browser: Browser):
-    game_id, tokens = friend_game(live_server.url)
+def test_a_spectator_that_misses_the_rematch_event_still_follows_the_players(module_server, browser: Browser):
+    game_id, tokens = friend_game(module_server.url)
     interceptor = Interceptor({("rematch", 1): "drop"})
     page = browser.new_context().new_page()
     page.route_web_socket("**/socket.io/**", interceptor.route)
-    page.goto(f"{live_server.url}/g/{game_id}")
+    page.goto(f"{module_server.url}/g/{game_id}")
     wait_until(page, lambda: interceptor.seen.get("watchers", 0) >= 1)
-    requests.post(f"{live_server.url}/api/games/{game_id}/resign", json={"token": tokens[1]}, timeout=10)
-    offered = requests.post(f"{live_server.url}/api/games/{game_id}/rematch", json={"token": tokens[0]}, timeout=10)
+    requests.post(f"{module_server.url}/api/games/{game_id}/resign", json={"token": tokens[1]}, timeout=10)
+    offered = requests.post(f"{module_server.url}/api/games/{game_id}/rematch", json={"token": tokens[0]}, timeout=10)
     assert offered.status_code == 202  # offered; the other player's ask makes it
-    made = requests.post(f"{live_server.url}/api/games/{game_id}/rematch", json={"token": tokens[1]},
+    made = requests.post(f"{module_server.url}/api/games/{game_id}/rematch", json={"token": tokens[1]},
                          timeout=10).json()
     wait_until(page, lambda: interceptor.seen.get("rematch", 0) >= 1)
     expect(page.locator("#rematch-banner")).to_be_visible()
