@@ -67,15 +67,13 @@ def live_server(tmp_path: Path):
 
 
 @pytest.fixture(scope="module")
-def module_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+def module_server(tmp_path_factory: pytest.TempPathFactory):
     """One real gunicorn (as ``live_server``) for all the tests of a module, for modules whose tests each make
-    games of their own and never stop the server or count what it holds. Its environment is the module's
-    ``SERVER_ENV`` if it has one, else ``servers.GENEROUS_LIMITS`` (every test of the module comes from
-    127.0.0.1)."""
+    games of their own and never stop the server or count what it holds; per-address limits
+    ``servers.GENEROUS_LIMITS`` (every test of the module comes from 127.0.0.1)."""
     from servers import GENEROUS_LIMITS, LiveServer
 
-    env = getattr(request.module, "SERVER_ENV", GENEROUS_LIMITS)
-    server = LiveServer(tmp_path_factory.mktemp("server") / "instance", env=env).start()
+    server = LiveServer(tmp_path_factory.mktemp("server") / "instance", env=GENEROUS_LIMITS).start()
     yield server
     server.stop()
 

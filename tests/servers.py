@@ -5,12 +5,14 @@ what they receive and wait for it with timeouts (``EventClient``), raw WebSocket
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import itertools
 import os
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -32,26 +34,44 @@ GENEROUS_LIMITS = {name: "100000/minute" for name in
 of games, moves, reads or connections from one loopback address; as config keys or environment variables."""
 
 
-EPHEMERAL_LOW = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
-TEST_PORTS = range(max(1024, EPHEMERAL_LOW - 16_384), EPHEMERAL_LOW)
-"""The ports the tests' servers listen on: below the system's ephemeral range, which the system hands out for every
-client connection and ``bind(0)``, so none of those can take a server's port while the server is stopped between a
-stop and a start on that port (an outage test), whatever else runs at the time."""
-_first_port = os.getpid() * 7_919 % len(TEST_PORTS)
+def _test_ports() -> range:
+    """The larger of the port ranges below and above the system's ephemeral range."""
+    low, high = (int(bound) for bound in Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    below, above = range(max(1024, low - 16_384), low), range(high + 1, 65_536)
+    ports = max(below, above, key=len)
+    if len(ports) < 1_000:
+        raise RuntimeError(f"the ephemeral port range {low}-{high} leaves too few ports for the tests' servers")
+    return ports
+
+
+TEST_PORTS = _test_ports()
+"""The ports the tests' servers listen on: outside the system's ephemeral range, which the system hands out for
+every client connection and ``bind(0)``, so none of those can take a server's port while the server is stopped
+between a stop and a start on that port (an outage test)."""
+PORT_LOCKS = Path(tempfile.gettempdir()) / "arena-test-ports"
+"""One lock file per port handed out: a process holds the lock of each port it took until it exits, so no other
+test process (another pytest-xdist worker, another run on the machine) takes that port meanwhile, even while its
+server is stopped."""
+_start_index = os.getpid() * 7_919 % len(TEST_PORTS)
 _handed_out = itertools.count()
+_held_locks: list[int] = []
 
 
 def free_port() -> int:
-    """A port of ``TEST_PORTS`` that was free on 127.0.0.1 a moment ago and that this process never handed out
-    before (so a server stopped for a while keeps its port from the other tests of the run; each process starts
-    at its own place in the range)."""
+    """A port of ``TEST_PORTS`` that was free on 127.0.0.1 a moment ago and that no other living process took from
+    here (its lock is now held by this process until it exits)."""
+    PORT_LOCKS.mkdir(exist_ok=True)
     for _ in TEST_PORTS:
-        port = TEST_PORTS[(_first_port + next(_handed_out)) % len(TEST_PORTS)]
-        with socket.socket() as sock:
-            try:
+        port = TEST_PORTS[(_start_index + next(_handed_out)) % len(TEST_PORTS)]
+        lock = os.open(PORT_LOCKS / str(port), os.O_CREAT | os.O_RDWR)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            with socket.socket() as sock:
                 sock.bind(("127.0.0.1", port))
-            except OSError:
-                continue
+        except OSError:  # locked by another process, or in use by a server that is not ours
+            os.close(lock)
+            continue
+        _held_locks.append(lock)
         return port
     raise RuntimeError(f"no free port in {TEST_PORTS}")
 

@@ -1,6 +1,6 @@
 """The compiled engine (setup.py, engine.native): built where a C compiler exists, chosen per process, never stale,
-and equal to the interpreted modules in every output. Not marked ``engine``: each test chooses the build its own
-processes run, so a second run on the interpreted modules would repeat them exactly."""
+and equal to the interpreted modules in every output. Only the first test is marked ``engine`` (it checks the
+build of the process it runs in); the others choose the build of the processes they start."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+
+import pytest
 
 from engine import BUILD
 from engine.native import COMPILED_FOLDER, MANIFEST, PACKAGE_ROOT, PURE_PYTHON_VARIABLE, inspect_build
@@ -73,6 +75,7 @@ def has_c_compiler() -> bool:
     return bool(compiler) and shutil.which(compiler[0]) is not None
 
 
+@pytest.mark.engine
 def test_the_installed_engine_is_compiled_where_a_c_compiler_exists() -> None:
     if os.environ.get(PURE_PYTHON_VARIABLE) == "1":
         assert not BUILD.compiled and BUILD.reason == f"{PURE_PYTHON_VARIABLE}=1"

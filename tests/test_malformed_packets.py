@@ -1,5 +1,5 @@
 """Socket.IO packets that cannot be decoded, sent over a raw WebSocket to a real gunicorn: each gets a short
-``error`` and one log line, the connection goes on working, and a flood of them is cut off like any flood."""
+``error`` and one log line, the connection goes on working, and the tenth closes it."""
 
 from __future__ import annotations
 
@@ -9,13 +9,11 @@ import time
 import pytest
 import websocket
 from helpers import eventually
+from servers import LiveServer
 
 from webapp.events import UNREADABLE_LIMIT
 
 pytestmark = pytest.mark.servers
-
-SERVER_ENV: dict[str, str] = {}
-"""The module's server keeps the default limits: the events a connection may send before it is cut off follow them."""
 
 DEEP = "[" * 3000 + "]" * 3000
 PACKETS = {
@@ -50,8 +48,8 @@ class RawSocket:
         return name, payload
 
 
-def game_id(module_server) -> str:
-    created = module_server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0})
+def game_id(server: LiveServer) -> str:
+    created = server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0})
     return created.json()["id"]
 
 
@@ -93,7 +91,7 @@ def test_a_flood_of_unreadable_packets_is_cut_off(module_server):
             errors.append(json.loads(frame[2:])[1])
         elif frame == "1":  # Engine.IO's close: the transport itself ends, not only the Socket.IO namespace ("41")
             closed = True
-    # However slowly the server reads them, the connection's tenth unreadable packet closes it.
+    # Nine errors, then the closing one.
     assert closed and len(errors) == UNREADABLE_LIMIT, errors
     assert all((error["code"], error["event"]) == ("bad_request", "move") for error in errors), errors
     assert errors[-1]["message"] == "too many unreadable packets; this connection is closed"

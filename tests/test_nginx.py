@@ -60,7 +60,7 @@ def port_of(front: str) -> int:
 
 def connected_from(front: str, address: str) -> socket.socket:
     """A TCP connection to nginx at ``front`` from source ``address`` (Linux routes all of 127/8 to lo): each test
-    that spends an address's handshakes has an address of its own."""
+    that spends an address's handshakes or creations has an address of its own."""
     return socket.create_connection(("127.0.0.1", port_of(front)), timeout=10, source_address=(address, 0))
 
 
@@ -116,9 +116,9 @@ class FromAddress(requests.adapters.HTTPAdapter):
 def test_a_flood_of_creations_is_refused_by_nginx_and_creates_nothing(
         front: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     before = stored_games(tmp_path_factory)
-    flooder = requests.Session()
-    flooder.mount("http://", FromAddress("127.0.0.2"))
-    answers = [flooder.post(front + "/api/games", json=FRIEND, timeout=10) for _ in range(100)]
+    with requests.Session() as flooder:
+        flooder.mount("http://", FromAddress("127.0.0.2"))
+        answers = [flooder.post(front + "/api/games", json=FRIEND, timeout=10) for _ in range(100)]
     created = [answer for answer in answers if answer.status_code == 201]
     refused = [answer for answer in answers if answer.status_code != 201]
     assert 60 <= len(created) <= 70 and refused

@@ -43,8 +43,8 @@ CLOSING_WAIT = 5.0
 that does not read): a flood ends."""
 UNREADABLE_LIMIT = 10
 """The number of packets the server cannot read that closes a connection: a client that sends them is broken or
-hostile (the app's own never does). They are counted over the connection's life, never forgiven with time: read at
-the pace of ``webapp.paced_reads``, a flood of them would stay under any rate."""
+hostile (the app's own never does). They are counted over the connection's life, never forgiven with time, so the
+log lines and errors they cost stay bounded however slowly they arrive."""
 
 
 @dataclass(slots=True)
@@ -137,6 +137,19 @@ def _close_with_error(connection: Connection, payload: dict[str, Any]) -> None:
         _close_connection()
 
 
+def _close_for_unreadable_packets(connection: Connection, data: object, fields: tuple[str, ...]) -> None:
+    """Close the current connection for its ``UNREADABLE_LIMIT``-th unreadable packet ``data`` (as ``on_malformed``
+    gets it, unchecked): one log line, and a last ``bad_request`` error naming the packet's event when ``data``
+    passes the check (a client may also send a readable event of that name)."""
+    try:
+        event = check_event(data, fields)["event"]
+    except ArenaError:
+        event = None
+    log.warning("connection %s sent its unreadable packet number %d; it is closed", _sid(), UNREADABLE_LIMIT)
+    _close_with_error(connection, {"code": "bad_request", "event": event,
+                                   "message": "too many unreadable packets; this connection is closed"})
+
+
 def _refusal(code: ErrorCode, message: str) -> ConnectionRefusedError:
     """A refused connection: the client's ``connect_error`` has ``message`` and ``data`` ``{code, message}``."""
     return ConnectionRefusedError(message, {"code": code, "message": message})
@@ -177,8 +190,9 @@ def game_event(name: str, fields: tuple[str, ...],
     (exactly ``fields``), and ``ArenaError`` turned into an ``error`` event to the sender. An event over the rate
     limit gets ``rate_limited``; once the connection's patience is used up as well, it gets a last
     ``rate_limited`` error and is disconnected, so a flood stops costing the server anything. The event of a packet
-    the server could not read (``unreadable``) takes no place in the rate; the connection's ``UNREADABLE_LIMIT``-th
-    gets a last ``bad_request`` error and disconnects it. A handler refused by a limit of the client's address
+    the server could not read (``unreadable``) takes no place in the rate but counts towards ``UNREADABLE_LIMIT``;
+    the one that reaches it is not handled: it writes a log line, gets a last ``bad_request`` error and disconnects
+    the connection. A handler refused by a limit of the client's address
     (``webapp.address_limits``) gets a ``rate_limited`` error with ``retry_after`` (seconds)."""
 
     def register(handler: Callable[..., None]) -> Callable[..., None]:
@@ -193,9 +207,7 @@ def game_event(name: str, fields: tuple[str, ...],
                 if unreadable:
                     connection.unreadable += 1
                     if connection.unreadable >= UNREADABLE_LIMIT:
-                        event = data.get("event") if isinstance(data, dict) else None  # as on_malformed says it
-                        _close_with_error(connection, {"code": "bad_request", "event": event, "message":
-                                                       "too many unreadable packets; this connection is closed"})
+                        _close_for_unreadable_packets(connection, data, fields)
                         return
                 elif not connection.bucket.allow():
                     if not connection.patience.allow():

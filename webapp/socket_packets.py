@@ -7,10 +7,9 @@ business sending (``CONNECT_ERROR``, an unknown type such as ``49``) raises afte
 traceback; and a binary packet (``BINARY_EVENT``, ``BINARY_ACK``) makes the server keep every binary frame that
 follows until its announced attachment count is reached, up to a billion of them. This app sends and takes no
 binary data. ``ReadablePacket`` (the server's ``serializer``) decodes each of these as the event ``MALFORMED_EVENT``
-with ``{"event": NAME or None, "reason": TEXT}``; ``webapp.events`` answers it like any refused event: a short
-``error``, one log line, and one more of the unreadable packets that close the connection at
-``webapp.events.UNREADABLE_LIMIT`` (a binary frame sent after it is unreadable too, so a client that goes on
-sending them is cut off).
+with ``{"event": NAME or None, "reason": TEXT}``; ``webapp.events`` answers it with a short ``error`` and one log
+line, and closes the connection at its ``webapp.events.UNREADABLE_LIMIT``-th (a binary frame sent after a binary
+packet is unreadable too, so a client that goes on sending them is cut off).
 """
 
 from __future__ import annotations

@@ -56,3 +56,11 @@ def open_path(url: str) -> Opener:
     def open_it(page: Page, server: LiveServer) -> None:
         page.goto(server.url + url)
     return open_it
+
+
+def open_home(page: Page, server: LiveServer) -> None:
+    """Open the home page with a game of its own in the list of games being played (the list then holds at least
+    one game whatever other tests left on a shared server)."""
+    server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0})
+    page.goto(server.url + "/")
+    page.wait_for_selector("#live-list .live-item")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from pages import open_path, open_reviewed_game
+from pages import open_home, open_path, open_reviewed_game
 from playwright.sync_api import Browser, Page, expect
 from servers import LiveServer
 
@@ -70,7 +70,7 @@ def with_hints(game: str) -> Callable[[Page, LiveServer], None]:
 
 
 PAGES = {
-    "home": open_path("/"), "lab": open_path("/lab"), "not found": open_path("/g/Ab3_x-9"),
+    "home": open_home, "lab": open_path("/lab"), "not found": open_path("/g/Ab3_x-9"),
     **{f"{game} before a move": before_a_move(game) for game in GAMES},
     **{f"{game} after a move": after_a_move(game) for game in GAMES},
     **{f"{game} with hints": with_hints(game) for game in GAMES},

@@ -9,6 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import requests
+from pages import open_home
 from playwright.sync_api import Browser, Page, expect
 
 RECORD_VIOLATIONS = """
@@ -64,7 +65,7 @@ def test_game_pages_run_under_the_policy_without_a_violation(module_server, brow
 
 def test_home_and_lab_run_under_the_policy_without_a_violation(module_server, browser: Browser):
     page, problems = watched_page(browser)
-    page.goto(module_server.url + "/")
+    open_home(page, module_server)
     expect(page.locator(".game-card").first).to_be_visible()
     page.click('.game-card[data-game="connect4"]')
     page.check('input[name="opponent"][value="custom"]', force=True)

@@ -7,18 +7,19 @@ from pathlib import Path
 
 import requests
 from playwright.sync_api import Browser, expect
+from servers import LiveServer
 
 ENGINE_TIMEOUT_MS = 60_000
 COUNTERS = ("#p-depth", "#p-nodes", "#p-pruned", "#p-cutoffs", "#p-tt", "#p-nps", "#p-ebf")
 
 
-def engine_first(module_server, browser: Browser, body: dict, width: int = 1280, height: int = 900):
+def engine_first(server: LiveServer, browser: Browser, body: dict, width: int = 1280, height: int = 900):
     """A page on a new game in which the engine moves first, once its move is in."""
-    created = requests.post(module_server.url + "/api/games", json={**body, "side": 1}, timeout=10).json()
+    created = requests.post(server.url + "/api/games", json={**body, "side": 1}, timeout=10).json()
     page = browser.new_context(viewport={"width": width, "height": height}).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(module_server.url + created["url"])
+    page.goto(server.url + created["url"])
     expect(page.locator("#panel-state")).not_to_have_text("thinking", timeout=ENGINE_TIMEOUT_MS)
     expect(page.locator("#moves button[data-ply]")).to_have_count(1, timeout=ENGINE_TIMEOUT_MS)
     return page, created, errors

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from pages import open_path, open_reviewed_game
+from pages import open_home, open_path, open_reviewed_game
 from playwright.sync_api import Browser, Page
 from servers import LiveServer
 
@@ -64,7 +64,7 @@ def chess_with_moves(page: Page, server: LiveServer) -> None:
 
 
 PAGES = {
-    "home": open_path("/"), "lab": open_path("/lab"), "not found": open_path("/no-such-page"),
+    "home": open_home, "lab": open_path("/lab"), "not found": open_path("/no-such-page"),
     **{f"{game} board": engine_game(game) for game in ("tictactoe", "nim", "connect4", "wolves", "chess")},
     "tic-tac-toe searched": searched_game("tictactoe"), "Nim searched": searched_game("nim"),
     "chess with moves": chess_with_moves, "reviewed game": open_reviewed_game,
