@@ -167,7 +167,9 @@ def test_a_game_over_gunicorn_gets_its_engine_moves_from_the_external_worker(que
         searches = player.received("search")
         for ply in (1, 3):
             kinds = [s["info"]["kind"] for s in searches if s["ply"] == ply]
-            assert kinds[0] == "started" and kinds[-1] == "final", kinds
+            # "queued" comes first when no worker started it within webapp.search.queue_relay.QUEUED_AFTER (under load)
+            running = kinds[1:] if kinds[0] == "queued" else kinds
+            assert running[0] == "started" and kinds[-1] == "final", kinds
             final = next(s["info"] for s in searches if s["ply"] == ply and s["info"]["kind"] == "final")
             assert final["best"] == state["moves"][ply]
         # what the worker reports while it searches reaches the node too (which kind depends on the machine's pace)
