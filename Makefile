@@ -8,6 +8,11 @@ PORT ?= 5000
 
 .PHONY: run test lint install
 
+# Python writes its bytecode caches (in __pycache__ folders, ignored by git) even where the environment says not to:
+# a test run starts hundreds of Python processes (servers, engine workers, pytest's own), and without the caches each
+# one compiles the project's sources again, and each pytest worker rewrites every test module's asserts again.
+unexport PYTHONDONTWRITEBYTECODE
+
 # Installing builds the compiled engine (setup.py, docs/compiled.md), so any change to the engine's sources
 # installs again: the build never lags behind the code (and engine.native ignores a build that does).
 $(VENV)/.installed: pyproject.toml setup.py $(wildcard engine/*.py engine/*/*.py)
@@ -31,8 +36,8 @@ lint: install
 	$(PY) -m mypy
 
 # The whole suite on the compiled engine, then the engine's own tests again on the interpreted modules, each spread
-# over parallel pytest-xdist workers. The whole suite uses twice as many workers as the machine has cores: about half
-# of its time is spent waiting (on servers it started, the browser, game clocks), not computing.
+# over parallel pytest-xdist workers. The whole suite uses twice as many workers as the machine has cores, so that a
+# test waiting on a server, the browser or a clock leaves its core to another.
 CORES := $(shell nproc 2>/dev/null || echo 2)
 test: install lint
 	$(PY) -m pytest -n $$(( $(CORES) * 2 )) --dist worksteal

@@ -41,6 +41,9 @@ COMPILED = (
 OUTPUT_PACKAGE = "engine._compiled"
 """Where the extensions go: ``engine/_compiled/<module path>.<abi>.so``."""
 MANIFEST = "manifest.json"
+METADATA_COMMANDS = frozenset({"egg_info", "dist_info"})
+"""The commands pip runs this file with before the build (to learn the build's requirements, then the metadata):
+they need no extensions, so mypyc translates the engine only for the build itself, not three times."""
 
 ROOT = Path(__file__).resolve().parent
 
@@ -121,4 +124,11 @@ def compiled_extensions() -> list:
     return extensions
 
 
-setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": BuildCompiledEngine})
+def metadata_only(arguments: list[str]) -> bool:
+    """True when this run of setup.py only writes metadata (``arguments`` name a command of
+    ``METADATA_COMMANDS``)."""
+    return not METADATA_COMMANDS.isdisjoint(arguments)
+
+
+setup(ext_modules=[] if metadata_only(sys.argv[1:]) else compiled_extensions(),
+      cmdclass={"build_ext": BuildCompiledEngine})
