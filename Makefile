@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test lint install
+.PHONY: run test test-interpreted lint install
 
 # Python writes its bytecode caches (in __pycache__ folders, ignored by git) even where the environment says not to:
 # a test run starts hundreds of Python processes (servers, engine workers, pytest's own), and without the caches each
@@ -35,10 +35,14 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(PY) -m mypy
 
-# The whole suite on the compiled engine, then the engine's own tests again on the interpreted modules, each spread
-# over parallel pytest-xdist workers. The whole suite uses twice as many workers as the machine has cores, so that a
-# test waiting on a server, the browser or a clock leaves its core to another.
+# The checks (ruff, then mypy on one core) run beside the engine's own tests on the interpreted modules, then the
+# whole suite runs on the compiled engine; each pytest run spreads its tests over parallel pytest-xdist workers. The
+# whole suite uses twice as many workers as the machine has cores, so that a test waiting on a server, the browser
+# or a clock leaves its core to another.
 CORES := $(shell nproc 2>/dev/null || echo 2)
-test: install lint
+test: install
+	$(MAKE) --no-print-directory --jobs=2 --output-sync=target lint test-interpreted
 	$(PY) -m pytest -n $$(( $(CORES) * 2 )) --dist worksteal
+
+test-interpreted: install
 	ARENA_PURE_PYTHON=1 $(PY) -m pytest -m engine -n $(CORES) --dist worksteal

@@ -90,7 +90,6 @@ def test_no_accessibility_violation(module_server, browser: Browser, name: str) 
         page.evaluate("(theme) => { document.documentElement.dataset.theme = theme; }", theme)
         found += [f"{theme}: {violation}" for violation in violations(page)]
     assert found == []
-    context.close()
 
 
 def test_keyboard_play_keeps_focus_on_the_board_and_moves_are_announced(module_server, browser: Browser) -> None:

@@ -60,4 +60,3 @@ def test_every_move_is_scored_beside_its_bound(live_server, browser: Browser, ar
     spectator.locator("#p-every-move").tap()  # known on the server: answered at once
     expect(spectator.locator(".rm-claim").first).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
     assert errors == []
-    context.close()

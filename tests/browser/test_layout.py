@@ -57,4 +57,3 @@ def test_labels_wrap_the_move_list_shows_whole_rows_and_the_placeholder_fits(mod
     assert page.evaluate("() => { const list = document.getElementById('moves'); "
                          "return list.scrollHeight > list.clientHeight && list.scrollTop > 0; }")  # it scrolled
     assert page.evaluate(CUT_ROWS) == 0
-    context.close()

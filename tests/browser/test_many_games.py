@@ -55,7 +55,6 @@ def test_five_hundred_games_in_one_browser_keep_every_page_working(live_server, 
         assert page.goto(f"{live_server.url}/g/{game_id}").status == 200
         expect(page.locator('.player[data-player="0"] .you')).to_be_visible()
         expect(page.locator("#moves button[data-ply]")).to_have_count(1)
-    context.close()
 
 
 STUCK_GAMES = 180
@@ -78,4 +77,3 @@ def test_a_browser_full_of_old_seat_cookies_gets_every_page_again(live_server, b
     for game in (games[0], games[-1]):
         assert page.goto(f"{live_server.url}/g/{game['id']}").status == 200
         expect(page.locator('.player[data-player="0"] .you')).to_be_visible()
-    context.close()

@@ -35,7 +35,6 @@ def test_a_table_move_shows_no_search_counters(module_server, browser: Browser) 
     expect(page.locator("#p-time")).not_to_have_text("–")
     expect(page.locator("#p-score-who")).to_contain_text("read from the solved table")
     assert errors == []
-    page.context.close()
 
 
 def test_a_book_move_names_its_source_once(module_server, browser: Browser, artifacts: Path) -> None:
@@ -52,7 +51,6 @@ def test_a_book_move_names_its_source_once(module_server, browser: Browser, arti
         expect(page.locator(counter)).to_have_text("–")
     page.screenshot(path=artifacts / "panel-book-move-phone.png")
     assert errors == []
-    page.context.close()
 
 
 def test_branching_waits_for_a_second_depth(module_server, browser: Browser) -> None:
@@ -61,4 +59,3 @@ def test_branching_waits_for_a_second_depth(module_server, browser: Browser) -> 
     expect(page.locator("#p-depth")).to_have_text("1/1")
     expect(page.locator("#p-ebf")).to_have_text("–")
     assert errors == []
-    page.context.close()

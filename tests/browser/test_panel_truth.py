@@ -107,7 +107,6 @@ def test_the_truth_column_shows_the_command_lines_verdicts(module_server, browse
     assert {expected[move]["verdict"] for move in shown} == verdicts
     stored = requests.get(f"{module_server.url}/api/games/{created['id']}/searches/1", timeout=10).json()["info"]
     assert stored["truth"] == expected
-    page.context.close()
 
 
 def test_the_truth_column_judges_bounds_by_the_exact_value(module_server, browser: Browser, artifacts) -> None:
@@ -138,4 +137,3 @@ def test_the_truth_column_judges_bounds_by_the_exact_value(module_server, browse
     record = requests.get(f"{module_server.url}/api/games/{created['id']}/searches/2", timeout=10).json()
     assert record["info"]["truth"]["7"] == {"result": "loss", "plies": 6, "score": -999994, "text": "loss in 3",
                                             "verdict": "consistent"}
-    context.close()

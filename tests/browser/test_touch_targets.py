@@ -78,4 +78,3 @@ def test_every_target_is_44_pixels_square(module_server, browser: Browser, name:
     page.goto(module_server.url + "/")
     PAGES[name](page, module_server)
     assert page.evaluate(TOO_SMALL) == []
-    context.close()
