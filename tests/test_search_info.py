@@ -217,14 +217,24 @@ def test_the_json_types_name_every_field_of_an_event():
 
 @pytest.mark.parametrize("game", ["chess", "connect4", "nim"])
 def test_every_event_describes_one_iteration(game: str) -> None:
-    """A search stopped by its time: each progress event shows the last completed iteration (its best move, score,
-    line and root moves; only the counters run on), and in every event the best move's row holds the headline
-    score, the final one too when the unfinished iteration proved a better move."""
+    """A search stopped from outside after three progress events during an iteration: each progress event shows
+    the last completed iteration (its best move, score, line and root moves; only the counters run on), and in every
+    event the best move's row holds the headline score, the final one too when the unfinished iteration proved a
+    better move. (Stopped by events, not by a time limit, so that a loaded machine cannot end it before any
+    progress: the time limit is only a safety net.)"""
     from engine.games import new_game
 
     state = new_game(game, "40,50,60" if game == "nim" else None)
+    searcher = make_searcher(state, Limits(time=120.0))
+    events: list[SearchInfo] = []
+    progress_after_an_iteration = 0
+    for info in searcher.search():
+        events.append(info)
+        if info.kind == "progress" and any(event.kind == "depth" for event in events):
+            progress_after_an_iteration += 1
+            if progress_after_an_iteration == 3:
+                searcher.stop()
     completed = None
-    events = events_of(state, Limits(time=1.0))
     for info in events:
         if info.kind == "progress" and completed is not None:
             assert (info.best, info.score, info.pv, info.root_moves) == (
