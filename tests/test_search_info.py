@@ -227,10 +227,11 @@ def test_every_event_describes_one_iteration(game: str) -> None:
     state = new_game(game, "40,50,60" if game == "nim" else None)
     searcher = make_searcher(state, Limits(time=120.0))
     events: list[SearchInfo] = []
-    progress_after_an_iteration = 0
+    iterated, progress_after_an_iteration = False, 0
     for info in searcher.search():
         events.append(info)
-        if info.kind == "progress" and any(event.kind == "depth" for event in events):
+        iterated = iterated or info.kind == "depth"
+        if info.kind == "progress" and iterated:
             progress_after_an_iteration += 1
             if progress_after_an_iteration == 3:
                 searcher.stop()
