@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import BUILD
+from engine.clock import Deadline
 from engine.games.connect4 import Connect4
 from engine.solve.connect4 import SolveTimeout
 from engine.solve.connect4_oracle import move_scores
@@ -62,7 +63,7 @@ def main() -> int:
             started = time.perf_counter()
             try:
                 with SOLVERS.borrow() as solver:
-                    scored = move_scores(state, solver, started + args.budget)
+                    scored = move_scores(state, solver, Deadline(started + args.budget, time.perf_counter))
                 proven += 1
                 nodes.append(sum(entry[2] for entry in scored))
                 times.append(time.perf_counter() - started)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypedDict
 
+from engine.clock import SYSTEM_MONOTONIC, Monotonic
 from engine.game import State, describe_score, score_scale
 from engine.review import SearchSettings, shown_move
 from engine.search.every_move import score_every_move
@@ -40,19 +41,20 @@ class MoveHints(TypedDict):
 
 
 def move_hints(state: State, settings: SearchSettings = HINT_SETTINGS, stop: Any = None,
-               known: dict[str, Exact] | None = None, truth_seconds: float = HINT_TRUTH_SECONDS) -> MoveHints:
+               known: dict[str, Exact] | None = None, truth_seconds: float = HINT_TRUTH_SECONDS,
+               clock: Monotonic = SYSTEM_MONOTONIC) -> MoveHints:
     """``{"how": "exact" | "search", "depth": int | None, "moves": {move: {"value", "score", "shown"}}}`` for every
     legal move of ``state`` (empty for a finished game): ``value`` in words ("win in 3", "draw", "+0.35") for the
     side to move, ``score`` in the engine's convention (None where only the result is known), ``shown`` the move as
     players read it (SAN in chess). ``stop`` (with ``is_set()``) cuts the search short; ``known``: the exact
     values already found; ``truth_seconds``: what the solver gets to find the others (``engine.truth.move_values``)
-    before the search is used instead."""
-    exact = move_values(state, truth_seconds, build_tables=state.name == "tictactoe", known=known)
+    before the search is used instead); both the solver and the search are timed on ``clock``."""
+    exact = move_values(state, truth_seconds, build_tables=state.name == "tictactoe", known=known, clock=clock)
     if exact is not None:
         return {"how": "exact", "depth": None, "moves": {
             move: {"value": value.text, "score": value.score, "shown": shown_move(state, move)}
             for move, value in exact.items()}}
-    final = score_every_move(state, settings.depth, seconds=settings.seconds, stop=stop)
+    final = score_every_move(state, settings.depth, seconds=settings.seconds, stop=stop, clock=clock)
     scale = score_scale(state)
     moves: dict[str, MoveHint] = {
         root.move: {"value": describe_score(root.score, scale), "score": root.score,

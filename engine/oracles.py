@@ -1,9 +1,9 @@
 """Oracles: sources of a move that need no search (opening books, solved tables, exact solvers).
 
 Each game with an oracle has an ``Oracle`` here, its module imported on first use (the solved tables' and chess's
-take about a second to import). Its ``answer(state, level)`` (``level`` the level number or None) returns a final
-``SearchInfo`` (``source`` "book" or "table", ``best`` a legal move text) or None when it has nothing to say about
-the position.
+take about a second to import). Its ``answer(state, level, clock)`` (``level`` the level number or None) returns a
+final ``SearchInfo`` (``source`` "book", "table" or "solver", ``best`` a legal move text) or None when it has
+nothing to say about the position.
 """
 
 from __future__ import annotations
@@ -11,35 +11,41 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
+from engine.clock import SYSTEM_MONOTONIC, Monotonic
 from engine.game import State
 from engine.search.info import SearchInfo
 
 
 @dataclass(frozen=True, slots=True)
 class Oracle:
-    """A game's oracle: ``answer(state, level)``; ``describe_level(level)``, in words what it does at a level (None
-    where the level only searches); ``prepare(state, level)``, when it must first prepare something (a solved
-    table built on first use), yielding the progress events of that."""
+    """A game's oracle: ``answer(state, level, clock)``; ``describe_level(level)``, in words what it does at a level
+    (None where the level only searches); ``prepare(state, level, clock)``, when it must first prepare something (a
+    solved table built on first use), yielding the progress events of that. ``clock`` is what they measure and
+    limit their time on."""
 
-    answer: Callable[..., SearchInfo | None]
+    answer: Callable[[Any, int | None, Monotonic], SearchInfo | None]
     describe_level: Callable[[int], str | None]
-    prepare: Callable[[State, int | None], Iterator[SearchInfo]] | None = None
+    prepare: Callable[[State, int | None, Monotonic], Iterator[SearchInfo]] | None = None
 
 
 def _connect4() -> Oracle:
     from engine.solve import connect4_oracle
-    return Oracle(connect4_oracle.connect4_oracle, connect4_oracle.describe_level)
+    return Oracle(lambda state, level, clock: connect4_oracle.connect4_oracle(state, level, clock=clock),
+                  connect4_oracle.describe_level)
 
 
 def _solved_tables() -> Oracle:
     from engine.solve import tables
-    return Oracle(tables.table_search, tables.describe_level, tables.building_events)
+    return Oracle(tables.table_search, tables.describe_level,
+                  lambda state, level, clock: tables.building_events(state, level, clock=clock))
 
 
 def _chess() -> Oracle:
     from engine.chess import oracle
-    return Oracle(oracle.chess_oracle, oracle.describe_level)
+    return Oracle(lambda state, level, clock: oracle.chess_oracle(state, level),  # a book or a tablebase: no time
+                  oracle.describe_level)
 
 
 _LOADERS: dict[str, Callable[[], Oracle]] = {
@@ -55,13 +61,13 @@ def oracle_for(game_name: str) -> Oracle | None:
     return None if loader is None else loader()
 
 
-def prepare(state: State, level: int | None = None) -> Iterator[SearchInfo]:
+def prepare(state: State, level: int | None = None, clock: Monotonic = SYSTEM_MONOTONIC) -> Iterator[SearchInfo]:
     """Do what the game's oracle needs done before it can answer ``state`` at ``level`` (say, build a solved
-    table), yielding its progress events; nothing when nothing is needed."""
+    table), yielding its progress events (timed on ``clock``); nothing when nothing is needed."""
     oracle = oracle_for(type(state).name)
     if oracle is None or oracle.prepare is None:
         return iter(())
-    return oracle.prepare(state, level)
+    return oracle.prepare(state, level, clock)
 
 
 def describe_level(game_name: str, level: int) -> str | None:
@@ -71,7 +77,8 @@ def describe_level(game_name: str, level: int) -> str | None:
     return None if oracle is None else oracle.describe_level(level)
 
 
-def consult(state: State, level: int | None = None) -> SearchInfo | None:
-    """Ask the game's oracle about ``state``: a final event with the move to play, or None (then search)."""
+def consult(state: State, level: int | None = None, clock: Monotonic = SYSTEM_MONOTONIC) -> SearchInfo | None:
+    """Ask the game's oracle about ``state``: a final event with the move to play, or None (then search); the oracle
+    measures and limits its time on ``clock``."""
     oracle = oracle_for(type(state).name)
-    return oracle.answer(state, level) if oracle is not None else None
+    return oracle.answer(state, level, clock) if oracle is not None else None

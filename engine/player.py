@@ -12,6 +12,7 @@ import dataclasses
 import random
 from collections.abc import Iterator
 
+from engine.clock import SYSTEM_MONOTONIC, Monotonic
 from engine.game import State, describe_score, is_decided, score_scale
 from engine.levels import level_for
 from engine.oracles import consult, prepare
@@ -45,7 +46,7 @@ def candidate_moves(root_moves: list[RootMove], margin: int) -> list[str]:
 
 def think(state: State, limits: Limits = Limits(), options: SearchOptions = SearchOptions(),  # noqa: B008
           margin: int = 0, rng: random.Random | None = None, stop: StopFlag | None = None,
-          level: int | None = None) -> Iterator[SearchInfo]:
+          level: int | None = None, clock: Monotonic = SYSTEM_MONOTONIC) -> Iterator[SearchInfo]:
     """Yield the events of finding a move for ``state``; the last (final) event's ``best`` is the move to play.
 
     With ``level``, the level's limits, options and margin (``engine.levels``) replace ``limits`` and ``margin``
@@ -54,7 +55,7 @@ def think(state: State, limits: Limits = Limits(), options: SearchOptions = Sear
     has one; without a level (a custom search) the search asked for always runs. Otherwise the search runs with
     ``root_margin = margin`` and the move is drawn with ``rng`` (a fresh ``random.Random`` if None; pass a
     seeded one to reproduce a game) among ``candidate_moves(root_moves, margin)``; with no candidate (a
-    stopped search, MCTS) it is the search's best move.
+    stopped search, MCTS) it is the search's best move. The oracle and the searches are timed on ``clock``.
     """
     if level is not None:
         chosen_level = level_for(type(state).name, level)
@@ -65,27 +66,27 @@ def think(state: State, limits: Limits = Limits(), options: SearchOptions = Sear
         raise ValueError(f"margin must be a whole number 0 or more, got {margin!r}")
     check_personality(state, options)
     if level is not None:
-        yield from prepare(state, level)
-    answer = consult(state, level) if level is not None else None
+        yield from prepare(state, level, clock)
+    answer = consult(state, level, clock) if level is not None else None
     if answer is not None:
         yield with_readable_moves(state, answer)
         return
     rng = rng if rng is not None else random.Random()
-    searcher = make_searcher(state, limits, dataclasses.replace(options, root_margin=margin), stop)
+    searcher = make_searcher(state, limits, dataclasses.replace(options, root_margin=margin), stop, clock)
     for info in searcher.search():
         if info.final and margin > 0:
             candidates = candidate_moves(info.root_moves, margin)
             if candidates:
-                info = played_instead(state, info, rng.choice(candidates), options, stop)
+                info = played_instead(state, info, rng.choice(candidates), options, stop, clock)
         yield with_readable_moves(state, info)
 
 
 def played_instead(state: State, info: SearchInfo, chosen: str, options: SearchOptions,
-                   stop: StopFlag | None) -> SearchInfo:
+                   stop: StopFlag | None, clock: Monotonic = SYSTEM_MONOTONIC) -> SearchInfo:
     """The final event ``info`` re-said for ``chosen``, a root move the level plays instead of the search's best:
     ``best`` is ``chosen``, ``score`` its exact root score, ``pv`` it followed by the line of a search one ply
     shallower from the position after it (at most as long as the first search took), and ``search_best`` the
-    search's own choice. ``info`` itself when ``chosen`` is its best move."""
+    search's own choice (timed on ``clock``). ``info`` itself when ``chosen`` is its best move."""
     if chosen == info.best:
         return info
     root = next(root for root in info.root_moves if root.move == chosen)
@@ -93,7 +94,7 @@ def played_instead(state: State, info: SearchInfo, chosen: str, options: SearchO
     line: list[str] = []
     if info.depth > 1 and after.outcome() is None:
         follow = make_searcher(after, Limits(depth=info.depth - 1, time=max(0.05, info.time_ms / 1000)),
-                               dataclasses.replace(options, record_tree=0, root_margin=0), stop)
+                               dataclasses.replace(options, record_tree=0, root_margin=0), stop, clock)
         for event in follow.search():
             if event.final:
                 line = event.pv

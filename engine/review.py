@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
+from engine.clock import SYSTEM_MONOTONIC, Monotonic
 from engine.game import State, describe_score, is_decided, play_moves, score_scale
 from engine.search import make_searcher
 from engine.search.info import Limits, SearchOptions
@@ -126,14 +127,15 @@ class PositionView:
 
 def review_moves(start: State, moves: Sequence[str], settings: SearchSettings = SearchSettings(),
                  progress: Progress | None = None, stop: Any = None,
-                 truth_seconds: float = CONNECT4_SECONDS) -> list[MoveVerdict]:
-    """The verdict on each move of ``moves`` (move texts) played from ``start``. Each position is looked at once;
-    ``progress`` hears how many of the positions are done; ``stop`` (an object with ``is_set()``) cuts the
-    searches short (their best so far counts). Raises the game's ``GameError`` for an illegal move."""
+                 truth_seconds: float = CONNECT4_SECONDS, clock: Monotonic = SYSTEM_MONOTONIC) -> list[MoveVerdict]:
+    """The verdict on each move of ``moves`` (move texts) played from ``start``. Each position is looked at once
+    (``look_at``, on ``clock``); ``progress`` hears how many of the positions are done; ``stop`` (an object with
+    ``is_set()``) cuts the searches short (their best so far counts). Raises the game's ``GameError`` for an
+    illegal move."""
     positions = positions_of(start, moves)
     views: list[PositionView] = []
     for done, state in enumerate(positions):
-        views.append(look_at(state, settings, stop, truth_seconds))
+        views.append(look_at(state, settings, stop, truth_seconds, clock=clock))
         if progress is not None:
             progress(done + 1, len(positions))
     return verdicts_from(positions, moves, views)
@@ -158,16 +160,17 @@ def verdicts_from(positions: Sequence[State], moves: Sequence[str], views: Seque
 
 
 def look_at(state: State, settings: SearchSettings = SearchSettings(), stop: Any = None,
-            truth_seconds: float = CONNECT4_SECONDS, known: dict[str, Exact] | None = None) -> PositionView:
+            truth_seconds: float = CONNECT4_SECONDS, known: dict[str, Exact] | None = None,
+            clock: Monotonic = SYSTEM_MONOTONIC) -> PositionView:
     """The truth of ``state``'s moves where known, else a search of it (nothing for a finished game); ``stop``
     (with ``is_set()``) cuts the search short; ``known``: the exact values already found
-    (``engine.truth.move_values``)."""
-    exact = move_values(state, truth_seconds, known=known)
+    (``engine.truth.move_values``); the solver's and the search's time are measured on ``clock``."""
+    exact = move_values(state, truth_seconds, known=known, clock=clock)
     if exact is not None or state.outcome() is not None:
         return PositionView(exact)
     final = None
     for info in make_searcher(state, Limits(depth=settings.depth, time=settings.seconds), SearchOptions(),
-                              stop).search():
+                              stop, clock).search():
         final = info
     assert final is not None
     return PositionView(None, final.score, final.score_text, final.best)

@@ -7,11 +7,11 @@ This is for display and review only: nothing in the engine's play reads it (a le
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from engine.clock import SYSTEM_MONOTONIC, Deadline, Monotonic
 from engine.game import MAX_PLIES, WIN, State, describe_score, is_decided
 from engine.games.connect4 import Connect4
 from engine.games.nim import Nim
@@ -133,12 +133,13 @@ def finished_value(state: State) -> Exact | None:
 
 
 def move_values(state: State, seconds: float = CONNECT4_SECONDS, tables: Path | None = None,
-                build_tables: bool = True, known: dict[str, Exact] | None = None) -> dict[str, Exact] | None:
+                build_tables: bool = True, known: dict[str, Exact] | None = None,
+                clock: Monotonic = SYSTEM_MONOTONIC) -> dict[str, Exact] | None:
     """Each legal move's exact value for the side to move (``move_text -> Exact``), or None when it is not known:
     a game without a source, a solved table not built yet (with ``build_tables`` False), a Connect Four position
-    the solver cannot prove in ``seconds``, Nim under rules its theory does not cover. Empty for a finished game.
-    ``tables`` is the folder of the solved tables (default: their cache). ``known``: the values already found for
-    this position (a store of solved positions, ``kept_key``), returned as they are."""
+    the solver cannot prove in ``seconds`` (of ``clock``), Nim under rules its theory does not cover. Empty for a
+    finished game. ``tables`` is the folder of the solved tables (default: their cache). ``known``: the values
+    already found for this position (a store of solved positions, ``kept_key``), returned as they are."""
     if known is not None:
         return dict(known)
     if state.outcome() is not None:
@@ -165,7 +166,7 @@ def move_values(state: State, seconds: float = CONNECT4_SECONDS, tables: Path | 
     if isinstance(position, Connect4):
         try:
             with SOLVERS.borrow() as solver:
-                scored = move_scores(position, solver, time.perf_counter() + seconds)
+                scored = move_scores(position, solver, Deadline.after(seconds, clock))
         except SolveTimeout:
             return None
         return {position.move_text(move): of_score(pons_to_engine(pons, position.moves)) for pons, move, _ in scored}
@@ -222,11 +223,13 @@ def judged(truth: dict[str, Exact], root_moves: list[RootMoveDict], depth: int) 
     return answer
 
 
-def live_truth(state: State, known: dict[str, Exact] | None = None) -> dict[str, Exact] | None:
+def live_truth(state: State, known: dict[str, Exact] | None = None,
+               clock: Monotonic = SYSTEM_MONOTONIC) -> dict[str, Exact] | None:
     """The exact value of each legal move of ``state`` for the engine panel, within what a live engine turn can
     afford: solved tables if already built (tic-tac-toe's is built at once), the Connect Four solver within
-    ``LIVE_CONNECT4_SECONDS``, at most ``LIVE_MAX_MOVES`` moves; None where unknown; ``known`` as ``move_values``
-    takes it. Display only (``judged`` gives its JSON form beside a search)."""
+    ``LIVE_CONNECT4_SECONDS``, at most ``LIVE_MAX_MOVES`` moves; None where unknown; ``known`` and ``clock`` as
+    ``move_values`` takes them. Display only (``judged`` gives its JSON form beside a search)."""
     if len(state.legal_moves()) > LIVE_MAX_MOVES:
         return None
-    return move_values(state, LIVE_CONNECT4_SECONDS, build_tables=state.name in LIVE_BUILT_TABLES, known=known)
+    return move_values(state, LIVE_CONNECT4_SECONDS, build_tables=state.name in LIVE_BUILT_TABLES, known=known,
+                       clock=clock)

@@ -72,6 +72,19 @@ class ManualClock(Clock):
                 condition.notify_all()
 
 
+class TickingClock:
+    """A monotonic clock for the engine (``engine.clock.Monotonic``) that moves ``step`` seconds at every read, so
+    that how much of it a search spends depends on the search's work alone, never on the machine's load."""
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
 def create(client, body: dict = FRIEND, alone: bool = True) -> dict:
     """Create a game with Flask test client ``client``; the creator of a friend game plays on ``alone`` (without
     waiting for the friend) unless told not to. Returns the creation's answer."""

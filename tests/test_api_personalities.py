@@ -9,6 +9,7 @@ import pytest
 from engine.games import new_game
 from engine.search import final_event, make_searcher
 from engine.search.info import Limits, SearchOptions
+from webapp.clock import SYSTEM_CLOCK
 from webapp.search.execution import search_events
 from webapp.search.jobs import SearchJob
 
@@ -57,6 +58,6 @@ def test_a_bad_personality_is_400_and_creates_nothing(client, game, opponent, me
 def test_the_worker_searches_with_the_seats_personality(personality):
     state = new_game("chess", EXPOSED_KING)
     job = SearchJob(1, "g", 0, 0, state, {"level": 1, "personality": personality}, seed=1)
-    final = list(search_events(job, threading.Event()))[-1]
+    final = list(search_events(job, threading.Event(), SYSTEM_CLOCK))[-1]
     expected = final_event(make_searcher(state, Limits(depth=1), SearchOptions(personality=personality)).search())
     assert final.final and final.score == expected.score

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
+from helpers import TickingClock
 
+from engine.clock import Deadline
 from engine.game import WIN
 from engine.games.connect4 import Connect4
 from engine.oracles import consult
@@ -53,11 +53,13 @@ def test_oracle_scores_losses_by_their_length() -> None:
 
 
 def test_attempt_gives_up_in_time_and_solver_deadline_raises() -> None:
-    state = Connect4.from_setup("44")  # without the book, far too early to solve in 0.05 s
+    state = Connect4.from_setup("44")  # without the book, far too many nodes to look at the clock only once
     solver = Solver()
     with pytest.raises(SolveTimeout):
-        solver.solve(state, deadline=time.perf_counter() + 0.05)
-    assert solver.nodes >= 8192  # it looks at the deadline every 8,192 nodes
+        solver.solve(state, deadline=Deadline(0.0, clock=lambda: 1.0))  # passed at the first look
+    assert solver.nodes == 8192  # it looks at the deadline every 8,192 nodes
+    # On a clock 10 s further at each look, the top level's attempt (ATTEMPT_SECONDS) is over at its first look.
+    assert connect4_oracle(Connect4.initial(), ATTEMPT_LEVEL, clock=TickingClock(10.0)) is None
 
 
 def test_attempt_solves_a_middle_game_position_at_the_top_level() -> None:

@@ -7,6 +7,7 @@ import multiprocessing
 import threading
 
 import pytest
+from helpers import TickingClock
 
 from engine.game import WIN
 from engine.games.connect4 import Connect4
@@ -113,6 +114,27 @@ def test_a_stopped_search_before_any_depth_still_answers_a_legal_move() -> None:
     stop.set()
     info = final_event(make_searcher(Connect4.initial(), Limits(), SearchOptions(), stop).search())
     assert info.final and info.best in {str(c) for c in range(1, 8)}
+
+
+@pytest.mark.parametrize(("game", "algorithm"), [*(("connect4", algorithm) for algorithm in ALGORITHMS),
+                                                  ("chess", "alphabeta")])
+def test_a_time_limit_is_kept_on_the_searchers_clock(game: str, algorithm: str) -> None:
+    """On a clock that moves 10 ms at each read, a one-second search ends by its first look past the second (or
+    between iterations, past half of it), sends progress at most every 100 ms of that clock, and ends at the same
+    node every time: the limit is measured on the clock the search is given, not on the machine's."""
+    from engine.games import new_game
+
+    def run() -> list[SearchInfo]:
+        options = SearchOptions(algorithm=algorithm, seed=1)
+        return list(make_searcher(new_game(game), Limits(time=1.0), options, clock=TickingClock(0.01)).search())
+
+    events = run()
+    final = events[-1]
+    assert final.final and final.best is not None
+    assert 500 <= final.time_ms < 1100
+    progress = [info.time_ms for info in events if info.kind == "progress"]
+    assert progress and all(later - earlier >= 100 for earlier, later in itertools.pairwise(progress))
+    assert run()[-1].nodes == final.nodes
 
 
 def test_node_limit_is_respected() -> None:

@@ -96,10 +96,11 @@ def describe_level(level: int) -> str | None:
     return None
 
 
-def chess_oracle(state: Any, level: int, rng: random.Random | None = None) -> SearchInfo | None:
-    """A book move (at levels whose row says ``book``) or a tablebase move, as a final event; else None."""
+def chess_oracle(state: Any, level: int | None, rng: random.Random | None = None) -> SearchInfo | None:
+    """A book move (at levels whose row says ``book``; no level: none) or a tablebase move, as a final event; else
+    None."""
     board: chess.Board = state.board
-    row = LEVELS.get(level)
+    row = None if level is None else LEVELS.get(level)
     if row is not None and row.book:
         move = pick_book_move(board, rng or random.Random())
         if move is not None:

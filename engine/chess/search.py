@@ -25,6 +25,7 @@ from engine.chess import board as cb
 from engine.chess import convert
 from engine.chess.evaluation import DEFAULT_PERSONALITY, PERSONALITIES, build_tables, game_phase, lone_king_side
 from engine.chess.tree import INF, MATE_BOUND, MAX_DEPTH, ChessTree
+from engine.clock import SYSTEM_MONOTONIC, Monotonic
 from engine.game import WIN
 from engine.search.base import (
     BaseSearcher,
@@ -55,14 +56,15 @@ class ChessSearcher(BaseSearcher):
     ``options.personality`` names an entry of ``engine.chess.evaluation.PERSONALITIES`` (None: balanced); another
     name raises ``ValueError`` listing them. With ``options.root_margin``
     set, every root move gets a full-window search, so every ``RootMove`` score is exact and a level can choose
-    among near-equal moves. ``stop`` is any object with ``is_set()``; ``stop()`` has the same effect.
+    among near-equal moves. ``stop`` is any object with ``is_set()``; ``stop()`` has the same effect. ``clock``
+    as ``BaseSearcher`` takes it.
     """
 
     algorithm: ClassVar[Algorithm] = "alphabeta"
 
     def __init__(self, state: Any, limits: Limits | None = None, options: SearchOptions | None = None,
-                 stop: StopFlag | None = None) -> None:
-        super().__init__(state, limits or Limits(), options or SearchOptions(), stop)
+                 stop: StopFlag | None = None, clock: Monotonic = SYSTEM_MONOTONIC) -> None:
+        super().__init__(state, limits or Limits(), options or SearchOptions(), stop, clock)
         check_personality(state, self.options)
         self.personality = PERSONALITIES[self.options.personality or DEFAULT_PERSONALITY]
         self.core = ChessTree(self.options, self.personality.contempt, self._core_tick)

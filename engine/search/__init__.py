@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable
 
+from engine.clock import SYSTEM_MONOTONIC, Monotonic
 from engine.game import State
 from engine.search.alphabeta import Searcher
 from engine.search.base import BaseSearcher, StopFlag, check_options, check_personality
@@ -14,8 +15,9 @@ from engine.search.minimax import MinimaxSearcher
 
 
 def make_searcher(state: State, limits: Limits = Limits(), options: SearchOptions = SearchOptions(),  # noqa: B008
-                  stop: StopFlag | None = None) -> BaseSearcher:
-    """The alpha-beta, minimax or MCTS searcher for ``state``, as ``options.algorithm`` says.
+                  stop: StopFlag | None = None, clock: Monotonic = SYSTEM_MONOTONIC) -> BaseSearcher:
+    """The alpha-beta, minimax or MCTS searcher for ``state``, as ``options.algorithm`` says, stopped by ``stop``
+    and timed on ``clock`` (``BaseSearcher``).
 
     A game whose state class names a ``searcher_class`` ("module:Class", a ``BaseSearcher`` subclass with the same
     constructor) gets that class for alpha-beta (chess has its own fast searcher); another class raises
@@ -32,9 +34,9 @@ def make_searcher(state: State, limits: Limits = Limits(), options: SearchOption
         game_searcher = getattr(importlib.import_module(module_name), class_name)
         if not (isinstance(game_searcher, type) and issubclass(game_searcher, BaseSearcher)):
             raise TypeError(f"{own_searcher} is not a BaseSearcher subclass")
-        return game_searcher(state, limits, options, stop)
+        return game_searcher(state, limits, options, stop, clock)
     searcher = {"alphabeta": Searcher, "minimax": MinimaxSearcher, "mcts": MctsSearcher}[options.algorithm]
-    return searcher(state, limits, options, stop)
+    return searcher(state, limits, options, stop, clock)
 
 
 def final_event(events: Iterable[SearchInfo]) -> SearchInfo:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from typing import cast
 
+from engine.clock import SYSTEM_MONOTONIC, Monotonic
 from engine.game import WIN, HintedState, Move, State, is_decided, score_scale
 from engine.search.base import (
     DEEPEST_ITERATION,
@@ -69,8 +70,8 @@ class Searcher(BaseSearcher):
     algorithm = "alphabeta"
 
     def __init__(self, state: State, limits: Limits = Limits(), options: SearchOptions = SearchOptions(),  # noqa: B008
-                 stop: StopFlag | None = None) -> None:
-        super().__init__(state, limits, options, stop)
+                 stop: StopFlag | None = None, clock: Monotonic = SYSTEM_MONOTONIC) -> None:
+        super().__init__(state, limits, options, stop, clock)
         self.tt = TranspositionTable(options.tt_size) if options.tt else None
         self.orderer = MoveOrderer(options.killers, options.history)
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import math
 import queue
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import ClassVar, Protocol
 
 from mypy_extensions import mypyc_attr
 
+from engine.clock import SYSTEM_MONOTONIC, Monotonic
 from engine.game import WIN, Outcome, State, describe_score, score_scale
 from engine.search.info import Algorithm, EventKind, Limits, RootMove, SearchInfo, SearchOptions
 
@@ -154,13 +154,14 @@ class BaseSearcher:
     """Common part of the searchers; subclasses implement ``_run()`` and call ``_emit``/``_tick``.
 
     ``stop`` is any object with ``is_set()``; ``stop()`` sets an internal flag with the same effect on the
-    search that is running (each ``search()`` starts with the internal flag cleared).
+    search that is running (each ``search()`` starts with the internal flag cleared). ``clock`` gives the time
+    that ``Limits.time`` and the events' ``time_ms`` and progress interval are measured on.
     """
 
     algorithm: ClassVar[Algorithm]
 
     def __init__(self, state: State, limits: Limits = Limits(), options: SearchOptions = SearchOptions(),  # noqa: B008
-                 stop: StopFlag | None = None) -> None:
+                 stop: StopFlag | None = None, clock: Monotonic = SYSTEM_MONOTONIC) -> None:
         check_state(state)
         check_limits(limits)
         check_options(options)
@@ -170,6 +171,7 @@ class BaseSearcher:
         self.limits = limits
         self.options = options
         self._external_stop = stop
+        self._clock = clock
         self._stop_requested = threading.Event()
         self._closed = False
         self._reset_counters()
@@ -222,7 +224,7 @@ class BaseSearcher:
     def _work(self, events: queue.SimpleQueue) -> None:
         self._events = events
         self._reset_counters()
-        self._started = time.monotonic()
+        self._started = self._clock()
         self._deadline = self._started + self.limits.time if self.limits.time is not None else math.inf
         self._last_progress = self._started
         self._next_check = self._check_point()
@@ -242,7 +244,7 @@ class BaseSearcher:
     def _tick(self) -> None:
         """Called when ``nodes`` reaches the next check point: raise ``SearchAborted`` or send progress."""
         self._next_check = self._check_point()
-        now = time.monotonic()
+        now = self._clock()
         if (self._should_stop() or now >= self._deadline
                 or (self.limits.nodes is not None and self.nodes >= self.limits.nodes)):
             raise SearchAborted
@@ -251,7 +253,7 @@ class BaseSearcher:
             self._emit("progress")
 
     def _elapsed(self) -> float:
-        return time.monotonic() - self._started
+        return self._clock() - self._started
 
     def _emit(self, kind: EventKind) -> None:
         elapsed = self._elapsed()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from engine.clock import SYSTEM_MONOTONIC, Monotonic
 from engine.game import WIN, State
 from engine.search import final_event, make_searcher
 from engine.search.base import StopFlag
@@ -25,13 +26,14 @@ def every_move_options(options: SearchOptions) -> SearchOptions:
 
 
 def score_every_move(state: State, depth: int, options: SearchOptions = SearchOptions(),  # noqa: B008
-                     seconds: float | None = None, stop: StopFlag | None = None) -> SearchInfo:
+                     seconds: float | None = None, stop: StopFlag | None = None,
+                     clock: Monotonic = SYSTEM_MONOTONIC) -> SearchInfo:
     """The final event of an alpha-beta search of ``state`` to ``depth`` plies with ``options`` (as
     ``every_move_options`` changes them) in which every root move has an exact score (``bound`` "exact"), or the
-    deepest iteration done within ``seconds`` (its ``depth`` then says which); ``stop`` (with ``is_set()``) ends it
-    early the same way. ``ValueError`` for an algorithm other than alpha-beta (minimax scores every move anyway, MCTS
-    has no bounds)."""
+    deepest iteration done within ``seconds`` of ``clock`` (its ``depth`` then says which); ``stop`` (with
+    ``is_set()``) ends it early the same way. ``ValueError`` for an algorithm other than alpha-beta (minimax scores
+    every move anyway, MCTS has no bounds)."""
     if options.algorithm != "alphabeta":
         raise ValueError(f"only an alpha-beta search leaves bounds to score, not {options.algorithm}")
     return final_event(make_searcher(state, Limits(depth=depth, time=seconds), every_move_options(options),
-                                     stop).search())
+                                     stop, clock).search())

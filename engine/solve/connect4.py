@@ -20,12 +20,12 @@ so the parent passes them down instead of the child computing them again.
 
 from __future__ import annotations
 
-from time import perf_counter
 from typing import Final, Protocol, final
 
 from librt.vecs import append, vec
 from mypy_extensions import i64, mypyc_attr
 
+from engine.clock import Deadline
 from engine.game import WIN, InvalidSetupError
 from engine.games.connect4 import COLUMN_MASKS, COLUMN_ORDER
 from engine.games.connect4_bits import BOARD, BOTTOM, CELLS, has_four, popcount, winning_cells
@@ -83,7 +83,7 @@ class Solver:
         self.table: vec[i64] = vec[i64](memoryview(bytes(8 * TABLE_SIZE)).cast("q"))
         self.written: vec[i64] = vec[i64]()
         self.nodes: i64 = 0
-        self.deadline: float = 0.0
+        self.deadline: Deadline | None = None
         self.order: vec[i64] = vec[i64](memoryview(bytes(8 * 8 * (CELLS + 1))).cast("q"))
         self.child_threats: vec[i64] = vec[i64](memoryview(bytes(8 * 8 * (CELLS + 1))).cast("q"))
         # The cells of the column of each tie-break rank (1-7): rank 7 - i is ``COLUMN_ORDER[i]``, so sorting
@@ -102,18 +102,18 @@ class Solver:
                 table[index] = 0
         self.written = vec[i64]()
 
-    def solve(self, state: BitboardPosition, weak: bool = False, deadline: float | None = None) -> int:
+    def solve(self, state: BitboardPosition, weak: bool = False, deadline: Deadline | None = None) -> int:
         """Exact score of ``state`` for the side to move, in Pons' convention.
 
         With ``weak`` only the sign is exact: 1 win, 0 draw, -1 loss. A full board scores 0; a position with four
-        in a row is over and raises ``InvalidSetupError``. With a ``deadline`` (a ``time.perf_counter()`` value),
-        ``SolveTimeout`` is raised soon after it passes (checked every 8,192 nodes); the table keeps what was
-        proven, so a later solve of the same or a nearby position goes faster.
+        in a row is over and raises ``InvalidSetupError``. With a ``deadline``, ``SolveTimeout`` is raised soon
+        after it passes (checked every 8,192 nodes); the table keeps what was proven, so a later solve of the same
+        or a nearby position goes faster.
         """
         return self.solve_bits(state.position, state.mask, state.moves, weak, deadline)
 
     def solve_bits(self, position: int, mask: int, moves: int, weak: bool = False,
-                   deadline: float | None = None) -> int:
+                   deadline: Deadline | None = None) -> int:
         """``solve`` on raw bitboards: ``position`` = stones of the side to move, ``mask`` = all stones."""
         self.nodes = 0
         if has_four(position ^ mask):
@@ -125,7 +125,7 @@ class Solver:
         if weak:
             low, high = -1, 1
         threats = winning_cells(position ^ mask, mask)
-        self.deadline = float("inf") if deadline is None else deadline
+        self.deadline = deadline
         while low < high:
             med = low + (high - low) // 2
             if med <= 0 and _c_half(low) < med:
@@ -151,7 +151,7 @@ class Solver:
         at ``8 * moves + rank``.
         """
         self.nodes += 1
-        if not self.nodes & 0x1FFF and perf_counter() > self.deadline:
+        if not self.nodes & 0x1FFF and self.deadline is not None and self.deadline.passed():
             raise SolveTimeout(f"no answer within the time allowed ({self.nodes} nodes searched)")
         possible = (mask + BOTTOM) & BOARD  # the lowest empty cell of every column
         forced = possible & threats

@@ -11,8 +11,7 @@ plays); from ``SOLVER_EMPTY`` empty cells down, levels ``SOLVER_LEVEL`` and up t
 """
 from __future__ import annotations
 
-import time
-
+from engine.clock import SYSTEM_MONOTONIC, Deadline, Monotonic
 from engine.game import describe_score
 from engine.games.connect4 import CELLS, Connect4
 from engine.search.info import RootMove, SearchInfo
@@ -28,14 +27,14 @@ ATTEMPT_LEVEL = 8
 ATTEMPT_SECONDS = 5.0
 
 
-def move_scores(state: Connect4, solver: Solver, deadline: float | None = None,
+def move_scores(state: Connect4, solver: Solver, deadline: Deadline | None = None,
                 weak: bool = False) -> list[tuple[int, int, int]]:
     """``(pons_score, move, nodes)`` of every legal move of ``state``, best first (ties: centre first).
 
     Pons' score of a move is minus the score of the position it leads to (his scores count the winner's stones
     at the end, so they do not depend on the ply); a move that wins at once scores ``(43 - stones) // 2``. With
     ``weak``, only the signs of the solved moves' scores are exact (a move that wins at once keeps its score, as in
-    Pons' ``analyze``). Raises ``SolveTimeout`` when ``deadline`` (a ``time.perf_counter()`` value) passes first.
+    Pons' ``analyze``). Raises ``SolveTimeout`` when ``deadline`` passes first.
     """
     scored = []
     for move in state.legal_moves():
@@ -51,7 +50,7 @@ def move_scores(state: Connect4, solver: Solver, deadline: float | None = None,
     return scored
 
 
-def principal_variation(state: Connect4, solver: Solver, deadline: float | None = None) -> list[int]:
+def principal_variation(state: Connect4, solver: Solver, deadline: Deadline | None = None) -> list[int]:
     """A line of perfect play from ``state`` to the end of the game (``solver``'s table speeds it up), cut
     short where ``deadline`` passes."""
     line = []
@@ -77,12 +76,13 @@ def describe_level(level: int) -> str | None:
 
 
 def connect4_oracle(state: Connect4, level: int | None,
-                    attempt_seconds: float | None = ATTEMPT_SECONDS) -> SearchInfo | None:
+                    attempt_seconds: float | None = ATTEMPT_SECONDS, clock: Monotonic = SYSTEM_MONOTONIC,
+                    ) -> SearchInfo | None:
     """The exact best move as a final ``SearchInfo`` (``source="solver"``), or None.
 
     None when the game is over, no level is given (a custom search shows the search that was asked for), ``level``
     is below ``SOLVER_LEVEL``, more than ``SOLVER_EMPTY`` cells are empty below ``ATTEMPT_LEVEL``, or the attempt
-    ran out of time (``attempt_seconds``; None gives it all the time it takes). Otherwise
+    ran out of time (``attempt_seconds`` on ``clock``; None gives it all the time it takes). Otherwise
     ``score`` is exact in the engine's ``WIN - plies`` convention, ``root_moves`` holds the exact score of every
     legal move (bound "exact"), ``pv`` is a line of perfect play (to the end of the game unless an attempt's time
     ran out first) and ``nodes`` counts the solver's negamax calls.
@@ -90,10 +90,10 @@ def connect4_oracle(state: Connect4, level: int | None,
     if level is None or level < SOLVER_LEVEL or state.outcome() is not None:
         return None
     empty = CELLS - state.moves
-    started = time.perf_counter()
+    started = clock()
     deadline = None
     if level >= ATTEMPT_LEVEL:
-        deadline = None if attempt_seconds is None else started + attempt_seconds
+        deadline = None if attempt_seconds is None else Deadline(started + attempt_seconds, clock)
     elif empty > SOLVER_EMPTY:
         return None
     with SOLVERS.borrow() as solver:
@@ -105,7 +105,7 @@ def connect4_oracle(state: Connect4, level: int | None,
         pv = [best_move, *principal_variation(state.play(best_move), solver, deadline)]
     nodes = sum(entry[2] for entry in scored)
     score = pons_to_engine(best_score, state.moves)
-    elapsed = (time.perf_counter() - started) * 1000
+    elapsed = (clock() - started) * 1000
     root_moves = [
         RootMove(state.move_text(move), pons_to_engine(pons, state.moves), move_nodes, bound="exact")
         for pons, move, move_nodes in scored

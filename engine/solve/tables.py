@@ -13,11 +13,11 @@ import logging
 import os
 import queue
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from engine.clock import SYSTEM_MONOTONIC, Monotonic
 from engine.game import MAX_PLIES, State, score_scale
 from engine.games.tictactoe import TicTacToe
 from engine.games.wolves import Wolves
@@ -93,10 +93,11 @@ def describe_level(level: int) -> str | None:
     return "plays from the solved table: perfect play, no search" if level >= TABLE_LEVEL else None
 
 
-def building_events(state: State, level: int | None, directory: Path | None = None) -> Iterator[SearchInfo]:
+def building_events(state: State, level: int | None, directory: Path | None = None,
+                    clock: Monotonic = SYSTEM_MONOTONIC) -> Iterator[SearchInfo]:
     """When answering ``state`` at ``level`` from the table needs the table built first (it is neither in this
-    process nor in a readable file): build it, yielding a "progress" event (``building`` set, every counter 0)
-    at most every ``BUILD_REPORT_SECONDS``. Nothing otherwise."""
+    process nor in a readable file): build it, yielding a "progress" event (``building`` set, every counter 0,
+    ``time_ms`` on ``clock``) at most every ``BUILD_REPORT_SECONDS``. Nothing otherwise."""
     if level is None or level < TABLE_LEVEL or state.name not in SPACES or state.outcome() is not None:
         return
     if table(state.name, directory, build_missing=False) is not None:
@@ -110,7 +111,7 @@ def building_events(state: State, level: int | None, directory: Path | None = No
         except BaseException as error:  # handed to the caller below
             failure.append(error)
 
-    started = time.perf_counter()
+    started = clock()
     builder = threading.Thread(target=run, name="table-build", daemon=True)
     builder.start()
     last = None
@@ -121,16 +122,16 @@ def building_events(state: State, level: int | None, directory: Path | None = No
             last = reports.get()
         if last is not None:
             stage, done, total = last
-            yield _building_event(state, stage, done, total, started)
+            yield _building_event(state, stage, done, total, (clock() - started) * 1000)
     builder.join()
     if failure:
         raise failure[0]
 
 
-def _building_event(state: State, stage: str, done: int, total: int | None, started: float) -> SearchInfo:
+def _building_event(state: State, stage: str, done: int, total: int | None, elapsed_ms: float) -> SearchInfo:
     return SearchInfo(
         kind="progress", algorithm="alphabeta", depth=0, seldepth=0, nodes=0, qnodes=0, cutoffs=0, pruned=0,
-        generated=0, tt_probes=0, tt_hits=0, time_ms=round((time.perf_counter() - started) * 1000, 3), nps=0,
+        generated=0, tt_probes=0, tt_hits=0, time_ms=round(elapsed_ms, 3), nps=0,
         score=None, score_text="", pv=[], best=None, root_moves=[], ebf=None, final=False, source="table",
         building={"what": f"the solved table of {state.title}", "stage": stage, "done": done, "total": total})
 
@@ -200,17 +201,18 @@ def _move_values(state: State, directory: Path | None) -> list[tuple[Any, Entry]
     return values
 
 
-def table_search(state: State, level: int | None) -> SearchInfo | None:
+def table_search(state: State, level: int | None, clock: Monotonic = SYSTEM_MONOTONIC) -> SearchInfo | None:
     """A final ``SearchInfo`` answering from the table at level ``TABLE_LEVEL`` and above, else None.
 
     Its score is exact (engine convention), ``pv`` is a line of perfect play to the end, ``root_moves`` holds
     the exact score of every legal move, and ``source`` is "table". None when no level is given (a plain
     search was asked for) or it is lower, when the game has no table, or when the game is over. The table is
-    built on first use if it is missing (a few seconds for Wolves & Rabbit).
+    built on first use if it is missing (a few seconds for Wolves & Rabbit). Its ``time_ms`` is measured on
+    ``clock``.
     """
     if level is None or level < TABLE_LEVEL or state.name not in SPACES or state.outcome() is not None:
         return None
-    started = time.perf_counter()
+    started = clock()
     values = _move_values(state, None)
     best_move, best = values[0]
     pv = [state.move_text(best_move)]
@@ -220,7 +222,7 @@ def table_search(state: State, level: int | None) -> SearchInfo | None:
         pv.append(line.move_text(move))
         line = line.play(move)
     probes = len(values) + len(pv)
-    elapsed = (time.perf_counter() - started) * 1000
+    elapsed = (clock() - started) * 1000
     return SearchInfo(
         kind="final", algorithm="alphabeta", depth=best.plies or 0, seldepth=len(pv), nodes=probes, qnodes=0,
         cutoffs=0, pruned=0, generated=len(values), tt_probes=probes, tt_hits=probes, time_ms=elapsed,

@@ -108,19 +108,22 @@ class _Sender:
         self._results.send((self._job_id, info))
 
 
-def search_events(job: SearchJob, stop: Any) -> Iterator[SearchInfo]:
-    """The engine's ``SearchInfo`` events for ``job``; ``stop`` (an Event) ends the search with its best move."""
+def search_events(job: SearchJob, stop: Any, clock: Clock) -> Iterator[SearchInfo]:
+    """The engine's ``SearchInfo`` events for ``job``, timed on ``clock``'s monotonic time; ``stop`` (an Event) ends
+    the search with its best move."""
     if "lab" in job.engine:
         lab = job.engine["lab"]
-        return make_searcher(job.state, Limits(**lab["limits"]), SearchOptions(**lab["options"]), stop).search()
+        return make_searcher(job.state, Limits(**lab["limits"]), SearchOptions(**lab["options"]), stop,
+                             clock.monotonic).search()
     rng = random.Random(job.seed)
     personality = job.engine.get("personality")
     if "level" in job.engine:
         options = SearchOptions(record_tree=job.record_tree, personality=personality)
-        return think(job.state, Limits(), options, rng=rng, stop=stop, level=job.engine["level"])
+        return think(job.state, Limits(), options, rng=rng, stop=stop, level=job.engine["level"],
+                     clock=clock.monotonic)
     options = SearchOptions(algorithm=job.engine["algorithm"], record_tree=job.record_tree, personality=personality)
     limits = Limits(depth=job.engine.get("depth"), time=job.engine.get("time"))
-    return think(job.state, limits, options, rng=rng, stop=stop)
+    return think(job.state, limits, options, rng=rng, stop=stop, clock=clock.monotonic)
 
 
 def run_job(job: SearchJob, results: Results, stop: StopSignal, clock: Clock,
@@ -132,8 +135,8 @@ def run_job(job: SearchJob, results: Results, stop: StopSignal, clock: Clock,
     ``tree``, that iteration's recorded tree, or None) per completed depth, in order; the recorded trees are cut to
     fit a search record (``records.fit_info``). The search stops at ``ceiling`` at the latest, or at the job's
     ``deadline`` if sooner (or when ``stop`` is set), and plays its best move so far; the ceiling, the deadline,
-    the pacing (``not_before``) and the events' stamps are read from ``clock`` (the engine measures its own search
-    time, ``Limits.time``, on the monotonic clock, and the pacing wait is a real wait on ``stop``). A review or
+    the pacing (``not_before``), the events' stamps and the engine's own time (``Limits.time``, the solver's
+    budgets, ``time_ms``) are read from ``clock`` (the pacing wait itself is a real wait on ``stop``). A review or
     hints job runs ``run_analysis_job`` instead."""
     if "review" in job.engine or "hints" in job.engine or "every_move" in job.engine:
         run_analysis_job(job, results, stop, clock, ceiling)
@@ -144,7 +147,7 @@ def run_job(job: SearchJob, results: Results, stop: StopSignal, clock: Clock,
         last: SearchInfoDict | None = None
         iterations: list[Iteration] = []
         bounded = _CeilingStop(stop, ceiling, clock, job.deadline)
-        for info in search_events(job, bounded):
+        for info in search_events(job, bounded, clock):
             bounded.nodes = info.nodes
             data = info.to_dict()
             if info.final:
@@ -155,7 +158,7 @@ def run_job(job: SearchJob, results: Results, stop: StopSignal, clock: Clock,
             sender.send(data)
         if last is None or not last["best"]:
             raise RuntimeError("the search ended without a move")
-        truth = live_truth(job.state, _known(job))
+        truth = live_truth(job.state, _known(job), clock.monotonic)
         final = fit_info({**last, "iterations": iterations, "engine": job.engine,
                           "engine_label": engine_label(job.engine),
                           "truth": None if truth is None else judged(truth, last["root_moves"], last["depth"])})
@@ -193,16 +196,17 @@ def run_analysis_job(job: SearchJob, results: Results, stop: StopSignal, clock: 
     try:
         final: AnalysisEvent
         if "review" in job.engine:
-            view = look_at(state, SearchSettings(**job.engine["review"]), bounded, known=_known(job))
+            view = look_at(state, SearchSettings(**job.engine["review"]), bounded, known=_known(job),
+                           clock=clock.monotonic)
             final = {"kind": "final", "view": view.to_dict()}
         elif "every_move" in job.engine:
             asked = job.engine["every_move"]
             scored = score_every_move(state, asked["depth"], SearchOptions(**asked["options"]), asked["seconds"],
-                                      bounded)
+                                      bounded, clock.monotonic)
             final = {"kind": "final", "every_move": scored.to_dict()}
         else:
             final = {"kind": "final", "hints": move_hints(state, SearchSettings(**job.engine["hints"]), bounded,
-                                                          known=_known(job))}
+                                                          known=_known(job), clock=clock.monotonic)}
         sender.send(final)
     except Exception as error:  # any engine failure is reported; the worker lives on
         sender.send({"kind": "failed", "message": f"{type(error).__name__}: {error}"})
