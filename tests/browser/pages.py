@@ -24,6 +24,14 @@ def open_page(browser: Browser, width: int = 1280, height: int = 900) -> tuple[P
     return page, errors
 
 
+def create_game(page: Page, server: LiveServer, body: dict) -> dict:
+    """Create a game as ``page``'s visitor (the answer's cookie, holding the seat, goes to the page's context), without
+    loading a page first; returns the creation's answer."""
+    answer = page.context.request.post(server.url + "/api/games", data=body)
+    assert answer.ok, answer.text()
+    return answer.json()
+
+
 def type_move(page: Page, text: str) -> None:
     """Type ``text`` in the chess move field and press Enter."""
     page.fill("#move-text", text)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from pages import open_home, open_path, open_reviewed_game
+from pages import create_game, open_home, open_path, open_reviewed_game
 from playwright.sync_api import Browser, Page, expect
 from servers import LiveServer
 
@@ -61,10 +61,7 @@ def with_hints(game: str) -> Callable[[Page, LiveServer], None]:
         body = {"game": game, "side": 0, "options": {"hints": True}, "opponent": {"type": "engine", "level": 1}}
         if game in HINTS_SETUP:
             body["setup"] = HINTS_SETUP[game]
-        page.goto(server.url + "/")
-        created = page.evaluate("""(body) => fetch('/api/games', {method: 'POST',
-            headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)}).then((r) => r.json())""", body)
-        page.goto(server.url + created["url"])
+        page.goto(server.url + create_game(page, server, body)["url"])
         page.wait_for_selector("#hints-list li", timeout=30_000)
     return open_game
 

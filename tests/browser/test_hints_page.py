@@ -5,12 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pages import open_page
+from pages import create_game, open_page
 from playwright.sync_api import Browser, expect
-
-CREATE = """body => fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
-    body: JSON.stringify(body)}).then(r => r.json())"""
-
 
 SETUP = "12123434565677"
 """Fourteen stones, Red to move, every column open."""
@@ -19,9 +15,8 @@ SETUP = "12123434565677"
 def test_connect_four_hints_over_the_columns(module_server, browser: Browser, artifacts: Path) -> None:
     for width, height, name in ((1400, 900, "hints-connect4-desktop.png"), (390, 844, "hints-connect4-phone.png")):
         page, errors = open_page(browser, width, height)
-        page.goto(module_server.url + "/")
-        created = page.evaluate(CREATE, {"game": "connect4", "setup": SETUP, "options": {"hints": True}, "side": 0,
-                                         "opponent": {"type": "engine", "level": 2}})
+        created = create_game(page, module_server, {"game": "connect4", "setup": SETUP, "options": {"hints": True},
+                                                    "side": 0, "opponent": {"type": "engine", "level": 2}})
         page.goto(module_server.url + created["url"])
         # exact: the solver proves every move in about 0.04 s, far within its budget however busy the machine is
         # (from the empty board it takes 0.2 s: test_hints.py, and bench/connect4_exact_by_ply.py for the timing)
@@ -36,9 +31,8 @@ def test_connect_four_hints_over_the_columns(module_server, browser: Browser, ar
 
 def test_tictactoe_hints_in_the_cells_for_a_spectator_too(module_server, browser: Browser) -> None:
     player, errors = open_page(browser)
-    player.goto(module_server.url + "/")
-    created = player.evaluate(CREATE, {"game": "tictactoe", "options": {"hints": True}, "side": 0,
-                                       "opponent": {"type": "friend", "open": True}})
+    created = create_game(player, module_server, {"game": "tictactoe", "options": {"hints": True}, "side": 0,
+                                                  "opponent": {"type": "friend", "open": True}})
     player.goto(module_server.url + created["url"])
     player.click("#play-alone")  # nobody has taken the other seat yet
     player.click('[aria-label="Cell 5"]')
@@ -53,9 +47,8 @@ def test_tictactoe_hints_in_the_cells_for_a_spectator_too(module_server, browser
 
 def test_chess_hints_as_arrows_for_the_best_three(module_server, browser: Browser) -> None:
     page, errors = open_page(browser)
-    page.goto(module_server.url + "/")
-    created = page.evaluate(CREATE, {"game": "chess", "options": {"hints": True}, "side": 0,
-                                     "opponent": {"type": "friend", "open": True}})
+    created = create_game(page, module_server, {"game": "chess", "options": {"hints": True}, "side": 0,
+                                                "opponent": {"type": "friend", "open": True}})
     page.goto(module_server.url + created["url"])
     expect(page.locator(".hint-arrow")).to_have_count(3)
     expect(page.locator("#hints-list li")).to_have_count(20)  # every move listed under the board
@@ -65,8 +58,7 @@ def test_chess_hints_as_arrows_for_the_best_three(module_server, browser: Browse
 
 def test_two_players_agree_to_turn_hints_on(module_server, browser: Browser) -> None:
     host, errors = open_page(browser)
-    host.goto(module_server.url + "/")
-    created = host.evaluate(CREATE, {"game": "connect4", "side": 0, "opponent": {"type": "friend"}})
+    created = create_game(host, module_server, {"game": "connect4", "side": 0, "opponent": {"type": "friend"}})
     host.goto(module_server.url + created["url"])
     friend, friend_errors = open_page(browser)
     friend.goto(f"{module_server.url}{created['invite_url']}")

@@ -5,10 +5,9 @@ placeholder."""
 from __future__ import annotations
 
 import pytest
+from pages import create_game
 from playwright.sync_api import Browser
 
-CREATE = """(body) => fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
-    body: JSON.stringify(body)}).then((answer) => answer.json())"""
 LONG_LABEL = {"type": "engine", "algorithm": "alphabeta", "depth": 30, "time": 1.5, "personality": "aggressive"}
 MOVES = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3", "d6", "c3", "O-O",
          "h3", "Nb8", "d4", "Nbd7", "c4", "c6", "cxb5", "axb5"]
@@ -37,8 +36,7 @@ def test_labels_wrap_the_move_list_shows_whole_rows_and_the_placeholder_fits(mod
     phone = width < 600
     context = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
     page = context.new_page()
-    page.goto(module_server.url + "/")
-    against_engine = page.evaluate(CREATE, {"game": "chess", "side": 0, "opponent": LONG_LABEL})
+    against_engine = create_game(page, module_server, {"game": "chess", "side": 0, "opponent": LONG_LABEL})
     page.goto(module_server.url + against_engine["url"])
     label = page.locator('.player[data-player="1"] .who')
     page.wait_for_selector("#move-entry:not([hidden])")
@@ -46,7 +44,8 @@ def test_labels_wrap_the_move_list_shows_whole_rows_and_the_placeholder_fits(mod
     assert label.evaluate("(who) => who.scrollWidth <= who.clientWidth && who.scrollHeight <= who.clientHeight")
     assert page.evaluate(PLACEHOLDER_ROOM) >= 0
 
-    created = page.evaluate(CREATE, {"game": "chess", "side": 0, "opponent": {"type": "friend", "open": True}})
+    created = create_game(page, module_server,
+                          {"game": "chess", "side": 0, "opponent": {"type": "friend", "open": True}})
     black = module_server.post(f"/api/games/{created['id']}/seats", {}).json()["token"]
     for index, move in enumerate(MOVES):
         token = created["token"] if index % 2 == 0 else black

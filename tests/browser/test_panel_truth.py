@@ -12,6 +12,7 @@ import sys
 import chess
 import pytest
 import requests
+from pages import create_game
 from playwright.sync_api import Browser, expect
 
 SEARCHES = [("tictactoe", 6, 3000), ("nim", 6, 3000), ("connect4", 5, 0), ("wolves", 5, 0), ("chess", 4, 0)]
@@ -115,10 +116,8 @@ def test_the_truth_column_judges_bounds_by_the_exact_value(module_server, browse
     which the search's evaluation neither proved nor refuted: not decided at this depth. None is an error."""
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     page = context.new_page()
-    page.goto(module_server.url + "/")
-    created = page.evaluate("""fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
-        body: JSON.stringify({game: 'tictactoe', opponent: {type: 'engine', depth: 2}, side: 0})})
-        .then(r => r.json())""")
+    created = create_game(page, module_server, {"game": "tictactoe", "opponent": {"type": "engine", "depth": 2},
+                                                "side": 0})
     page.goto(module_server.url + created["url"])
     page.click('[aria-label="Cell 2"]')
     expect(page.locator("#p-truth-note")).to_be_visible()

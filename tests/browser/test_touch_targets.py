@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from pages import open_home, open_path, open_reviewed_game
+from pages import create_game, open_home, open_path, open_reviewed_game
 from playwright.sync_api import Browser, Page
 from servers import LiveServer
 
@@ -26,17 +26,10 @@ TOO_SMALL = """() => [...document.querySelectorAll(`button, a[href], select, inp
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 
 
-def create(page: Page, body: dict) -> dict:
-    """A game created by the page's own fetch (the page's cookie then holds its seat)."""
-    return page.evaluate("""(body) => fetch('/api/games', {method: 'POST',
-        headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)})
-        .then((answer) => answer.json())""", body)
-
-
 def engine_game(game: str) -> Callable[[Page, LiveServer], None]:
     """A new game of ``game`` against the engine, the visitor to move on an untouched board."""
     def open_game(page: Page, server: LiveServer) -> None:
-        created = create(page, {"game": game, "opponent": {"type": "engine", "level": 1}, "side": 0})
+        created = create_game(page, server, {"game": game, "opponent": {"type": "engine", "level": 1}, "side": 0})
         page.goto(server.url + created["url"])
         page.wait_for_selector("#board [role=button]")
     return open_game
@@ -46,7 +39,7 @@ def searched_game(game: str) -> Callable[[Page, LiveServer], None]:
     """A game of ``game`` in which the engine (seat 0) has searched and moved: the panel shows its iteration
     slider and, for tic-tac-toe and Nim, the tree it searched."""
     def open_game(page: Page, server: LiveServer) -> None:
-        created = create(page, {"game": game, "opponent": {"type": "engine", "level": 3}, "side": 1})
+        created = create_game(page, server, {"game": game, "opponent": {"type": "engine", "level": 3}, "side": 1})
         page.goto(server.url + created["url"])
         page.wait_for_selector("#moves button")
         page.wait_for_selector(".tnode")
@@ -54,7 +47,7 @@ def searched_game(game: str) -> Callable[[Page, LiveServer], None]:
 
 
 def chess_with_moves(page: Page, server: LiveServer) -> None:
-    created = create(page, {"game": "chess", "opponent": {"type": "friend", "open": True}, "side": 0})
+    created = create_game(page, server, {"game": "chess", "opponent": {"type": "friend", "open": True}, "side": 0})
     black = server.post(f"/api/games/{created['id']}/seats", {}).json()["token"]
     for index, move in enumerate(["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]):
         token = created["token"] if index % 2 == 0 else black
@@ -75,6 +68,5 @@ PAGES = {
 def test_every_target_is_44_pixels_square(module_server, browser: Browser, name: str) -> None:
     context = browser.new_context(**PHONE)
     page = context.new_page()
-    page.goto(module_server.url + "/")
     PAGES[name](page, module_server)
     assert page.evaluate(TOO_SMALL) == []
