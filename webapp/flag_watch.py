@@ -17,17 +17,19 @@ log = logging.getLogger(__name__)
 
 
 class FlagWatch:
-    """Calls ``on_due(game_id)`` from its own thread once ``clock``'s Unix time reaches each time given to ``watch``.
-    A game may be watched several times (each move gives a new time): ``on_due`` decides whether its clock really
-    fell."""
+    """Once started (``start(on_due)``), calls ``on_due(game_id)`` from its own thread once ``clock``'s Unix time
+    reaches each time given to ``watch`` (times given before the start are kept). A game may be watched several
+    times (each move gives a new time): ``on_due`` decides whether its clock really fell."""
 
-    def __init__(self, on_due: Callable[[str], None], clock: Clock) -> None:
-        self._on_due = on_due
+    def __init__(self, clock: Clock) -> None:
         self._clock = clock
         self._due: list[tuple[float, str]] = []
         self._changed = threading.Condition()
         self._closed = False
-        threading.Thread(target=self._run, name="flag-watch", daemon=True).start()
+
+    def start(self, on_due: Callable[[str], None]) -> None:
+        """Start the thread that calls ``on_due(game_id)`` for each time due. Called once."""
+        threading.Thread(target=self._run, args=(on_due,), name="flag-watch", daemon=True).start()
 
     def watch(self, game_id: str, at: float) -> None:
         """Call ``on_due(game_id)`` at Unix time ``at`` (at once if it is past)."""
@@ -50,9 +52,9 @@ class FlagWatch:
                 self._clock.wait(self._changed, self._due[0][0] - self._clock.time() if self._due else None)
             return None
 
-    def _run(self) -> None:
+    def _run(self, on_due: Callable[[str], None]) -> None:
         while (game_id := self._next_due()) is not None:
             try:
-                self._on_due(game_id)
+                on_due(game_id)
             except Exception:
                 log.exception("game %s: the check of its clock failed", game_id)

@@ -20,21 +20,18 @@ from webapp.store import PlyTakenError, Store
 
 
 class Endings:
-    """Ends this node's games. ``flags`` is the watch of running clocks, whose callback is ``on_clock_due``."""
+    """Ends this node's games. ``flags`` is the watch of running clocks; whoever starts it gives it ``on_clock_due``
+    as its callback."""
 
     def __init__(self, store: Store, cache: GameCache, turns: EngineTurns, hints: Hints, outbox: Outbox,
-                 clock: Clock) -> None:
+                 flags: FlagWatch, clock: Clock) -> None:
         self.store = store
         self.cache = cache
         self.turns = turns
         self.hints = hints
         self.outbox = outbox
+        self.flags = flags
         self.clock = clock
-        self._flags: FlagWatch | None = None
-
-    def watch_clocks(self, flags: FlagWatch) -> None:
-        """Use ``flags`` to be told when a running clock falls (its callback must be ``on_clock_due``)."""
-        self._flags = flags
 
     def finish(self, live: LiveGame, winner: int | None, reason: str, you: int | None = None) -> StatePayload:
         """End the game now (``winner``, ``reason``): its search cancelled, stored, its hints dropped, the room told;
@@ -73,8 +70,8 @@ class Endings:
         """Have ``on_clock_due`` called when the running clock of the game falls, if one runs. Lock held."""
         clocks = live.clocks()
         falls_at = None if clocks is None else clocks.falls_at()
-        if falls_at is not None and self._flags is not None:
-            self._flags.watch(live.id, falls_at)
+        if falls_at is not None:
+            self.flags.watch(live.id, falls_at)
 
     def on_clock_due(self, game_id: str) -> None:
         """The flag watch's callback: end the game if its running clock fell, else watch its new fall time."""
