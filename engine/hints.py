@@ -48,7 +48,7 @@ def move_hints(state: State, settings: SearchSettings = HINT_SETTINGS, stop: Any
     side to move, ``score`` in the engine's convention (None where only the result is known), ``shown`` the move as
     players read it (SAN in chess). ``stop`` (with ``is_set()``) cuts the search short; ``known``: the exact
     values already found; ``truth_seconds``: what the solver gets to find the others (``engine.truth.move_values``)
-    before the search is used instead); both the solver and the search are timed on ``clock``."""
+    before the search is used instead; both the solver and the search are timed on ``clock``."""
     exact = move_values(state, truth_seconds, build_tables=state.name == "tictactoe", known=known, clock=clock)
     if exact is not None:
         return {"how": "exact", "depth": None, "moves": {

@@ -116,6 +116,6 @@ def with_readable_moves(state: State, info: SearchInfo) -> SearchInfo:
 
 
 def think_at_level(state: State, level_number: int, rng: random.Random | None = None,
-                   stop: StopFlag | None = None) -> Iterator[SearchInfo]:
+                   stop: StopFlag | None = None, clock: Monotonic = SYSTEM_MONOTONIC) -> Iterator[SearchInfo]:
     """``think`` with the limits, options and margin of level ``level_number`` of the state's game."""
-    return think(state, rng=rng, stop=stop, level=level_number)
+    return think(state, rng=rng, stop=stop, level=level_number, clock=clock)

@@ -74,7 +74,8 @@ class ManualClock(Clock):
 
 class TickingClock:
     """A monotonic clock for the engine (``engine.clock.Monotonic``) that moves ``step`` seconds at every read, so
-    that how much of it a search spends depends on the search's work alone, never on the machine's load."""
+    that how much of it a search spends depends on the search's work alone, never on the machine's load. With a
+    step of 0 it stands still: no time limit on it ever passes."""
 
     def __init__(self, step: float) -> None:
         self.step = step

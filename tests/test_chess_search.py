@@ -7,6 +7,7 @@ import threading
 
 import chess
 import pytest
+from helpers import TickingClock
 
 from engine.chess.levels import LEVELS
 from engine.chess.search import ChessSearcher
@@ -19,8 +20,11 @@ from engine.search.info import Limits, SearchInfo, SearchOptions
 pytestmark = pytest.mark.engine
 
 
-def final(state: ChessState, limits: Limits, options: SearchOptions | None = None) -> SearchInfo:
-    events = list(ChessSearcher(state, limits, options).search())
+def final(state: ChessState, limits: Limits, options: SearchOptions | None = None,
+          clock: TickingClock | None = None) -> SearchInfo:
+    """The final event of a search of ``state``; ``limits.time`` on ``clock`` (default: one that moves 1 ms at each
+    look, every 256 nodes, so that a time limit ends the search at the same node on any machine)."""
+    events = list(ChessSearcher(state, limits, options, clock=clock or TickingClock(0.001)).search())
     assert events[-1].final and all(not event.final for event in events[:-1])
     return events[-1]
 

@@ -3,7 +3,7 @@ out on the engine workers and sent to its room; exact where the truth is known, 
 
 from __future__ import annotations
 
-from helpers import assert_error, connect, create, eventually, friend_game, named
+from helpers import TickingClock, assert_error, connect, create, eventually, friend_game, named
 
 from engine.games import new_game
 from engine.games.chess import ChessState
@@ -60,8 +60,8 @@ def test_search_hints_are_the_same_for_a_position_however_long_they_take():
 
 def test_connect_four_hints_are_exact_from_the_empty_board():
     """The solver proves every first move (in about 0.2 s with the compiled engine: ``HINT_TRUTH_SECONDS`` is 1 s;
-    the time it takes is ``bench/connect4_exact_by_ply.py``'s to measure, so this test gives it a minute)."""
-    hints = move_hints(new_game("connect4"), truth_seconds=60)
+    the time it takes is ``bench/connect4_exact_by_ply.py``'s to measure, so this test's clock stands still)."""
+    hints = move_hints(new_game("connect4"), clock=TickingClock(0.0))
     assert hints["how"] == "exact" and hints["depth"] is None
     assert [hints["moves"][column]["value"] for column in "1234567"] == [
         "loss in 20", "loss in 21", "draw", "win in 21", "draw", "loss in 21", "loss in 20"]

@@ -11,6 +11,7 @@ from operator import xor
 from pathlib import Path
 
 import pytest
+from helpers import TickingClock
 
 from engine.cli import main
 from engine.game import WIN, State
@@ -137,7 +138,7 @@ def test_connect_four_truth_matches_pons_scores() -> None:
     for line in filter(None, lines):
         moves, score = line.split()
         state = new_game("connect4", moves)
-        values = move_values(state, seconds=30)
+        values = move_values(state, clock=TickingClock(0.0))  # a clock standing still: all the time it takes
         assert values is not None
         assert position_value(values).score == pons_to_engine(int(score), state.moves)  # type: ignore[attr-defined]
 
@@ -147,14 +148,14 @@ def test_connect_four_verdicts_from_a_scored_position() -> None:
     start = Connect4.from_setup(moves)
     rng = random.Random(2)
     played = random_game(start, rng)
-    verdicts = review_moves(start, played, truth_seconds=30)
+    verdicts = review_moves(start, played, clock=TickingClock(0.0))
     assert verdicts[0].before == Exact.text.fget(_exact(pons_to_engine(int(score), start.moves)))
     assert all(verdict.exact for verdict in verdicts)
 
 
 def test_a_chess_blunder_is_graded_with_the_better_move() -> None:
     moves = ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"]  # 3...Nf6?? allows Qxf7 mate
-    verdicts = review_moves(new_game("chess"), moves, SearchSettings(depth=3, seconds=10))
+    verdicts = review_moves(new_game("chess"), moves, SearchSettings(depth=3, seconds=10), clock=TickingClock(0.0))
     blunder = verdicts[5]
     assert blunder.verdict == BLUNDER and blunder.loss >= 300 and blunder.move_shown == "Nf6"
     assert blunder.after == "loss in 1" and blunder.best_shown in ("g6", "Qe7", "Qf6")

@@ -26,9 +26,14 @@ class FlagWatch:
         self._due: list[tuple[float, str]] = []
         self._changed = threading.Condition()
         self._closed = False
+        self._started = False
 
     def start(self, on_due: Callable[[str], None]) -> None:
-        """Start the thread that calls ``on_due(game_id)`` for each time due. Called once."""
+        """Start the thread that calls ``on_due(game_id)`` for each time due; ``RuntimeError`` if already started."""
+        with self._changed:
+            if self._started:
+                raise RuntimeError("the flag watch is already started")
+            self._started = True
         threading.Thread(target=self._run, args=(on_due,), name="flag-watch", daemon=True).start()
 
     def watch(self, game_id: str, at: float) -> None:

@@ -49,6 +49,7 @@ def final_event(events: Iterable[SearchInfo]) -> SearchInfo:
     return last
 
 
-def analyse(state: State, limits: Limits = Limits(), options: SearchOptions = SearchOptions()) -> SearchInfo:  # noqa: B008
-    """Search ``state`` and return the final event (a convenience for scripts and tests)."""
-    return final_event(make_searcher(state, limits, options).search())
+def analyse(state: State, limits: Limits = Limits(), options: SearchOptions = SearchOptions(),  # noqa: B008
+            clock: Monotonic = SYSTEM_MONOTONIC) -> SearchInfo:
+    """Search ``state`` (timed on ``clock``) and return the final event (a convenience for scripts and tests)."""
+    return final_event(make_searcher(state, limits, options, clock=clock).search())

@@ -97,7 +97,8 @@ def building_events(state: State, level: int | None, directory: Path | None = No
                     clock: Monotonic = SYSTEM_MONOTONIC) -> Iterator[SearchInfo]:
     """When answering ``state`` at ``level`` from the table needs the table built first (it is neither in this
     process nor in a readable file): build it, yielding a "progress" event (``building`` set, every counter 0,
-    ``time_ms`` on ``clock``) at most every ``BUILD_REPORT_SECONDS``. Nothing otherwise."""
+    ``time_ms`` on ``clock``) at most every ``BUILD_REPORT_SECONDS`` (a real wait for the builder's reports, which
+    limits nothing). Nothing otherwise."""
     if level is None or level < TABLE_LEVEL or state.name not in SPACES or state.outcome() is not None:
         return
     if table(state.name, directory, build_missing=False) is not None:
