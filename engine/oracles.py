@@ -1,13 +1,14 @@
 """Oracles: sources of a move that need no search (opening books, solved tables, exact solvers).
 
 Each game with an oracle has an ``Oracle`` here, its module imported on first use (the solved tables' and chess's
-take about a second to import). Its ``answer(state, level, clock)`` (``level`` the level number or None) returns a
-final ``SearchInfo`` (``source`` "book", "table" or "solver", ``best`` a legal move text) or None when it has
-nothing to say about the position.
+take about a second to import). Its ``answer(state, level, clock, rng)`` (``level`` the level number or None)
+returns a final ``SearchInfo`` (``source`` "book", "table" or "solver", ``best`` a legal move text) or None when it
+has nothing to say about the position.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -20,32 +21,32 @@ from engine.search.info import SearchInfo
 
 @dataclass(frozen=True, slots=True)
 class Oracle:
-    """A game's oracle: ``answer(state, level, clock)``; ``describe_level(level)``, in words what it does at a level
-    (None where the level only searches); ``prepare(state, level, clock)``, when it must first prepare something (a
-    solved table built on first use), yielding the progress events of that. ``clock`` is what they measure and
-    limit their time on."""
+    """A game's oracle: ``answer(state, level, clock, rng)``; ``describe_level(level)``, in words what it does at a
+    level (None where the level only searches); ``prepare(state, level, clock)``, when it must first prepare something
+    (a solved table built on first use), yielding the progress events of that. ``clock`` is what they measure and
+    limit their time on, ``rng`` what draws among equal answers (a book's moves)."""
 
-    answer: Callable[[Any, int | None, Monotonic], SearchInfo | None]
+    answer: Callable[[Any, int | None, Monotonic, random.Random], SearchInfo | None]
     describe_level: Callable[[int], str | None]
     prepare: Callable[[State, int | None, Monotonic], Iterator[SearchInfo]] | None = None
 
 
 def _connect4() -> Oracle:
     from engine.solve import connect4_oracle
-    return Oracle(lambda state, level, clock: connect4_oracle.connect4_oracle(state, level, clock=clock),
+    return Oracle(lambda state, level, clock, rng: connect4_oracle.connect4_oracle(state, level, clock=clock),
                   connect4_oracle.describe_level)
 
 
 def _solved_tables() -> Oracle:
     from engine.solve import tables
-    return Oracle(tables.table_search, tables.describe_level,
+    return Oracle(lambda state, level, clock, rng: tables.table_search(state, level, clock), tables.describe_level,
                   lambda state, level, clock: tables.building_events(state, level, clock=clock))
 
 
 def _chess() -> Oracle:
     from engine.chess import oracle
-    return Oracle(lambda state, level, clock: oracle.chess_oracle(state, level),  # a book or a tablebase: no time
-                  oracle.describe_level)
+    # A book or a tablebase: no time to measure.
+    return Oracle(lambda state, level, clock, rng: oracle.chess_oracle(state, level, rng), oracle.describe_level)
 
 
 _LOADERS: dict[str, Callable[[], Oracle]] = {
@@ -77,8 +78,9 @@ def describe_level(game_name: str, level: int) -> str | None:
     return None if oracle is None else oracle.describe_level(level)
 
 
-def consult(state: State, level: int | None = None, clock: Monotonic = SYSTEM_MONOTONIC) -> SearchInfo | None:
+def consult(state: State, level: int | None = None, clock: Monotonic = SYSTEM_MONOTONIC,
+            rng: random.Random | None = None) -> SearchInfo | None:
     """Ask the game's oracle about ``state``: a final event with the move to play, or None (then search); the oracle
-    measures and limits its time on ``clock``."""
+    measures and limits its time on ``clock`` and draws among equal answers with ``rng`` (a fresh one if None)."""
     oracle = oracle_for(type(state).name)
-    return oracle.answer(state, level, clock) if oracle is not None else None
+    return oracle.answer(state, level, clock, rng or random.Random()) if oracle is not None else None

@@ -52,10 +52,11 @@ def think(state: State, limits: Limits = Limits(), options: SearchOptions = Sear
     With ``level``, the level's limits, options and margin (``engine.levels``) replace ``limits`` and ``margin``
     and the level's options are used with this call's ``record_tree``, ``seed`` and ``personality``. At a level,
     an oracle's answer (``engine.oracles``: book, solved table, exact solver) is yielded as the only event when it
-    has one; without a level (a custom search) the search asked for always runs. Otherwise the search runs with
-    ``root_margin = margin`` and the move is drawn with ``rng`` (a fresh ``random.Random`` if None; pass a
-    seeded one to reproduce a game) among ``candidate_moves(root_moves, margin)``; with no candidate (a
-    stopped search, MCTS) it is the search's best move. The oracle and the searches are timed on ``clock``.
+    has one (a book's move drawn with ``rng``); without a level (a custom search) the search asked for always runs.
+    Otherwise the search runs with ``root_margin = margin`` and the move is drawn with ``rng`` (a fresh
+    ``random.Random`` if None; pass a seeded one, and a clock that depends on the work alone, to reproduce a game)
+    among ``candidate_moves(root_moves, margin)``; with no candidate (a stopped search, MCTS) it is the search's best
+    move. The oracle and the searches are timed on ``clock``.
     """
     if level is not None:
         chosen_level = level_for(type(state).name, level)
@@ -67,11 +68,11 @@ def think(state: State, limits: Limits = Limits(), options: SearchOptions = Sear
     check_personality(state, options)
     if level is not None:
         yield from prepare(state, level, clock)
-    answer = consult(state, level, clock) if level is not None else None
+    rng = rng if rng is not None else random.Random()
+    answer = consult(state, level, clock, rng) if level is not None else None
     if answer is not None:
         yield with_readable_moves(state, answer)
         return
-    rng = rng if rng is not None else random.Random()
     searcher = make_searcher(state, limits, dataclasses.replace(options, root_margin=margin), stop, clock)
     for info in searcher.search():
         if info.final and margin > 0:

@@ -85,6 +85,24 @@ def test_oracle_plays_book_moves_at_levels_five_to_eight_only() -> None:
     assert len(events) == 1 and events[0].source == "book"
 
 
+def test_a_seeded_player_draws_the_same_book_moves() -> None:
+    """``think`` hands its random generator to the book, so a seed reproduces the book moves of a game."""
+    state = new_game("chess")
+
+    def book_line(seed: int) -> list[str]:
+        rng, line, position = random.Random(seed), [], state
+        for _ in range(6):
+            *_, final = think(position, level=8, rng=rng)
+            assert final.source == "book"
+            line.append(final.best)
+            position = position.play(chess.Move.from_uci(final.best))
+        return line
+
+    lines = {seed: book_line(seed) for seed in range(4)}
+    assert all(book_line(seed) == line for seed, line in lines.items())
+    assert len({tuple(line) for line in lines.values()}) > 1  # the seed does choose among the main lines
+
+
 def test_without_tablebases_the_oracle_stays_silent(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     board = chess.Board("8/8/8/4k3/8/8/8/4K2Q w - - 0 1")
     monkeypatch.delenv("ARENA_SYZYGY", raising=False)
