@@ -11,6 +11,7 @@ from helpers import TickingClock
 
 from engine.chess.levels import LEVELS
 from engine.chess.search import ChessSearcher
+from engine.clock import Monotonic
 from engine.game import WIN, play_moves
 from engine.games.chess import ChessState
 from engine.search import final_event, make_searcher
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.engine
 
 
 def final(state: ChessState, limits: Limits, options: SearchOptions | None = None,
-          clock: TickingClock | None = None) -> SearchInfo:
+          clock: Monotonic | None = None) -> SearchInfo:
     """The final event of a search of ``state``; ``limits.time`` on ``clock`` (default: one that moves 1 ms at each
     look, every 256 nodes, so that a time limit ends the search at the same node on any machine)."""
     events = list(ChessSearcher(state, limits, options, clock=clock or TickingClock(0.001)).search())
