@@ -22,7 +22,9 @@ from webapp.clock import SYSTEM_CLOCK, Clock
 from webapp.config import MAX_BODY_BYTES, instance_path, load_config
 from webapp.connections import OpenConnections
 from webapp.error_pages import init_app as install_error_pages
+from webapp.flag_watch import FlagWatch
 from webapp.headers import add_security_headers
+from webapp.loop_websockets import LoopWebSockets
 from webapp.message_queue import ResilientRedisManager
 from webapp.paced_reads import PaceReads
 from webapp.pages import bp as pages_bp
@@ -94,6 +96,8 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     connections = OpenConnections(paced_reads, clock, paced_reads.stop_reading)
     app.wsgi_app = connections  # type: ignore[method-assign]
     app.extensions["connections"] = connections
+    if async_mode() == "gevent":
+        LoopWebSockets(engine_io, connections, FlagWatch(clock), clock).install()
     stop_on_gunicorn_sigterm(socketio.server, arena.close,  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
                              connections, clock)
     arena.resume()

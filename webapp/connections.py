@@ -12,7 +12,7 @@ import sys
 import termios
 import threading
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from werkzeug.wsgi import ClosingIterator
@@ -45,6 +45,8 @@ class OpenConnections:
         self._in_progress: set[socket.socket] = set()
         self._seen: weakref.WeakSet[socket.socket] = weakref.WeakSet()
         self._changed = threading.Condition()
+        self._held: dict[socket.socket, Callable[[], None]] = {}
+        """How to stop reading each connection held (``hold``)."""
         self._current = threading.local()
         """``client``: the socket of the request the current thread serves."""
 
@@ -69,6 +71,37 @@ class OpenConnections:
         with self._changed:
             self._in_progress.discard(client)
             self._changed.notify_all()
+
+    def hold(self, client: socket.socket, stop_reading: Callable[[], None]) -> None:
+        """Count ``client`` as open and in use, as a request in progress, until ``release``: a connection the node
+        serves after its request has returned (``webapp.loop_websockets``), whose reads ``stop_reading()`` stops
+        (instead of ``stop_reader``)."""
+        with self._changed:
+            self._in_progress.add(client)
+            self._seen.add(client)
+            self._held[client] = stop_reading
+
+    def release(self, client: socket.socket) -> None:
+        """``client``, held by ``hold``, has ended."""
+        with self._changed:
+            self._held.pop(client, None)
+        self._done(client)
+
+    def _stop_reading(self, client: socket.socket) -> None:
+        held = self._held.get(client)
+        if held is not None:
+            held()
+        else:
+            self._stop_reader(client)
+
+    @contextlib.contextmanager
+    def serving(self, client: socket.socket) -> Iterator[None]:
+        """Within the block, ``client`` is the connection the current thread serves (``end_current`` ends it)."""
+        self._current.client = client
+        try:
+            yield
+        finally:
+            self._current.client = None
 
     def end_current(self, after: float, written: Callable[[], bool] = lambda: True, at_most: float = 1.0) -> None:
         """Stop reading from the client whose request this thread is serving (for a WebSocket, its connection),
@@ -104,7 +137,7 @@ class OpenConnections:
                     self.clock.wait(pause, after)
                 with contextlib.suppress(OSError):  # closed meanwhile
                     held.shutdown(socket.SHUT_RD)
-                self._stop_reader(client)
+                self._stop_reading(client)
             finally:
                 if held is not client:
                     held.close()
@@ -121,7 +154,7 @@ class OpenConnections:
         for client in lingering:
             with contextlib.suppress(OSError):  # closed meanwhile
                 client.shutdown(socket.SHUT_RDWR)
-            self._stop_reader(client)
+            self._stop_reading(client)
         return len(lingering)
 
 

@@ -37,8 +37,8 @@ class PacedSocket:
     reads nothing more (what the system still holds for it included). Everything else is the socket's own."""
 
     def __init__(self, client: socket.socket, budget: TokenBucket, clock: Clock) -> None:
-        self._client = client
-        self._budget = budget
+        self.client = client
+        self.budget = budget
         self._clock = clock
         self._stopped = False
         self._stop_changed = threading.Condition()
@@ -46,8 +46,8 @@ class PacedSocket:
     def recv(self, size: int) -> bytes:
         """Up to ``size`` bytes from the client (``socket.recv``), at the budget's pace; ``b""`` (the end of the
         connection) once stopped."""
-        data = b"" if self._stopped else self._client.recv(size)
-        owed = self._budget.charge(len(data))
+        data = b"" if self._stopped else self.client.recv(size)
+        owed = self.budget.charge(len(data))
         if not owed:
             self._clock.give_turn()
         until = self._clock.monotonic() + owed
@@ -63,7 +63,7 @@ class PacedSocket:
             self._stop_changed.notify_all()
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._client, name)
+        return getattr(self.client, name)
 
 
 class PaceReads:

@@ -1,0 +1,396 @@
+"""WebSockets held by the node's event loop itself (``LoopWebSockets``): an open WebSocket costs no greenlet.
+
+Under gunicorn's gevent worker python-engineio serves a WebSocket with simple-websocket in four greenlets: the
+request's, which waits for the client's packets, a reader, a writer of the queued packets and a ping timer, about
+73 KiB a connection (docs/scale.md). Here a WebSocket opened directly (the app's clients try that first) is taken
+over from its request once the handshake is answered, and the request's greenlet ends:
+
+- the loop watches the socket (a watcher of the loop, no stack); only when the client has sent something does a
+  greenlet start, which reads once, decodes the frames (wsproto), hands Engine.IO each packet (the app's handlers
+  run in it, one connection's in order) and ends; reads keep the pace of the connection's ``TokenBucket``
+  (``webapp.paced_reads``), each one after the loop has served the others;
+- packets for the client are written at once without waiting: what its system does not take yet waits in the
+  connection's buffer and is written when the socket can take more; a client that lets ``UNSENT_LIMIT`` bytes pile
+  up is disconnected;
+- pings are timed for every connection of the node by one ``FlagWatch`` (Engine.IO's service task already looks
+  for clients that stopped answering them).
+
+An upgrade from long polling to a WebSocket keeps Engine.IO's own (the app's clients open a WebSocket first; they
+poll only where it fails). Hand-written because no library measured does it: python-socketio's asyncio server
+costs 32 KiB a connection, with a writer and a ping task each (docs/scale.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import socket
+import threading
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+import gevent
+from engineio import exceptions, packet
+from engineio import socket as engineio_socket
+from gevent import monkey
+from wsproto.connection import Connection, ConnectionState, ConnectionType
+from wsproto.events import BytesMessage, CloseConnection, Message, Ping, TextMessage
+from wsproto.utilities import ProtocolError, generate_accept_token
+
+from webapp.clock import Clock
+from webapp.connections import OpenConnections
+from webapp.flag_watch import FlagWatch
+from webapp.paced_reads import PacedSocket
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIEnvironment
+
+log = logging.getLogger(__name__)
+
+READ_SIZE = 4096
+"""Bytes read from a client at most at each turn of its connection."""
+UNSENT_LIMIT = 1024 * 1024
+"""Bytes waiting for a client's system to take them (beyond what that system holds already) at which the client is
+disconnected: it does not read, and everything sent to it would pile up in the node."""
+CLOSING_SECONDS = 5.0
+"""Seconds a connection the server closed has, after its closing frame is queued, before its socket is closed:
+time to write what was queued and for the client to close its side (the connection then ends at once)."""
+
+_RawSocket: type[socket.socket] = monkey.get_original("socket", "socket")
+"""The standard library's socket (gevent's would wait where this one says it cannot go on)."""
+_READ, _WRITE = 1, 2
+"""The events a watcher of the loop waits for."""
+
+
+class LoopWebSockets:
+    """The WebSocket transport of ``engine_io`` (a python-engineio server in gevent mode) under gunicorn, once
+    installed (``install``): every WebSocket opened directly is held by the loop (module docstring). ``connections``
+    counts each as in use until it ends and knows it as the current connection while its packets are handled;
+    ``pings`` times the pings of every Engine.IO connection of the node; ``clock`` paces the reads."""
+
+    def __init__(self, engine_io: Any, connections: OpenConnections, pings: FlagWatch, clock: Clock) -> None:
+        self.engine_io = engine_io
+        self.connections = connections
+        self.clock = clock
+        self._pings = pings
+        self._open: dict[socket.socket, _Connection] = {}
+        self._by_sid: dict[str, _Connection] = {}
+
+    def install(self) -> None:
+        """Serve ``engine_io``'s WebSockets opened directly here, and time its pings with ``pings`` (started here)."""
+        engine_io = self.engine_io
+        stock = engine_io._async["websocket"]
+        engine_io._async = {**engine_io._async,
+                            "websocket": lambda handler, server: _Handshake(self, stock, handler, server)}
+        start_task = engine_io.start_background_task
+
+        def start_background_task(target: Any, *args: Any, **kwargs: Any) -> Any:
+            if getattr(target, "__func__", None) is engineio_socket.Socket._send_ping:  # a ping after the interval
+                self._pings.watch(target.__self__.sid, self.clock.time() + engine_io.ping_interval)
+                return None
+            return start_task(target, *args, **kwargs)
+
+        engine_io.start_background_task = start_background_task
+        self._pings.start(self._on_due)
+
+    def count(self) -> int:
+        """How many WebSockets the loop holds."""
+        return len(self._open)
+
+    def _on_due(self, sid: str) -> None:
+        """A ping of ``sid`` is due, or the time its closing connection had."""
+        connection = self._by_sid.get(sid)
+        if connection is not None and connection.ending:
+            connection.finish()
+            return
+        engine_socket = self.engine_io.sockets.get(sid)
+        if engine_socket is not None and not engine_socket.closing and not engine_socket.closed:
+            engine_socket.last_ping = self.clock.time()
+            engine_socket.send(packet.Packet(packet.PING))
+
+    def _opened(self, connection: _Connection) -> None:
+        self._open[connection.client] = connection
+        self._by_sid[connection.engine_socket.sid] = connection
+        self.connections.hold(connection.client, connection.stop_reading)
+
+    def _ended(self, connection: _Connection) -> None:
+        self._open.pop(connection.client, None)
+        self._by_sid.pop(connection.engine_socket.sid, None)
+        if connection.engine_socket.closed:
+            self.engine_io.sockets.pop(connection.engine_socket.sid, None)
+        self.connections.release(connection.client)
+
+    def _close_later(self, connection: _Connection) -> None:
+        self._pings.watch(connection.engine_socket.sid, self.clock.time() + CLOSING_SECONDS)
+
+
+class _Handshake:
+    """Engine.IO's WebSocket for one request (its ``_async["websocket"]``): answers the handshake and hands the
+    connection to the loop, or, for an upgrade from polling or a request not served by gunicorn, uses Engine.IO's
+    own (``stock``)."""
+
+    def __init__(self, transport: LoopWebSockets, stock: Any, handler: Callable[[Any], Any], server: Any) -> None:
+        self.transport = transport
+        self.stock = stock
+        self.handler = handler
+        self.server = server
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        engine_socket = getattr(self.handler, "__self__", None)
+        paced = environ.get("gunicorn.socket")
+        if not isinstance(paced, PacedSocket) or not isinstance(engine_socket, engineio_socket.Socket) \
+                or engine_socket.connected:
+            return self.stock(self.handler, self.server)(environ, start_response)
+        key = environ.get("HTTP_SEC_WEBSOCKET_KEY", "")
+        if environ.get("HTTP_SEC_WEBSOCKET_VERSION") != "13" or not key:
+            engine_socket.close(wait=False, abort=True, reason=self.server.reason.TRANSPORT_ERROR)
+            body = b"a WebSocket handshake needs Sec-WebSocket-Version 13 and a Sec-WebSocket-Key"
+            start_response("400 Bad Request", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
+            return [body]
+        client = _RawSocket(fileno=paced.client.dup().detach())
+        client.setblocking(False)
+        engine_socket.connected = engine_socket.upgraded = True
+        _keep_only_the_request(environ)
+        connection = _Connection(self.transport, client, engine_socket, paced.budget, environ)
+        connection.start(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                         b"Sec-WebSocket-Accept: " + generate_accept_token(key.encode()) + b"\r\n\r\n")
+        # gunicorn then closes its own descriptor of the socket and writes nothing (as for simple-websocket's).
+        raise StopIteration
+
+
+def _keep_only_the_request(environ: WSGIEnvironment) -> None:
+    """Keep in ``environ`` only what describes the request (its strings, and the Flask app's entry that
+    Flask-SocketIO reads): python-socketio keeps a connection's environ for as long as it is open, to handle each
+    event in a request context made from it, and the server's objects in it (its reader of the request, with the
+    parsed message, its socket, the request object of the handshake's context) would stay with it."""
+    for name, value in list(environ.items()):
+        if not isinstance(value, str | bool | int | tuple) and name != "flask.app":
+            del environ[name]
+
+
+class _Connection:
+    """One WebSocket held by the loop. It is also its Engine.IO socket's queue: ``put`` writes a packet at once,
+    ``None`` closes; ``empty`` says whether everything was written, ``join`` waits for that."""
+
+    __slots__ = ("_budget", "_environ", "_message", "_message_size", "_reading", "_stopped", "_unsent", "_woken",
+                 "_writing", "client", "ending", "engine_socket", "finished", "transport", "websocket")
+
+    def __init__(self, transport: LoopWebSockets, client: socket.socket, engine_socket: Any, budget: Any,
+                 environ: WSGIEnvironment) -> None:
+        """``environ``: the connection's, which python-socketio keeps (each event handled adds a request object to
+        it, taken out again once the event is handled)."""
+        self.transport = transport
+        self._environ = environ
+        self.client = client
+        self.engine_socket = engine_socket
+        self.websocket = Connection(ConnectionType.SERVER)
+        self._budget = budget
+        loop = gevent.get_hub().loop
+        self._reading = loop.io(client.fileno(), _READ)
+        self._writing: Any = None
+        self._unsent = bytearray()
+        self._message: list[str | bytes] = []
+        self._message_size = 0
+        self._stopped = False
+        self._woken: threading.Condition | None = None
+        self.ending = False
+        self.finished = False
+
+    def start(self, handshake: bytes) -> None:
+        """Send ``handshake`` (the HTTP answer), then what Engine.IO has queued so far, and wait for the client."""
+        self.transport._opened(self)
+        queued = self.engine_socket.queue
+        self.engine_socket.queue = self
+        self._write(handshake)
+        while not queued.empty():
+            self.put(queued.get())
+        self._reading.start(self._readable)
+
+    # Engine.IO's queue
+
+    def put(self, pkt: packet.Packet | None) -> None:
+        """Write ``pkt`` to the client now (what its system cannot take yet is kept and written later); ``None``
+        closes the connection once everything before it is written."""
+        if pkt is None:
+            self._end()
+            return
+        if self.ending or self.websocket.state is not ConnectionState.OPEN:
+            return
+        encoded: str | bytes = pkt.encode()
+        self._write(self.websocket.send(TextMessage(encoded) if isinstance(encoded, str) else BytesMessage(encoded)))
+
+    def empty(self) -> bool:
+        """Whether everything put so far has been written to the client's system (or the connection has ended)."""
+        return not self._unsent
+
+    def join(self) -> None:
+        """Return once ``empty`` (at most ``CLOSING_SECONDS`` after the connection was closed)."""
+        while not self.empty() and not self.finished:
+            self._wait(CLOSING_SECONDS)
+
+    # reading
+
+    def stop_reading(self) -> None:
+        """Read nothing more: the connection ends."""
+        self._stopped = True
+        self._wake()
+        if self._reading.active:
+            self._reading.stop()
+            gevent.spawn(self._read)
+
+    def _readable(self) -> None:
+        # In the loop's own callback, which may not wait: the reading is done in a greenlet.
+        self._reading.stop()
+        gevent.spawn(self._read)
+
+    def _read(self) -> None:
+        try:
+            data = b"" if self._stopped else self.client.recv(READ_SIZE)
+        except BlockingIOError:
+            self._watch_reads()
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._client_gone()
+            return
+        owed = self._budget.charge(len(data))
+        if not self.ending:
+            with self.transport.connections.serving(self.client):
+                self._take(data)
+            self._environ.pop("werkzeug.request", None)
+        until = self.transport.clock.monotonic() + owed
+        while not self._stopped and not self.finished and (left := until - self.transport.clock.monotonic()) > 0:
+            self._wait(left)
+        if self._stopped:
+            self._client_gone()
+        else:
+            self._watch_reads()
+
+    def _watch_reads(self) -> None:
+        if not self.finished and not self._reading.active:
+            self._reading.start(self._readable)
+
+    def _take(self, data: bytes) -> None:
+        """Hand Engine.IO every packet that ``data`` completes."""
+        self.websocket.receive_data(data)
+        try:
+            for event in self.websocket.events():
+                if self.ending:
+                    return
+                if isinstance(event, Message):
+                    self._message.append(event.data)
+                    self._message_size += len(event.data)
+                    if self._message_size > self.transport.engine_io.max_http_buffer_size:
+                        log.info("%s: packet is too large, closing connection", self.engine_socket.sid)
+                        self._close_engine_socket()
+                    elif event.message_finished:
+                        parts, self._message, self._message_size = self._message, [], 0
+                        self._receive(parts[0][:0].join(parts))  # type: ignore[arg-type]  # parts of one kind
+                elif isinstance(event, Ping):
+                    self._write(self.websocket.send(event.response()))
+                elif isinstance(event, CloseConnection):
+                    if self.websocket.state is ConnectionState.REMOTE_CLOSING:
+                        self._write(self.websocket.send(event.response()))
+                    self._close_engine_socket()
+        except ProtocolError:
+            self._close_engine_socket()
+
+    def _receive(self, encoded: str | bytes) -> None:
+        try:
+            self.engine_socket.receive(packet.Packet(encoded_packet=encoded))
+        except exceptions.UnknownPacketError:
+            pass
+        except Exception:
+            log.exception("%s: unreadable packet, closing connection", self.engine_socket.sid)
+            self._close_engine_socket()
+
+    def _close_engine_socket(self) -> None:
+        """The client has gone or broke the protocol: Engine.IO's socket closes (and with it this connection)."""
+        if not self.engine_socket.closed:
+            self.engine_socket.close(wait=False, abort=True, reason=self.engine_socket.server.reason.TRANSPORT_CLOSE)
+        self._end()
+
+    def _client_gone(self) -> None:
+        self._close_engine_socket()
+        self.finish()
+
+    # writing
+
+    def _write(self, data: bytes) -> None:
+        if self.finished:
+            return
+        self._unsent += data
+        self._flush()
+
+    def _flush(self) -> None:
+        """Write what the client's system takes now, without waiting; watch for room for the rest."""
+        try:
+            while self._unsent:
+                del self._unsent[:self.client.send(self._unsent)]
+        except BlockingIOError:
+            pass
+        except OSError:
+            self._unsent.clear()
+            # Closing runs the app's handlers, which may wait: not in the loop's own callback.
+            gevent.spawn(self._client_gone)
+            return
+        if len(self._unsent) > UNSENT_LIMIT and not self.ending:
+            log.info("%s: the client does not read, closing connection", self.engine_socket.sid)
+            self._unsent.clear()
+            gevent.spawn(self._close_engine_socket)
+            return
+        if self._unsent:
+            if self._writing is None:
+                self._writing = gevent.get_hub().loop.io(self.client.fileno(), _WRITE)
+            if not self._writing.active:
+                self._writing.start(self._flush)
+            return
+        if self._writing is not None:
+            self._writing.stop()
+        if self.ending:
+            with contextlib.suppress(OSError):  # the client has gone meanwhile
+                self.client.shutdown(socket.SHUT_WR)
+        self._wake()
+
+    # ending
+
+    def _end(self) -> None:
+        """Engine.IO closed the socket: send the closing frame after what is queued, read nothing more but the
+        client's end, and end within ``CLOSING_SECONDS``."""
+        if self.ending:
+            return
+        self.ending = True
+        if self.websocket.state is ConnectionState.OPEN:
+            self._write(self.websocket.send(CloseConnection(code=1000)))
+        else:
+            self._flush()
+        if not self.finished:
+            self.transport._close_later(self)
+
+    def finish(self) -> None:
+        """Close the socket now and forget the connection."""
+        if self.finished:
+            return
+        self.finished = True
+        self._reading.stop()
+        self._reading.close()
+        if self._writing is not None:
+            self._writing.stop()
+            self._writing.close()
+        self._unsent.clear()
+        self.client.close()
+        self.transport._ended(self)
+        self._wake()
+
+    def _wait(self, seconds: float) -> None:
+        """Wait ``seconds`` of the transport's clock, or until ``_wake``."""
+        if self._woken is None:
+            self._woken = threading.Condition()
+        with self._woken:
+            self.transport.clock.wait(self._woken, seconds)
+
+    def _wake(self) -> None:
+        if self._woken is not None:
+            with self._woken:
+                self._woken.notify_all()
