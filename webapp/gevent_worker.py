@@ -1,6 +1,6 @@
 """``PromptGeventWorker``: gunicorn's gevent worker (one event loop serving every connection, docs/scale.md), which
 begins its graceful stop as soon as it is told to (SIGTERM, its parent gone, ``max_requests`` reached) and exits as
-soon as its last connection has ended.
+soon as its last connection has ended (and the app's own stop, ``wait_on_stop``).
 
 gunicorn's own ``GeventWorker.run`` looks at its stop flag once a second, and once stopping looks at its open
 connections once a second: a stop took up to two seconds longer than its connections needed. Here the worker waits
@@ -10,6 +10,7 @@ on an event set together with that flag, and on its connection pools' emptiness 
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 from functools import partial
 
 import gevent.event
@@ -31,6 +32,13 @@ class PromptGeventWorker(GeventWorker):
     clock: Clock = SYSTEM_CLOCK
     _alive = True
     _stop_asked: gevent.event.Event | None = None
+    _app_stopped: Callable[[float], object] | None = None
+
+    def wait_on_stop(self, app_stopped: Callable[[float], object]) -> None:
+        """Make a stop also wait for ``app_stopped(seconds)`` (a wait of at most that long) before the worker exits:
+        the app's own stop of the connections it holds outside gunicorn's pool (``webapp.shutdown``), within the
+        same ``graceful_timeout``."""
+        self._app_stopped = app_stopped
 
     @property
     def alive(self) -> bool:
@@ -65,6 +73,8 @@ class PromptGeventWorker(GeventWorker):
                         each.stop(timeout=1)
                     return
                 self.notify()
+        if self._app_stopped is not None:
+            self._app_stopped(max(0.0, deadline - self.clock.monotonic()))
 
     def _serve(self, listener: socket.socket) -> StreamServer:
         """Start accepting on ``listener``: each connection handled by gunicorn's ``handle`` in a greenlet of a pool

@@ -27,6 +27,7 @@ from socketio import Server
 
 from webapp.clock import Clock
 from webapp.connections import OpenConnections
+from webapp.gevent_worker import PromptGeventWorker
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,8 @@ def stop_on_gunicorn_sigterm(server: Server, close: Callable[[], None], connecti
                              clock: Clock) -> None:
     """Under a gunicorn worker, make its SIGTERM also close ``server``'s connections, call ``close`` (the engine
     pool and the store) and cut the ``connections`` still open ``CUT_AFTER`` seconds (of ``clock``) after the
-    signal, in a thread of its own (a greenlet under gevent) while gunicorn winds down. Anywhere else (tests, a
+    signal, in a thread of its own (a greenlet under gevent) while gunicorn winds down; the app's gevent worker
+    exits only once that is done (the WebSockets the loop holds are not in gunicorn's pool). Anywhere else (tests, a
     Flask development server) nothing is changed."""
     previous = signal.getsignal(signal.SIGTERM)
     owner = getattr(previous, "__self__", None)
@@ -54,17 +56,24 @@ def stop_on_gunicorn_sigterm(server: Server, close: Callable[[], None], connecti
             or not isinstance(owner, Worker)):
         return
 
+    stopped = threading.Event()
+
     def stop_everything() -> None:
-        started = clock.monotonic()
-        close_connections(server)
-        close()
-        cut = connections.cut_lingering(max(0.0, started + CUT_AFTER - clock.monotonic()))
-        if cut:
-            log.warning("stopping: cut %d connection(s) still open %.1f s after the signal", cut, CUT_AFTER)
+        try:
+            started = clock.monotonic()
+            close_connections(server)
+            close()
+            cut = connections.cut_lingering(max(0.0, started + CUT_AFTER - clock.monotonic()))
+            if cut:
+                log.warning("stopping: cut %d connection(s) still open %.1f s after the signal", cut, CUT_AFTER)
+        finally:
+            stopped.set()
 
     def on_sigterm(signum: int, frame: FrameType | None) -> None:
         # Started without waiting for it to start (``Thread.start`` waits): a signal handler may not block, and
         # under gevent it may run inside the event loop's own callback, where no greenlet can wait.
+        if isinstance(owner, PromptGeventWorker):  # the connections the loop holds are not in gunicorn's pool
+            owner.wait_on_stop(stopped.wait)
         _thread.start_new_thread(stop_everything, ())
         previous(signum, frame)
 
