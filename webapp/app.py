@@ -16,13 +16,13 @@ from engine.games import game_class, game_names
 from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
 from webapp.address_limits import LimitHandshakes
 from webapp.address_limits import init_app as install_address_limits
+from webapp.alarms import Alarms
 from webapp.api import bp as api_bp
 from webapp.arena.assemble import Arena, ArenaSettings, assemble
 from webapp.clock import SYSTEM_CLOCK, Clock
 from webapp.config import MAX_BODY_BYTES, instance_path, load_config
 from webapp.connections import OpenConnections
 from webapp.error_pages import init_app as install_error_pages
-from webapp.flag_watch import FlagWatch
 from webapp.headers import add_security_headers
 from webapp.loop_websockets import LoopWebSockets
 from webapp.message_queue import ResilientRedisManager
@@ -50,9 +50,10 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     Opens the database, sets up the engine pool (its processes start with the first search) and restarts the
     search of every unfinished game whose turn is the engine's. With ``SOCKETIO_MESSAGE_QUEUE``, emits reach the
     other nodes through Redis (``webapp.message_queue``; each node keeps serving its own clients while Redis is
-    unreachable). Socket.IO events of one connection are handled in order, in that connection's own greenlet under
-    gunicorn's gevent worker (its own thread elsewhere: ``webapp.sockets.async_mode``; ``async_handlers=False``):
-    nothing is started per event. At most ``ARENA_MAX_SOCKETS`` connections are held (``webapp.socket_cap``). A
+    unreachable). Socket.IO events of one connection are handled in order: under gunicorn's gevent worker a WebSocket
+    opened directly is held by the event loop, and a greenlet started when its client sends handles what it sent
+    (``webapp.loop_websockets``); other connections are handled in their own greenlet (their own thread elsewhere:
+    ``webapp.sockets.async_mode``; ``async_handlers=False``): nothing is started per event. At most ``ARENA_MAX_SOCKETS`` connections are held (``webapp.socket_cap``). A
     packet that cannot be decoded reaches the handlers as an event of its own (``webapp.socket_packets``).
     """
     folder = instance_path()
@@ -97,7 +98,7 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     app.wsgi_app = connections  # type: ignore[method-assign]
     app.extensions["connections"] = connections
     if async_mode() == "gevent":
-        LoopWebSockets(engine_io, connections, FlagWatch(clock), clock).install()
+        LoopWebSockets(engine_io, connections, Alarms(clock, "pings"), clock).install()
     stop_on_gunicorn_sigterm(socketio.server, arena.close,  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
                              connections, clock)
     arena.resume()

@@ -12,7 +12,7 @@ over from its request once the handshake is answered, and the request's greenlet
 - packets for the client are written at once without waiting: what its system does not take yet waits in the
   connection's buffer and is written when the socket can take more; a client that lets ``UNSENT_LIMIT`` bytes pile
   up is disconnected;
-- pings are timed for every connection of the node by one ``FlagWatch`` (Engine.IO's service task already looks
+- pings are timed for every connection of the node by one ``Alarms`` (Engine.IO's service task already looks
   for clients that stopped answering them).
 
 An upgrade from long polling to a WebSocket keeps Engine.IO's own (the app's clients open a WebSocket first; they
@@ -37,9 +37,9 @@ from wsproto.connection import Connection, ConnectionState, ConnectionType
 from wsproto.events import BytesMessage, CloseConnection, Message, Ping, TextMessage
 from wsproto.utilities import ProtocolError, generate_accept_token
 
+from webapp.alarms import Alarms
 from webapp.clock import Clock
 from webapp.connections import OpenConnections
-from webapp.flag_watch import FlagWatch
 from webapp.paced_reads import PacedSocket
 
 if TYPE_CHECKING:
@@ -68,13 +68,13 @@ class LoopWebSockets:
     counts each as in use until it ends and knows it as the current connection while its packets are handled;
     ``pings`` times the pings of every Engine.IO connection of the node; ``clock`` paces the reads."""
 
-    def __init__(self, engine_io: Any, connections: OpenConnections, pings: FlagWatch, clock: Clock) -> None:
+    def __init__(self, engine_io: Any, connections: OpenConnections, pings: Alarms, clock: Clock) -> None:
         self.engine_io = engine_io
         self.connections = connections
         self.clock = clock
         self._pings = pings
-        self._open: dict[socket.socket, _Connection] = {}
         self._by_sid: dict[str, _Connection] = {}
+        """Every WebSocket held, by its Engine.IO session id."""
 
     def install(self) -> None:
         """Serve ``engine_io``'s WebSockets opened directly here, and time its pings with ``pings`` (started here)."""
@@ -86,19 +86,15 @@ class LoopWebSockets:
 
         def start_background_task(target: Any, *args: Any, **kwargs: Any) -> Any:
             if getattr(target, "__func__", None) is engineio_socket.Socket._send_ping:  # a ping after the interval
-                self._pings.watch(target.__self__.sid, self.clock.time() + engine_io.ping_interval)
+                self._pings.call_at(target.__self__.sid, self.clock.time() + engine_io.ping_interval)
                 return None
             return start_task(target, *args, **kwargs)
 
         engine_io.start_background_task = start_background_task
         self._pings.start(self._on_due)
 
-    def count(self) -> int:
-        """How many WebSockets the loop holds."""
-        return len(self._open)
-
     def _on_due(self, sid: str) -> None:
-        """A ping of ``sid`` is due, or the time its closing connection had."""
+        """A ping of ``sid`` is due, or the time its closing connection had (either ends a closing connection)."""
         connection = self._by_sid.get(sid)
         if connection is not None and connection.ending:
             connection.finish()
@@ -108,20 +104,21 @@ class LoopWebSockets:
             engine_socket.last_ping = self.clock.time()
             engine_socket.send(packet.Packet(packet.PING))
 
-    def _opened(self, connection: _Connection) -> None:
-        self._open[connection.client] = connection
+    def opened(self, connection: _Connection) -> None:
+        """``connection`` has been taken over: it is held until ``ended``."""
         self._by_sid[connection.engine_socket.sid] = connection
         self.connections.hold(connection.client, connection.stop_reading)
 
-    def _ended(self, connection: _Connection) -> None:
-        self._open.pop(connection.client, None)
+    def ended(self, connection: _Connection) -> None:
+        """``connection``'s socket is closed: forget it (and its Engine.IO socket, once closed)."""
         self._by_sid.pop(connection.engine_socket.sid, None)
         if connection.engine_socket.closed:
             self.engine_io.sockets.pop(connection.engine_socket.sid, None)
         self.connections.release(connection.client)
 
-    def _close_later(self, connection: _Connection) -> None:
-        self._pings.watch(connection.engine_socket.sid, self.clock.time() + CLOSING_SECONDS)
+    def close_later(self, connection: _Connection) -> None:
+        """End ``connection`` (``finish``) ``CLOSING_SECONDS`` from now, if it has not ended by then."""
+        self._pings.call_at(connection.engine_socket.sid, self.clock.time() + CLOSING_SECONDS)
 
 
 class _Handshake:
@@ -198,7 +195,7 @@ class _Connection:
 
     def start(self, handshake: bytes) -> None:
         """Send ``handshake`` (the HTTP answer), then what Engine.IO has queued so far, and wait for the client."""
-        self.transport._opened(self)
+        self.transport.opened(self)
         queued = self.engine_socket.queue
         self.engine_socket.queue = self
         self._write(handshake)
@@ -366,7 +363,7 @@ class _Connection:
         else:
             self._flush()
         if not self.finished:
-            self.transport._close_later(self)
+            self.transport.close_later(self)
 
     def finish(self) -> None:
         """Close the socket now and forget the connection."""
@@ -380,7 +377,7 @@ class _Connection:
             self._writing.close()
         self._unsent.clear()
         self.client.close()
-        self.transport._ended(self)
+        self.transport.ended(self)
         self._wake()
 
     def _wait(self, seconds: float) -> None:

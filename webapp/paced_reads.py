@@ -34,7 +34,9 @@ READ_BURST = 4 * MAX_BODY_BYTES
 class PacedSocket:
     """A client socket whose ``recv`` lets every other greenlet or thread run first and, once the client has sent
     more than its budget allows, returns only after the time that budget takes to refill; once ``stop`` is called it
-    reads nothing more (what the system still holds for it included). Everything else is the socket's own."""
+    reads nothing more (what the system still holds for it included). Everything else is the socket's own.
+    ``client`` and ``budget`` are the socket and its budget (the event loop's WebSockets, ``webapp.loop_websockets``,
+    read the socket themselves, at that budget's pace)."""
 
     def __init__(self, client: socket.socket, budget: TokenBucket, clock: Clock) -> None:
         self.client = client

@@ -13,6 +13,7 @@ import logging
 from dataclasses import dataclass
 
 from engine.game import GameError
+from webapp.alarms import Alarms
 from webapp.arena.agreements import Agreements
 from webapp.arena.cache import GameCache, Reloaded
 from webapp.arena.creation import Creation
@@ -33,7 +34,6 @@ from webapp.clock import SYSTEM_CLOCK, Clock
 from webapp.config import DEFAULT_IDLE_GAMES, DEFAULT_UNTOUCHED_GAME_SECONDS, DEFAULT_UNWATCHED_PAUSE
 from webapp.downtime import Heartbeat
 from webapp.every_move import EveryMove
-from webapp.flag_watch import FlagWatch
 from webapp.lab import Lab
 from webapp.reviews import Reviews
 from webapp.search.jobs import Runner
@@ -79,7 +79,7 @@ class Arena:
     lab: Lab
     reviews: Reviews
     hints: Hints
-    flags: FlagWatch
+    flags: Alarms
     heartbeat: Heartbeat
     upkeep: Upkeep
 
@@ -120,7 +120,7 @@ def assemble(store: Store, secret: str, emit: Emit, runner: Runner, settings: Ar
     hints = Hints(runner, emit, next_id)
     turns = EngineTurns(store, cache, runner, presence, next_id, leases, settings.pace, settings.unwatched_pause,
                         clock)
-    flags = FlagWatch(clock)
+    flags = Alarms(clock, "flag-watch")
     endings = Endings(store, cache, turns, hints, outbox, flags, clock)
     flow = TurnFlow(store, cache, turns, endings, hints, outbox, clock)
     moves = Moves(store, cache, flow, turns, endings, hints, outbox, clock)

@@ -1,10 +1,11 @@
 """How games end other than by a move: resignation, abort, an agreed draw, a creator stopping an engine game, and a
-clock that falls (watched by ``FlagWatch``, checked again before every move)."""
+clock that falls (watched by ``Alarms``, checked again before every move)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from webapp.alarms import Alarms
 from webapp.arena.cache import GameCache
 from webapp.arena.hints import Hints
 from webapp.arena.live import LiveGame
@@ -14,7 +15,6 @@ from webapp.arena.turns import EngineTurns
 from webapp.clock import Clock
 from webapp.clocks import result_on_time
 from webapp.errors import ArenaError, ErrorCode
-from webapp.flag_watch import FlagWatch
 from webapp.offers import ABORTED, may_abort
 from webapp.store import PlyTakenError, Store
 
@@ -24,7 +24,7 @@ class Endings:
     as its callback."""
 
     def __init__(self, store: Store, cache: GameCache, turns: EngineTurns, hints: Hints, outbox: Outbox,
-                 flags: FlagWatch, clock: Clock) -> None:
+                 flags: Alarms, clock: Clock) -> None:
         self.store = store
         self.cache = cache
         self.turns = turns
@@ -71,7 +71,7 @@ class Endings:
         clocks = live.clocks()
         falls_at = None if clocks is None else clocks.falls_at()
         if falls_at is not None:
-            self.flags.watch(live.id, falls_at)
+            self.flags.call_at(live.id, falls_at)
 
     def on_clock_due(self, game_id: str) -> None:
         """The flag watch's callback: end the game if its running clock fell, else watch its new fall time."""

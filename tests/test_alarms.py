@@ -1,26 +1,26 @@
-"""The flag watch on a manual clock: times watched before it starts are kept, each game is called back once its
-time has come and not before, and it starts once."""
+"""Alarms on a manual clock: times given before they start are kept, each key is called back once its time has
+come and not before, and they start once."""
 
 from __future__ import annotations
 
 import pytest
 from helpers import ManualClock, eventually
 
-from webapp.flag_watch import FlagWatch
+from webapp.alarms import Alarms
 
 
-def test_times_watched_before_the_start_are_called_back_when_due_and_not_before() -> None:
+def test_times_given_before_the_start_are_called_back_when_due_and_not_before() -> None:
     clock = ManualClock()
-    flags = FlagWatch(clock)
+    flags = Alarms(clock, "flag-watch")
     due: list[str] = []
-    flags.watch("past", clock.time() - 1)
-    flags.watch("later", clock.time() + 10)
+    flags.call_at("past", clock.time() - 1)
+    flags.call_at("later", clock.time() + 10)
     flags.start(due.append)
     try:
         eventually(lambda: due == ["past"], "the call of the time already past")
         clock.advance(9)
-        flags.watch("sooner", clock.time())
-        eventually(lambda: due == ["past", "sooner"], "the call of a time watched after the start")
+        flags.call_at("sooner", clock.time())
+        eventually(lambda: due == ["past", "sooner"], "the call of a time given after the start")
         assert due == ["past", "sooner"]  # "later" is still a second away on the clock
         clock.advance(1)
         eventually(lambda: due == ["past", "sooner", "later"], "the call once the clock reached its time")
@@ -29,10 +29,10 @@ def test_times_watched_before_the_start_are_called_back_when_due_and_not_before(
 
 
 def test_a_second_start_is_refused() -> None:
-    flags = FlagWatch(ManualClock())
-    flags.start(lambda game_id: None)
+    flags = Alarms(ManualClock(), "flag-watch")
+    flags.start(lambda key: None)
     try:
         with pytest.raises(RuntimeError, match="already started"):
-            flags.start(lambda game_id: None)
+            flags.start(lambda key: None)
     finally:
         flags.close()
