@@ -53,8 +53,9 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     unreachable). Socket.IO events of one connection are handled in order: under gunicorn's gevent worker a WebSocket
     opened directly is held by the event loop, and a greenlet started when its client sends handles what it sent
     (``webapp.loop_websockets``); other connections are handled in their own greenlet (their own thread elsewhere:
-    ``webapp.sockets.async_mode``; ``async_handlers=False``): nothing is started per event. At most ``ARENA_MAX_SOCKETS`` connections are held (``webapp.socket_cap``). A
-    packet that cannot be decoded reaches the handlers as an event of its own (``webapp.socket_packets``).
+    ``webapp.sockets.async_mode``; ``async_handlers=False``): nothing is started per event. At most
+    ``ARENA_MAX_SOCKETS`` connections are held (``webapp.socket_cap``). A packet that cannot be decoded reaches the
+    handlers as an event of its own (``webapp.socket_packets``).
     """
     folder = instance_path()
     app = Flask(__name__, instance_path=str(folder) if folder else None)

@@ -75,6 +75,8 @@ class LoopWebSockets:
         self._pings = pings
         self._by_sid: dict[str, _Connection] = {}
         """Every WebSocket held, by its Engine.IO session id."""
+        self._framed: tuple[packet.Packet, bytes] | None = None
+        """The last packet framed, and its frame."""
 
     def install(self) -> None:
         """Serve ``engine_io``'s WebSockets opened directly here, and time its pings with ``pings`` (started here)."""
@@ -103,6 +105,15 @@ class LoopWebSockets:
         if engine_socket is not None and not engine_socket.closing and not engine_socket.closed:
             engine_socket.last_ping = self.clock.time()
             engine_socket.send(packet.Packet(packet.PING))
+
+    def frame(self, pkt: packet.Packet, websocket: Connection) -> bytes:
+        """The WebSocket frame that carries ``pkt`` (made by ``websocket``). A server's frames are not masked, so a
+        packet sent to a whole room (python-socketio builds it once) is encoded and framed once for all."""
+        if self._framed is None or self._framed[0] is not pkt:
+            encoded: str | bytes = pkt.encode()
+            message = TextMessage(encoded) if isinstance(encoded, str) else BytesMessage(encoded)
+            self._framed = (pkt, websocket.send(message))
+        return self._framed[1]
 
     def opened(self, connection: _Connection) -> None:
         """``connection`` has been taken over: it is held until ``ended``."""
@@ -213,8 +224,7 @@ class _Connection:
             return
         if self.ending or self.websocket.state is not ConnectionState.OPEN:
             return
-        encoded: str | bytes = pkt.encode()
-        self._write(self.websocket.send(TextMessage(encoded) if isinstance(encoded, str) else BytesMessage(encoded)))
+        self._write(self.transport.frame(pkt, self.websocket))
 
     def empty(self) -> bool:
         """Whether everything put so far has been written to the client's system (or the connection has ended)."""
