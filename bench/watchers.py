@@ -29,7 +29,8 @@ moves cross Redis.
 Printed per run: the delivery check, latency p50/p95/p99/max, moves and messages per second, resident memory of
 gunicorn and of the engine workers (idle, with the watchers connected, with the games: per watcher and per game),
 the server's thread count, CPU shares of every process over ``--window`` seconds of the steady state, and how late
-the client processes' event loops ran. ``--dump FILE`` writes every move's timing, the CPU timeline and the
+the client processes' event loops ran; with ``--stalls S``, the servers' event-loop steps longer than S seconds
+(gevent's monitor thread). ``--dump FILE`` writes every move's timing, the CPU timeline and the
 client loop delays as JSON. See docs/scale.md for results.
 """
 
@@ -37,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import faulthandler
 import json
@@ -58,7 +60,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from servers import GENEROUS_LIMITS, LiveServer
 from services import Nginx, RedisServer
-from web_latency import cpu_seconds, percentile
+from web_latency import cpu_seconds, loop_stalls, percentile
 
 SUBNETS = ("127.0.1", "127.0.2")
 """Client source subnets for ``--spread nginx``; nginx's ip_hash (first three octets) sends them to different
@@ -396,6 +398,8 @@ class Cluster:
 
 def start_cluster(folder: Path, args: argparse.Namespace) -> Cluster:
     env = {"ARENA_WORKERS": str(args.engines), "ARENA_PACE": str(args.pace), **GENEROUS_LIMITS}
+    if args.stalls:  # gevent's monitor thread reports each step of the loop longer than that in the server's log
+        env |= {"GEVENT_MONITOR_THREAD_ENABLE": "true", "GEVENT_MAX_BLOCKING_TIME": str(args.stalls)}
     if args.nodes == 1:
         return Cluster([Node(LiveServer(folder / "node", env=env)).start()])
     redis = RedisServer(folder / "redis").start()
@@ -498,7 +502,10 @@ def run_once(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         cluster = start_cluster(Path(folder), args)
         try:
-            return measure(cluster, args)
+            result = measure(cluster, args)
+            result["stalls"] = sum((loop_stalls(node.server.log.read_text(errors="replace")) for node in cluster.nodes),
+                                   collections.Counter())
+            return result
         finally:
             cluster.stop()
 
@@ -648,6 +655,11 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
     lags = [late for _, late in r["lags"]]
     print(f"  watcher processes: CPU over the whole run {r['client_cpu']:.1f} s; event loop late by > 20 ms "
           f"{len(lags)} times, at most {1000 * max(lags, default=0):.0f} ms")
+    if args.stalls:
+        print(f"  server event-loop stalls over {args.stalls * 1000:.0f} ms (whole run, start-up included): "
+              f"{sum(r['stalls'].values())}")
+        for place, count in r["stalls"].most_common():
+            print(f"    {count:4d}  {place}")
 
 
 def main() -> None:
@@ -669,6 +681,8 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=300.0, help="longest wait for the games to end")
     parser.add_argument("--dump", type=Path, help="write every (game, ply, sent_at - all joined, delay) here as JSON")
     parser.add_argument("--repeat", type=int, default=1, help="runs; medians are printed after them")
+    parser.add_argument("--stalls", type=float, default=0,
+                        help="count the servers' event-loop stalls longer than this many seconds (0: do not watch)")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the servers (``finally``) when told to stop
     faulthandler.dump_traceback_later(args.repeat * (args.timeout + 120), exit=True)
