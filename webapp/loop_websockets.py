@@ -239,6 +239,8 @@ class _Connection:
 
     def stop_reading(self) -> None:
         """Read nothing more: the connection ends."""
+        if self.finished:
+            return
         self._stopped = True
         self._wake()
         if self._reading.active:
@@ -262,7 +264,9 @@ class _Connection:
             self._client_gone()
             return
         owed = self._budget.charge(len(data))
-        if not self.ending:
+        if self.ending:
+            self._await_close(data)
+        else:
             with self.transport.connections.serving(self.client):
                 self._take(data)
             self._environ.pop("werkzeug.request", None)
@@ -280,8 +284,8 @@ class _Connection:
 
     def _take(self, data: bytes) -> None:
         """Hand Engine.IO every packet that ``data`` completes."""
-        self.websocket.receive_data(data)
         try:
+            self.websocket.receive_data(data)
             for event in self.websocket.events():
                 if self.ending:
                     return
@@ -303,11 +307,23 @@ class _Connection:
         except ProtocolError:
             self._close_engine_socket()
 
+    def _await_close(self, data: bytes) -> None:
+        """The server has closed the connection: end it once ``data`` completes the client's closing frame (or once
+        the client sends anything after both closing frames)."""
+        try:
+            self.websocket.receive_data(data)
+            if any(isinstance(event, CloseConnection) for event in self.websocket.events()):
+                self.finish()
+        except ProtocolError:  # data after the closing handshake, or not a frame
+            self.finish()
+
     def _receive(self, encoded: str | bytes) -> None:
         try:
             self.engine_socket.receive(packet.Packet(encoded_packet=encoded))
         except exceptions.UnknownPacketError:
             pass
+        except exceptions.SocketIsClosedError:
+            self._close_engine_socket()
         except Exception:
             log.exception("%s: unreadable packet, closing connection", self.engine_socket.sid)
             self._close_engine_socket()
@@ -364,7 +380,7 @@ class _Connection:
 
     def _end(self) -> None:
         """Engine.IO closed the socket: send the closing frame after what is queued, read nothing more but the
-        client's end, and end within ``CLOSING_SECONDS``."""
+        client's closing frame or end, and end within ``CLOSING_SECONDS``."""
         if self.ending:
             return
         self.ending = True
