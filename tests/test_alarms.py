@@ -36,3 +36,19 @@ def test_a_second_start_is_refused() -> None:
             flags.start(lambda key: None)
     finally:
         flags.close()
+
+
+def test_monotonic_alarms_follow_the_clocks_monotonic_time() -> None:
+    clock = ManualClock()
+    pings = Alarms(clock, "pings", monotonic=True)
+    due: list[str] = []
+    pings.call_at("soon", clock.monotonic() + 5)
+    pings.start(due.append)
+    try:
+        clock.advance(4)
+        pings.call_at("now", clock.monotonic())
+        eventually(lambda: due == ["now"], "the call of a monotonic time already reached")
+        clock.advance(1)
+        eventually(lambda: due == ["now", "soon"], "the call once the monotonic time reached its time")
+    finally:
+        pings.close()

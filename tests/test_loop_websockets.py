@@ -5,6 +5,7 @@ still works (Engine.IO's own WebSocket)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 from collections.abc import Callable
@@ -137,9 +138,10 @@ def test_a_client_that_does_not_read_is_disconnected_once_too_much_waits_for_it(
         next_event(observer, "watchers", lambda watchers: watchers["count"] == 1)  # the silent client has left
         sock.settimeout(10)
         received = 0
-        while chunk := sock.recv(1 << 20):
-            received += len(chunk)
-        assert 0 < received < joins * state_size / 2  # ended long before all was sent, what was taken delivered
+        with contextlib.suppress(ConnectionResetError):  # cut off: what it had not read yet may be dropped
+            while chunk := sock.recv(1 << 20):
+                received += len(chunk)
+        assert received < joins * state_size / 2  # ended long before everything was sent
         observer.send("42" + json.dumps(["join", {"game_id": game_id}]))
         assert next_event(observer, "state")["id"] == game_id  # everybody else is served as before
         observer.close()

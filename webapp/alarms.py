@@ -19,11 +19,13 @@ log = logging.getLogger(__name__)
 
 class Alarms:
     """Once started (``start(on_due)``), calls ``on_due(key)`` from its own thread (named ``name``) once ``clock``'s
-    Unix time reaches each time given to ``call_at`` (times given before the start are kept). A key may be given
-    several times (each move of a game gives a new time): ``on_due`` decides whether what it waited for has come."""
+    Unix time (with ``monotonic``, its monotonic time) reaches each time given to ``call_at`` (times given before the
+    start are kept). A key may be given several times (each move of a game gives a new time): ``on_due`` decides
+    whether what it waited for has come."""
 
-    def __init__(self, clock: Clock, name: str) -> None:
+    def __init__(self, clock: Clock, name: str, monotonic: bool = False) -> None:
         self._clock = clock
+        self._now = clock.monotonic if monotonic else clock.time
         self.name = name
         self._due: list[tuple[float, str]] = []
         self._changed = threading.Condition()
@@ -39,7 +41,7 @@ class Alarms:
         threading.Thread(target=self._run, args=(on_due,), name=self.name, daemon=True).start()
 
     def call_at(self, key: str, at: float) -> None:
-        """Call ``on_due(key)`` at Unix time ``at`` (at once if it is past)."""
+        """Call ``on_due(key)`` at time ``at`` (Unix, or monotonic; at once if it is past)."""
         with self._changed:
             heapq.heappush(self._due, (at, key))
             self._changed.notify()
@@ -54,9 +56,9 @@ class Alarms:
         """Wait for the next key due and return it; None once closed."""
         with self._changed:
             while not self._closed:
-                if self._due and self._due[0][0] <= self._clock.time():
+                if self._due and self._due[0][0] <= self._now():
                     return heapq.heappop(self._due)[1]
-                self._clock.wait(self._changed, self._due[0][0] - self._clock.time() if self._due else None)
+                self._clock.wait(self._changed, self._due[0][0] - self._now() if self._due else None)
             return None
 
     def _run(self, on_due: Callable[[str], None]) -> None:

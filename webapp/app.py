@@ -99,7 +99,7 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     app.wsgi_app = connections  # type: ignore[method-assign]
     app.extensions["connections"] = connections
     if async_mode() == "gevent":
-        LoopWebSockets(engine_io, connections, Alarms(clock, "pings"), clock).install()
+        LoopWebSockets(engine_io, connections, Alarms(clock, "pings", monotonic=True), clock).install()
     stop_on_gunicorn_sigterm(socketio.server, arena.close,  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
                              connections, clock)
     arena.resume()

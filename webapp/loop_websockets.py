@@ -35,6 +35,7 @@ from engineio import socket as engineio_socket
 from gevent import monkey
 from wsproto.connection import Connection, ConnectionState, ConnectionType
 from wsproto.events import BytesMessage, CloseConnection, Message, Ping, TextMessage
+from wsproto.frame_protocol import CloseReason
 from wsproto.utilities import ProtocolError, generate_accept_token
 
 from webapp.alarms import Alarms
@@ -58,6 +59,8 @@ time to write what was queued and for the client to close its side (the connecti
 
 _RawSocket: type[socket.socket] = monkey.get_original("socket", "socket")
 """The standard library's socket (gevent's would wait where this one says it cannot go on)."""
+CLOSING = "closing "
+"""The prefix of a closing connection's key in the alarms (the others are Engine.IO session ids)."""
 _READ, _WRITE = 1, 2
 """The events a watcher of the loop waits for."""
 
@@ -66,7 +69,8 @@ class LoopWebSockets:
     """The WebSocket transport of ``engine_io`` (a python-engineio server in gevent mode) under gunicorn, once
     installed (``install``): every WebSocket opened directly is held by the loop (module docstring). ``connections``
     counts each as in use until it ends and knows it as the current connection while its packets are handled;
-    ``pings`` times the pings of every Engine.IO connection of the node; ``clock`` paces the reads."""
+    ``pings`` (on ``clock``'s monotonic time) times the pings of every Engine.IO connection of the node and the
+    closing connections' ends; ``clock`` paces the reads."""
 
     def __init__(self, engine_io: Any, connections: OpenConnections, pings: Alarms, clock: Clock) -> None:
         self.engine_io = engine_io
@@ -88,19 +92,22 @@ class LoopWebSockets:
 
         def start_background_task(target: Any, *args: Any, **kwargs: Any) -> Any:
             if getattr(target, "__func__", None) is engineio_socket.Socket._send_ping:  # a ping after the interval
-                self._pings.call_at(target.__self__.sid, self.clock.time() + engine_io.ping_interval)
+                self._pings.call_at(target.__self__.sid, self.clock.monotonic() + engine_io.ping_interval)
                 return None
             return start_task(target, *args, **kwargs)
 
         engine_io.start_background_task = start_background_task
         self._pings.start(self._on_due)
 
-    def _on_due(self, sid: str) -> None:
-        """A ping of ``sid`` is due, or the time its closing connection had (either ends a closing connection)."""
-        connection = self._by_sid.get(sid)
-        if connection is not None and connection.ending:
-            connection.finish()
+    def _on_due(self, key: str) -> None:
+        """A ping is due (``key``: the Engine.IO session id), or a closing connection's time is up (``CLOSING`` and
+        the session id)."""
+        if key.startswith(CLOSING):
+            connection = self._by_sid.get(key.removeprefix(CLOSING))
+            if connection is not None:
+                connection.finish()
             return
+        sid = key
         engine_socket = self.engine_io.sockets.get(sid)
         if engine_socket is not None and not engine_socket.closing and not engine_socket.closed:
             engine_socket.last_ping = self.clock.time()
@@ -129,7 +136,7 @@ class LoopWebSockets:
 
     def close_later(self, connection: _Connection) -> None:
         """End ``connection`` (``finish``) ``CLOSING_SECONDS`` from now, if it has not ended by then."""
-        self._pings.call_at(connection.engine_socket.sid, self.clock.time() + CLOSING_SECONDS)
+        self._pings.call_at(CLOSING + connection.engine_socket.sid, self.clock.monotonic() + CLOSING_SECONDS)
 
 
 class _Handshake:
@@ -155,14 +162,16 @@ class _Handshake:
             body = b"a WebSocket handshake needs Sec-WebSocket-Version 13 and a Sec-WebSocket-Key"
             start_response("400 Bad Request", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
             return [body]
-        client = _RawSocket(fileno=paced.client.dup().detach())
+        # The descriptor itself changes hands (gunicorn's close of its socket object is then nothing): the loop
+        # goes on watching the descriptor number it knows.
+        client = _RawSocket(fileno=paced.client.detach())
         client.setblocking(False)
         engine_socket.connected = engine_socket.upgraded = True
         _keep_only_the_request(environ)
         connection = _Connection(self.transport, client, engine_socket, paced.budget, environ)
         connection.start(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                          b"Sec-WebSocket-Accept: " + generate_accept_token(key.encode()) + b"\r\n\r\n")
-        # gunicorn then closes its own descriptor of the socket and writes nothing (as for simple-websocket's).
+        # gunicorn then writes nothing and ends the request's greenlet (as for simple-websocket's).
         raise StopIteration
 
 
@@ -180,8 +189,8 @@ class _Connection:
     """One WebSocket held by the loop. It is also its Engine.IO socket's queue: ``put`` writes a packet at once,
     ``None`` closes; ``empty`` says whether everything was written, ``join`` waits for that."""
 
-    __slots__ = ("_budget", "_environ", "_message", "_message_size", "_reading", "_stopped", "_unsent", "_woken",
-                 "_writing", "client", "ending", "engine_socket", "finished", "transport", "websocket")
+    __slots__ = ("_budget", "_close_code", "_environ", "_message", "_message_size", "_reading", "_stopped", "_unsent",
+                 "_woken", "_writing", "client", "ending", "engine_socket", "finished", "transport", "websocket")
 
     def __init__(self, transport: LoopWebSockets, client: socket.socket, engine_socket: Any, budget: Any,
                  environ: WSGIEnvironment) -> None:
@@ -200,6 +209,7 @@ class _Connection:
         self._message: list[str | bytes] = []
         self._message_size = 0
         self._stopped = False
+        self._close_code = CloseReason.NORMAL_CLOSURE
         self._woken: threading.Condition | None = None
         self.ending = False
         self.finished = False
@@ -287,14 +297,14 @@ class _Connection:
         try:
             self.websocket.receive_data(data)
             for event in self.websocket.events():
-                if self.ending:
+                if self.ending or self._stopped:
                     return
                 if isinstance(event, Message):
                     self._message.append(event.data)
                     self._message_size += len(event.data)
                     if self._message_size > self.transport.engine_io.max_http_buffer_size:
                         log.info("%s: packet is too large, closing connection", self.engine_socket.sid)
-                        self._close_engine_socket()
+                        self._close_engine_socket(CloseReason.MESSAGE_TOO_BIG)
                     elif event.message_finished:
                         parts, self._message, self._message_size = self._message, [], 0
                         self._receive(parts[0][:0].join(parts))  # type: ignore[arg-type]  # parts of one kind
@@ -305,7 +315,7 @@ class _Connection:
                         self._write(self.websocket.send(event.response()))
                     self._close_engine_socket()
         except ProtocolError:
-            self._close_engine_socket()
+            self._close_engine_socket(CloseReason.PROTOCOL_ERROR)
 
     def _await_close(self, data: bytes) -> None:
         """The server has closed the connection: end it once ``data`` completes the client's closing frame (or once
@@ -328,8 +338,10 @@ class _Connection:
             log.exception("%s: unreadable packet, closing connection", self.engine_socket.sid)
             self._close_engine_socket()
 
-    def _close_engine_socket(self) -> None:
-        """The client has gone or broke the protocol: Engine.IO's socket closes (and with it this connection)."""
+    def _close_engine_socket(self, code: CloseReason = CloseReason.NORMAL_CLOSURE) -> None:
+        """The client has gone or broke the protocol: Engine.IO's socket closes (and with it this connection, with
+        the closing frame's ``code``)."""
+        self._close_code = code
         if not self.engine_socket.closed:
             self.engine_socket.close(wait=False, abort=True, reason=self.engine_socket.server.reason.TRANSPORT_CLOSE)
         self._end()
@@ -340,8 +352,14 @@ class _Connection:
 
     # writing
 
+    def _cut(self) -> None:
+        """End the connection without writing anything more (what is unsent may end mid-frame). Its reader
+        closes it, so that the app's disconnect handler runs after the handler it may be running, not beside it."""
+        self._unsent.clear()
+        self.stop_reading()
+
     def _write(self, data: bytes) -> None:
-        if self.finished:
+        if self.finished or self._stopped:
             return
         self._unsent += data
         self._flush()
@@ -353,15 +371,12 @@ class _Connection:
                 del self._unsent[:self.client.send(self._unsent)]
         except BlockingIOError:
             pass
-        except OSError:
-            self._unsent.clear()
-            # Closing runs the app's handlers, which may wait: not in the loop's own callback.
-            gevent.spawn(self._client_gone)
+        except OSError:  # the client has gone
+            self._cut()
             return
-        if len(self._unsent) > UNSENT_LIMIT and not self.ending:
+        if len(self._unsent) > UNSENT_LIMIT:
             log.info("%s: the client does not read, closing connection", self.engine_socket.sid)
-            self._unsent.clear()
-            gevent.spawn(self._close_engine_socket)
+            self._cut()
             return
         if self._unsent:
             if self._writing is None:
@@ -385,7 +400,7 @@ class _Connection:
             return
         self.ending = True
         if self.websocket.state is ConnectionState.OPEN:
-            self._write(self.websocket.send(CloseConnection(code=1000)))
+            self._write(self.websocket.send(CloseConnection(code=self._close_code)))
         else:
             self._flush()
         if not self.finished:
