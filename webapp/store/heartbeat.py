@@ -4,8 +4,9 @@ running clocks."""
 from __future__ import annotations
 
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 
-from webapp.store.tables import Database, GameRow, HeartbeatRow, rows_changed, utc
+from webapp.store.tables import Database, GameRow, HeartbeatRow, is_duplicate_key, rows_changed, utc
 
 _HEARTBEAT = "service"
 
@@ -26,7 +27,16 @@ class HeartbeatRecord:
         ``slack`` seconds old, the turn start of each active game with a clock moves on by the time since that
         heartbeat, or since the turn began when it began after it (a move just before the crash). One node does it
         (the heartbeat is replaced only if unchanged since it was read, in the same transaction). Returns the
-        seconds forgiven (0 when the service was not down or another node did it)."""
+        seconds forgiven (0 when the service was not down or another node did it, or on a new database, where the
+        first node to start writes the first heartbeat and a node starting at the same moment finds it written)."""
+        try:
+            return self._forgive_down_time(slack)
+        except IntegrityError as error:
+            if not is_duplicate_key(error):
+                raise
+            return 0.0
+
+    def _forgive_down_time(self, slack: float) -> float:
         now = self._database.now()
         with self._database.transaction() as session:
             last = session.get(HeartbeatRow, _HEARTBEAT)
