@@ -7,9 +7,10 @@ import os
 import signal
 
 import pytest
-from helpers import connect, named
+from helpers import connect, eventually, named
 from inbox import Inbox
 
+from webapp.arena.presence import COUNT_INTERVAL
 from webapp.sockets import socketio
 
 
@@ -26,19 +27,35 @@ def moves_of(app, game_id):
     return app.test_client().get(f"/api/games/{game_id}").json["moves"]
 
 
-def test_join_sends_the_state_with_your_seat_and_the_watcher_count(app, friends):
+def test_join_sends_the_state_with_your_seat_and_the_watcher_count(app, friends, clock):
     game_id, first, _ = friends
     watcher = connect(app)
     watcher.emit("join", {"game_id": game_id})
     received = watcher.get_received()
     assert [m["name"] for m in received] == ["state", "watchers"]
     assert received[0]["args"][0]["you"] is None and received[1]["args"][0] == {"game_id": game_id, "count": 1}
+    clock.advance(COUNT_INTERVAL)  # the room's next count goes at once
     player = connect(app, first)
     player.emit("join", {"game_id": game_id})
-    assert named(player, "state")[0]["you"] == 0
+    state = named(player, "state")[0]
+    assert state["you"] == 0 and state["watchers"] == 2
     assert named(watcher, "watchers") == [{"game_id": game_id, "count": 2}]
+    clock.advance(COUNT_INTERVAL)
     player.disconnect()
     assert named(watcher, "watchers") == [{"game_id": game_id, "count": 1}]
+
+
+def test_a_crowd_arriving_together_is_sent_one_count_a_second(app, friends, clock):
+    game_id, _, _ = friends
+    first = connect(app, None, game_id)  # its count went at once: the next ones within the second wait
+    crowd = [connect(app, None, game_id) for _ in range(5)]
+    crowd[-1].disconnect()
+    assert named(first, "watchers") == []
+    clock.advance(COUNT_INTERVAL)
+    assert eventually(lambda: named(first, "watchers"), "the count held back") == [{"game_id": game_id, "count": 5}]
+    clock.advance(COUNT_INTERVAL)  # nothing changed meanwhile: the next change goes at once
+    crowd[0].disconnect()
+    assert named(first, "watchers") == [{"game_id": game_id, "count": 4}]
 
 
 def test_a_move_is_broadcast_to_the_room_as_moved(app, friends):

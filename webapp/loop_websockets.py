@@ -303,7 +303,7 @@ class _Connection:
                     self._message.append(event.data)
                     self._message_size += len(event.data)
                     if self._message_size > self.transport.engine_io.max_http_buffer_size:
-                        log.info("%s: packet is too large, closing connection", self.engine_socket.sid)
+                        log.warning("%s: packet is too large, closing connection", self.engine_socket.sid)
                         self._close_engine_socket(CloseReason.MESSAGE_TOO_BIG)
                     elif event.message_finished:
                         parts, self._message, self._message_size = self._message, [], 0
@@ -375,7 +375,7 @@ class _Connection:
             self._cut()
             return
         if len(self._unsent) > UNSENT_LIMIT:
-            log.info("%s: the client does not read, closing connection", self.engine_socket.sid)
+            log.warning("%s: the client does not read, closing connection", self.engine_socket.sid)
             self._cut()
             return
         if self._unsent:

@@ -113,7 +113,9 @@ def assemble(store: Store, secret: str, emit: Emit, runner: Runner, settings: Ar
     ``watcher_counts``, the watcher counts add up the watchers of every node. Every part reads the time from
     ``clock``. Starts the upkeep threads and the heartbeat."""
     next_id = itertools.count(1).__next__  # one counter of job ids for every kind of search
-    presence = Presence(emit, watcher_counts)
+    counts_due = Alarms(clock, "watcher-counts", monotonic=True)
+    presence = Presence(emit, counts_due, clock, watcher_counts)
+    counts_due.start(presence.send_count)
     cache = GameCache(store, presence.rooms, settings.shared, settings.idle_games, settings.untouched_seconds, clock)
     payloads = Payloads(presence, runner, clock, settings.pace)
     outbox = Outbox(emit, payloads)

@@ -6,9 +6,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+from webapp.alarms import Alarms
+from webapp.clock import Clock
 from webapp.watcher_counts import WatcherCounts
 
 Emit = Callable[..., None]
+
+COUNT_INTERVAL = 1.0
+"""Seconds at least between two watcher counts sent to one room: a crowd arriving together is sent one count a
+second, not one per arrival to everybody already there (which grows as the square of the crowd)."""
 
 
 class Rooms:
@@ -61,18 +67,28 @@ class Presence:
     rooms' sizes and learns the others'; without, the counts are this node's rooms. Thread-safe.
     ``emit(event, payload, to=room)`` sends Socket.IO messages."""
 
-    def __init__(self, emit: Emit, watcher_counts: WatcherCounts | None = None) -> None:
+    def __init__(self, emit: Emit, counts_due: Alarms, clock: Clock,
+                 watcher_counts: WatcherCounts | None = None) -> None:
+        """``counts_due`` (on ``clock``'s monotonic time) calls ``send_count`` when a room's held-back count is due;
+        whoever builds the presence starts it with that callback."""
         self.rooms = Rooms()
         self._emit = emit
+        self._counts_due = counts_due
+        self._clock = clock
         self._watcher_counts = watcher_counts
         self._elsewhere: dict[str, int] = {}
         """What the other nodes last reported, per game."""
+        self._sent: dict[str, tuple[float, int]] = {}
+        """When (``clock``'s monotonic time) and which count was last sent to each room whose next change is held
+        back or may be (a change within ``COUNT_INTERVAL`` of a count sent waits for ``send_count``)."""
         self._lock = threading.Lock()
+        self._sends = threading.Lock()
         self._closed = threading.Event()
 
     def close(self) -> None:
-        """Stop reporting to the other nodes (the node is stopping)."""
+        """Stop reporting to the other nodes and sending held-back counts (the node is stopping)."""
         self._closed.set()
+        self._counts_due.close()
 
     def count(self, game_id: str) -> int:
         """How many watch the game: this node's room, plus what the other nodes last reported."""
@@ -87,12 +103,42 @@ class Presence:
         return set(self.rooms.counts()) | elsewhere
 
     def announce(self, game_id: str, local: int) -> None:
-        """Report this node's room size ``local`` (with ``watcher_counts``) and send the room the total."""
+        """Report this node's room size ``local`` (with ``watcher_counts``) and send the room the total: now, or,
+        when the room was sent a count within ``COUNT_INTERVAL``, once that interval is over (``send_count``)."""
         if self._watcher_counts is not None and not self._closed.is_set():
             others = self._watcher_counts.exchange({game_id: local}).get(game_id, 0)
             with self._lock:
                 self._elsewhere[game_id] = others
-        self._emit("watchers", {"game_id": game_id, "count": self.count(game_id)}, to=game_id)
+        self._send_count_now_or_later(game_id)
+
+    def send_count(self, game_id: str) -> None:
+        """The room's count held back is due: send it if it changed since the last one sent (and hold the next
+        change back again), else let the next change go at once."""
+        count = self.count(game_id)
+        with self._sends:
+            last = self._sent.get(game_id)
+            if last is None or self._clock.monotonic() - last[0] < COUNT_INTERVAL:
+                return  # already sent, or sent again since: a later call is due
+            if last[1] == count:
+                del self._sent[game_id]
+                return
+            self._send(game_id, count)
+
+    def _send_count_now_or_later(self, game_id: str) -> None:
+        count = self.count(game_id)
+        with self._sends:
+            last = self._sent.get(game_id)
+            if last is not None and self._clock.monotonic() - last[0] < COUNT_INTERVAL:
+                return  # held back: ``send_count`` sends the count of its time
+            self._send(game_id, count)
+
+    def _send(self, game_id: str, count: int) -> None:
+        """Send the room ``count`` now and hold the next change back ``COUNT_INTERVAL`` (``_sends`` held: the
+        counts of one room go out in order)."""
+        now = self._clock.monotonic()
+        self._sent[game_id] = (now, count)
+        self._counts_due.call_at(game_id, now + COUNT_INTERVAL)
+        self._emit("watchers", {"game_id": game_id, "count": count}, to=game_id)
 
     def exchange(self) -> None:
         """Renew this node's reports of its rooms and send each room whose total changed its new count (the
@@ -110,4 +156,4 @@ class Presence:
                     self._elsewhere[game_id] = others
                     changed.append(game_id)
         for game_id in changed:
-            self._emit("watchers", {"game_id": game_id, "count": self.count(game_id)}, to=game_id)
+            self._send_count_now_or_later(game_id)
