@@ -274,9 +274,7 @@ class _Connection:
             self._client_gone()
             return
         owed = self._budget.charge(len(data))
-        if self.ending:
-            self._await_close(data)
-        else:
+        if not self.ending:  # once closing, what the client sends is read and dropped until it ends its side
             with self.transport.connections.serving(self.client):
                 self._take(data)
             self._environ.pop("werkzeug.request", None)
@@ -316,16 +314,6 @@ class _Connection:
                     self._close_engine_socket()
         except ProtocolError:
             self._close_engine_socket(CloseReason.PROTOCOL_ERROR)
-
-    def _await_close(self, data: bytes) -> None:
-        """The server has closed the connection: end it once ``data`` completes the client's closing frame (or once
-        the client sends anything after both closing frames)."""
-        try:
-            self.websocket.receive_data(data)
-            if any(isinstance(event, CloseConnection) for event in self.websocket.events()):
-                self.finish()
-        except ProtocolError:  # data after the closing handshake, or not a frame
-            self.finish()
 
     def _receive(self, encoded: str | bytes) -> None:
         try:
@@ -394,8 +382,11 @@ class _Connection:
     # ending
 
     def _end(self) -> None:
-        """Engine.IO closed the socket: send the closing frame after what is queued, read nothing more but the
-        client's closing frame or end, and end within ``CLOSING_SECONDS``."""
+        """Engine.IO closed the socket: send the closing frame after what is queued (then end the sending side),
+        read and drop what the client still sends until it ends its side, and end within ``CLOSING_SECONDS``.
+        Reading on keeps the socket's input empty: a socket closed with unread input resets the connection, and
+        the client's system then drops what it had received and not yet handed to the client (the error that
+        said why it was closed)."""
         if self.ending:
             return
         self.ending = True
