@@ -109,27 +109,19 @@ class Presence:
             others = self._watcher_counts.exchange({game_id: local}).get(game_id, 0)
             with self._lock:
                 self._elsewhere[game_id] = others
-        self._send_count_now_or_later(game_id)
+        self.send_count(game_id)
 
     def send_count(self, game_id: str) -> None:
-        """The room's count held back is due: send it if it changed since the last one sent (and hold the next
-        change back again), else let the next change go at once."""
-        count = self.count(game_id)
-        with self._sends:
-            last = self._sent.get(game_id)
-            if last is None or self._clock.monotonic() - last[0] < COUNT_INTERVAL:
-                return  # already sent, or sent again since: a later call is due
-            if last[1] == count:
-                del self._sent[game_id]
-                return
-            self._send(game_id, count)
-
-    def _send_count_now_or_later(self, game_id: str) -> None:
+        """Send the room its count if it differs from the last one sent, unless one was sent within
+        ``COUNT_INTERVAL``: that change is sent once the interval is over (``counts_due`` calls this again then)."""
         count = self.count(game_id)
         with self._sends:
             last = self._sent.get(game_id)
             if last is not None and self._clock.monotonic() - last[0] < COUNT_INTERVAL:
-                return  # held back: ``send_count`` sends the count of its time
+                return  # held back: the call due at the interval's end sends the count of its time
+            if last is not None and last[1] == count:
+                del self._sent[game_id]  # the room has it; the next change goes at once
+                return
             self._send(game_id, count)
 
     def _send(self, game_id: str, count: int) -> None:
@@ -156,4 +148,4 @@ class Presence:
                     self._elsewhere[game_id] = others
                     changed.append(game_id)
         for game_id in changed:
-            self._send_count_now_or_later(game_id)
+            self.send_count(game_id)
