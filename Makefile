@@ -6,19 +6,21 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test test-interpreted lint install
+.PHONY: run test test-interpreted lint install lock
 
 # Python writes its bytecode caches (in __pycache__ folders, ignored by git) even where the environment says not to:
 # a test run starts hundreds of Python processes (servers, engine workers, pytest's own), and without the caches each
 # one compiles the project's sources again, and each pytest worker rewrites every test module's asserts again.
 unexport PYTHONDONTWRITEBYTECODE
 
-# Installing builds the compiled engine (setup.py, docs/compiled.md), so any change to the engine's sources
-# installs again: the build never lags behind the code (and engine.native ignores a build that does).
-$(VENV)/.installed: pyproject.toml setup.py $(wildcard engine/*.py engine/*/*.py)
+# Installing takes every package at the version and hashes requirements.txt locks (runtime, test and build
+# requirements alike), then builds the project itself with them: the compiled engine (setup.py, docs/compiled.md),
+# so any change to the engine's sources installs again and the build never lags behind the code (engine.native
+# ignores a build that does).
+$(VENV)/.installed: requirements.txt pyproject.toml setup.py $(wildcard engine/*.py engine/*/*.py)
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q --require-hashes -r requirements.txt
+	$(PY) -m pip install -q --no-deps --no-build-isolation -e .
 	$(PY) -m engine build
 	touch $@
 
@@ -27,6 +29,17 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 install: $(VENV)/.installed node_modules/.installed
+
+# requirements.txt again from pyproject.toml's ranges (its dependencies, the test extra and the build requirements),
+# each package at the newest release they admit: run after changing a range, or to take new releases; commit both.
+# pip-tools runs from a virtual environment of its own, so the project's keeps exactly what the lock says.
+LOCK_VENV := $(VENV)-lock
+lock:
+	test -x $(LOCK_VENV)/bin/python || python3 -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install -q pip-tools==7.6.2
+	CUSTOM_COMPILE_COMMAND="make lock" $(LOCK_VENV)/bin/pip-compile --quiet --upgrade --allow-unsafe --generate-hashes \
+		--strip-extras --extra test --all-build-deps --no-emit-index-url --no-emit-find-links \
+		-o requirements.txt pyproject.toml
 
 run: install
 	$(VENV)/bin/gunicorn -w 1 -b $(HOST):$(PORT) "webapp:create_app()"
