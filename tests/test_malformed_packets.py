@@ -113,10 +113,17 @@ def test_a_flood_of_binary_frames_closes_the_transport(module_server):
     ('45999999999-["join",{"_placeholder":true,"num":0}]', "join", "binary packets are not accepted"),
     ("49", None, "packet type 9 is not one a client sends"),
     ("44", None, "packet type 4 is not one a client sends"),
+    ("4", None, "the packet is empty"),
+    ("42", None, "an event is a JSON array that starts with the event's name"),
+    ("42[]", None, "an event is a JSON array that starts with the event's name"),
+    ("42null", None, "an event is a JSON array that starts with the event's name"),
+    ('42[5,{"game_id":"x"}]', None, "an event is a JSON array that starts with the event's name"),
+    ("43", None, "an acknowledgement is a JSON array"),
 ])
 def test_packets_a_client_does_not_send_get_a_short_error_and_one_log_line(module_server, frame, event, reason):
     """A binary event announcing a billion attachments is refused at once (its binary frames are not kept: each is
-    refused as unreadable), and so are packet types clients never send; no traceback, the connection goes on."""
+    refused as unreadable), and so are packet types clients never send, an empty packet and events without a name;
+    no traceback, the connection goes on, and only its first unreadable packet is logged."""
     client = RawSocket(module_server.port)
     log_before = module_server.log.read_text()
     client.ws.send(frame)
@@ -130,7 +137,21 @@ def test_packets_a_client_does_not_send_get_a_short_error_and_one_log_line(modul
     client.ws.send(json.dumps(["join", {"game_id": the_game}]).join(["42", ""]))
     name, state = client.next_event()
     assert name == "state" and state["id"] == the_game
-    eventually(lambda: module_server.log.read_text()[len(log_before):].count("unreadable") >= 2, "two log lines")
+    eventually(lambda: "unreadable" in module_server.log.read_text()[len(log_before):], "the log line")
     new_lines = module_server.log.read_text()[len(log_before):].splitlines()
     assert "Traceback" not in "\n".join(new_lines)
-    assert len([line for line in new_lines if "unreadable" in line]) == 2, new_lines
+    assert len([line for line in new_lines if "unreadable" in line]) == 1, new_lines
+
+
+@pytest.mark.parametrize("frame", ["4", "42", "42[]", "42null"])
+def test_a_flood_of_empty_or_nameless_events_is_cut_off_with_one_log_line(module_server, frame):
+    client = RawSocket(module_server.port)
+    log_before = module_server.log.read_text()
+    with pytest.raises((websocket.WebSocketConnectionClosedException, BrokenPipeError, ConnectionResetError)):
+        for _ in range(20_000):
+            client.ws.send(frame)
+        while True:  # the server closes the connection: its errors, then the end
+            client.next_frame()
+    new_lines = module_server.log.read_text()[len(log_before):].splitlines()
+    assert "Traceback" not in "\n".join(new_lines)
+    assert len([line for line in new_lines if "unreadable" in line]) == 1, new_lines

@@ -139,13 +139,12 @@ def _close_with_error(connection: Connection, payload: dict[str, Any]) -> None:
 
 def _close_for_unreadable_packets(connection: Connection, data: object, fields: tuple[str, ...]) -> None:
     """Close the current connection for its ``UNREADABLE_LIMIT``-th unreadable packet ``data`` (as ``on_malformed``
-    gets it, unchecked): one log line, and a last ``bad_request`` error naming the packet's event when ``data``
-    passes the check (a client may also send a readable event of that name)."""
+    gets it, unchecked): a last ``bad_request`` error naming the packet's event when ``data`` passes the check (a
+    client may also send a readable event of that name). The log has its line from the connection's first."""
     try:
         event = check_event(data, fields)["event"]
     except ArenaError:
         event = None
-    log.warning("connection %s sent its unreadable packet number %d; it is closed", _sid(), UNREADABLE_LIMIT)
     _close_with_error(connection, {"code": "bad_request", "event": event,
                                    "message": "too many unreadable packets; this connection is closed"})
 
@@ -191,9 +190,9 @@ def game_event(name: str, fields: tuple[str, ...],
     limit gets ``rate_limited``; once the connection's patience is used up as well, it gets a last
     ``rate_limited`` error and is disconnected, so a flood stops costing the server anything. The event of a packet
     the server could not read (``unreadable``) takes no place in the rate but counts towards ``UNREADABLE_LIMIT``;
-    the one that reaches it is not handled: it writes a log line, gets a last ``bad_request`` error and disconnects
-    the connection. A handler refused by a limit of the client's address
-    (``webapp.address_limits``) gets a ``rate_limited`` error with ``retry_after`` (seconds)."""
+    the one that reaches it is not handled: it gets a last ``bad_request`` error and disconnects the connection. A
+    handler refused by a limit of the client's address (``webapp.address_limits``) gets a ``rate_limited`` error
+    with ``retry_after`` (seconds)."""
 
     def register(handler: Callable[..., None]) -> Callable[..., None]:
         @wraps(handler)
@@ -309,10 +308,12 @@ def on_decline(arena: Arena, connection: Connection, data: dict[str, Any]) -> No
 
 @game_event(MALFORMED_EVENT, ("event", "reason"), unreadable=True)
 def on_malformed(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
-    """A packet that could not be decoded (``webapp.socket_packets``): one log line and a ``bad_request`` error
-    naming the event it was meant to be, when that could be read."""
+    """A packet that could not be decoded (``webapp.socket_packets``): a ``bad_request`` error naming the event it
+    was meant to be, when that could be read, and for the connection's first a log line (a flood writes one)."""
     event, reason = data["event"], data["reason"]
-    log.warning("connection %s sent an unreadable %s packet: %s", _sid(), event or "Socket.IO", reason)
+    if connection.unreadable == 1:
+        log.warning("connection %s sent an unreadable %s packet: %s (its packet number %d of them closes it; no more "
+                    "are logged)", _sid(), event or "Socket.IO", reason, UNREADABLE_LIMIT)
     connection.send_error({"code": "bad_request", "message": f"{reason}; nothing was done", "event": event})
 
 

@@ -31,10 +31,19 @@ class ReadablePacket(packet.Packet):
     packet_type: int | bytes
     """The packet's type (python-socketio's constants); the whole frame when it was binary data."""
 
+    def __init__(self, packet_type: int = packet.EVENT, data: object = None, namespace: str | None = None,
+                 id: int | None = None, binary: bool | None = None,
+                 encoded_packet: str | bytes | None = None) -> None:
+        """As python-socketio's; an empty ``encoded_packet`` (which it takes for no packet at all, leaving an event
+        without data) is unreadable too."""
+        super().__init__(packet_type, data, namespace, id, binary, encoded_packet)
+        if encoded_packet is not None and not encoded_packet:
+            self._become_malformed("", "the packet is empty")
+
     def decode(self, encoded_packet: str | bytes) -> int:
-        """Decode as python-socketio does; an unreadable packet, a binary one or one of a type clients do not send
-        becomes the event ``[MALFORMED_EVENT, {event, reason}]`` of the default namespace with no attachments
-        (returns 0)."""
+        """Decode as python-socketio does; an unreadable packet, a binary one, one of a type clients do not send or
+        an event that is not a JSON array starting with its name becomes the event ``[MALFORMED_EVENT, {event,
+        reason}]`` of the default namespace with no attachments (returns 0)."""
         try:
             attachments = super().decode(encoded_packet)
         except RecursionError:
@@ -42,16 +51,28 @@ class ReadablePacket(packet.Packet):
         except (ValueError, TypeError) as error:
             reason = f"the payload is not readable JSON ({str(error)[:80]})"
         else:
-            if self.packet_type in CLIENT_PACKET_TYPES and not attachments:
-                return 0
             if self.packet_type in (packet.BINARY_EVENT, packet.BINARY_ACK) or attachments:
                 reason = "binary packets are not accepted: this server takes JSON only"
-            else:
+            elif self.packet_type not in CLIENT_PACKET_TYPES:
                 reason = f"packet type {str(self.packet_type)[:20]} is not one a client sends"
+            elif self.packet_type == packet.EVENT and not _names_an_event(self.data):
+                reason = "an event is a JSON array that starts with the event's name"
+            elif self.packet_type == packet.ACK and not isinstance(self.data, list):
+                reason = "an acknowledgement is a JSON array"
+            else:
+                return 0
+        self._become_malformed(encoded_packet, reason)
+        return 0
+
+    def _become_malformed(self, encoded_packet: str | bytes, reason: str) -> None:
         text = encoded_packet if isinstance(encoded_packet, str) else ""
         name = EVENT_NAME.search(text[:100])
         self.packet_type, self.namespace, self.id = packet.EVENT, None, None
         self.attachment_count = 0
         self.attachments: list[bytes] = []
         self.data = [MALFORMED_EVENT, {"event": name.group(1) if name else None, "reason": reason}]
-        return 0
+
+
+def _names_an_event(data: object) -> bool:
+    """Whether an event packet's ``data`` is a list whose first item is a name (a string)."""
+    return isinstance(data, list) and bool(data) and isinstance(data[0], str)
