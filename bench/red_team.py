@@ -19,6 +19,8 @@ then one phase per attack, each lasting the victim's moves:
 - ``binary``: one WebSocket sends a binary-attachment placeholder, then 15,000-byte binary frames;
 - ``packets``: one WebSocket sends packet types clients never send (``49``, ``44``), 1,000 of them a round;
 - ``long_reads``: 80 concurrent ``GET /api/games/<id>`` of a chess game set up from 1,590 plies, in rounds;
+- ``legacy_cookies``: four connections ask ``GET /api/health`` in a loop, each request carrying the
+  ``arena_seat_<id>`` cookies of earlier versions for 300 real games and no ``arena_player`` cookie;
 - ``forged_host`` (nginx only): one creation with ``Origin: http://evil.example`` and that ``X-Forwarded-Host``.
 
 After each attack's phase the same attack runs again aimed at a decoy (an nginx on a port of its own that refuses
@@ -64,6 +66,7 @@ from services import NGINX_SINGLE_CONF, Nginx
 ATTACKER, VICTIM, PROBER = "127.0.0.1", "127.0.0.2", "127.0.0.3"
 PILES = [99] * 8
 MOVE_EVERY = 0.6
+LEGACY_COOKIES = 300
 
 
 def decoy_conf(port: int) -> str:
@@ -167,7 +170,8 @@ def raw_socket(port: int) -> websocket.WebSocket:
 
 def prepare(port: int) -> dict[str, dict[str, Any]]:
     """The attacker's games, made before the first phase (the attacks use up its creations): a tic-tac-toe game
-    against the engine for the rematch chain, one for hints, and a chess game set up from 1,590 plies."""
+    against the engine for the rematch chain, one for hints, a chess game set up from 1,590 plies, and the seat
+    cookies of ``LEGACY_COOKIES`` friend games as earlier versions set them (``legacy``: its ``cookie`` header)."""
     games = {}
     setup = "startpos moves " + " ".join(long_game(1590, 1))
     for name, body in (("rematch", {"game": "tictactoe", "opponent": {"type": "engine", "level": 1}, "side": 0}),
@@ -175,6 +179,13 @@ def prepare(port: int) -> dict[str, dict[str, Any]]:
                        ("long", {"game": "chess", "setup": setup, "opponent": {"type": "friend"}, "side": 0})):
         status, games[name] = call(port, "POST", "/api/games", body)
         assert status == 201, games[name]
+    seats = []
+    for number in range(LEGACY_COOKIES):  # from addresses of their own, each under its creation limit
+        status, created = call(port, "POST", "/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}},
+                               source=f"127.0.1.{number // 10 + 1}")
+        assert status == 201, created
+        seats.append(f"arena_seat_{created['id']}={created['token']}")
+    games["legacy"] = {"cookie": "; ".join(seats)}
     return games
 
 
@@ -291,8 +302,24 @@ def long_reads(port: int, stop: Stop, got: Counter[str], games: dict[str, dict[s
             reader.join()
 
 
+def legacy_cookies(port: int, stop: Stop, got: Counter[str], games: dict[str, dict[str, Any]]) -> None:
+    cookie = games["legacy"]["cookie"]
+    http.client._MAXHEADERS = 1000  # type: ignore[attr-defined]  # an answer may expire all 300 (Python reads 100)
+
+    def send() -> None:
+        while not stop.is_set():
+            status, _ = call(port, "GET", "/api/health", headers={"Cookie": cookie})
+            got[f"health {status}"] += 1
+
+    senders = [threading.Thread(target=send) for _ in range(4)]
+    for sender in senders:
+        sender.start()
+    for sender in senders:
+        sender.join()
+
+
 ATTACKS: dict[str, Attack] = {"rematch": rematch_chain, "creations": creations, "hints": hints, "binary": binary,
-                              "packets": packets, "long_reads": long_reads}
+                              "packets": packets, "long_reads": long_reads, "legacy_cookies": legacy_cookies}
 
 
 def attack_in_process(name: str, port: int, stop: Stop, answers: multiprocessing.Queue[dict[str, int]],

@@ -74,3 +74,52 @@ def test_seat_cookies_of_earlier_versions_are_carried_over_and_expired(app):
     assert browser.get_cookie(legacy) is None and browser.get_cookie("arena_seat_forged1") is None
     assert browser.get(f"/api/games/{created['id']}").json["you"] == 0
     assert browser.post(f"/api/games/{created['id']}/moves", json={"move": "5"}).status_code == 200
+
+
+def test_a_request_carries_over_at_most_20_old_seat_cookies_each_counted_as_a_seat_taken(app):
+    from sqlalchemy import func, select
+
+    from webapp.store.tables import PlayerSeatRow
+
+    store = app.extensions["arena"].store
+
+    def rows() -> int:
+        with store.database.sessions() as session:
+            return session.scalar(select(func.count()).select_from(PlayerSeatRow))
+
+    created = create(app.test_client())
+    secret = app.config["SECRET_KEY"]
+    cookies = {f"arena_seat_old{n:03d}": issue_token(secret, f"old{n:03d}", 1) for n in range(299)}
+    cookies[f"arena_seat_{created['id']}"] = created["token"]  # sent last: read first, being the game asked for
+    asked = f"/api/games/{created['id']}"
+
+    def browser(address: str = "127.0.0.1", leave_out: int | None = None):
+        """A client without an identity holding ``cookies`` (but the ``leave_out``-th), as a script sends them."""
+        client = app.test_client()
+        client.environ_base["REMOTE_ADDR"] = address
+        for number, (name, value) in enumerate(cookies.items()):
+            if number != leave_out:
+                client.set_cookie(name, value)
+        return client
+
+    def expired(answer) -> set[str]:
+        return {c.split("=", 1)[0] for c in answer.headers.getlist("Set-Cookie") if "Expires=Thu, 01 Jan 1970" in c}
+
+    before = rows()
+    answer = browser().get(asked)
+    assert answer.status_code == 200 and answer.json["you"] == 0
+    assert len(expired(answer)) == 20 and f"arena_seat_{created['id']}" in expired(answer)
+    assert expired(answer) <= set(cookies)
+    assert rows() == before + 20
+
+    # The same cookies again, from anywhere: the same identity, the same rows.
+    again = browser("127.0.0.2").get(asked)
+    assert again.json["you"] == 0 and expired(again) == expired(answer)
+    assert rows() == before + 20
+
+    # Other sets of them (other identities) from the first address: its 30 seats a minute are 20 used, so each
+    # request carries over only the asked game's seat, while one fits; then nothing, and every request is served.
+    answers = [browser(leave_out=number).get(asked) for number in range(15)]
+    assert [a.json["you"] for a in answers] == [0] * 10 + [None] * 5
+    assert [len(expired(a)) for a in answers] == [1] * 10 + [0] * 5
+    assert rows() == before + 30

@@ -346,7 +346,7 @@ def test_the_watcher_count_adds_up_the_watchers_of_both_nodes(cluster):
             watcher.close()
 
 
-def test_a_request_with_the_old_seat_cookies_of_180_games_passes_nginx_and_gets_them_expired(cluster, monkeypatch):
+def test_a_request_with_the_old_seat_cookies_of_180_games_passes_nginx_and_gets_20_expired(cluster, monkeypatch):
     import http.client
 
     import requests
@@ -361,5 +361,6 @@ def test_a_request_with_the_old_seat_cookies_of_180_games_passes_nginx_and_gets_
     assert answer.status_code == 200 and answer.json()["you"] == 0
     set_cookies = answer.raw.headers.getlist("Set-Cookie")
     expired = {c.split("=", 1)[0] for c in set_cookies if "Expires=Thu, 01 Jan 1970" in c}
-    assert expired == {f"arena_seat_{game['id']}" for game in games}
+    assert len(expired) == 20 and f"arena_seat_{games[0]['id']}" in expired  # the rest with the next requests
+    assert expired <= {f"arena_seat_{game['id']}" for game in games}
     assert any(c.startswith("arena_player=") for c in set_cookies)

@@ -1,5 +1,6 @@
 """Rate limits per client address (``request.remote_addr``) on the actions that cost the server: game creation,
-seat taking, moves, lab runs, API reads and new Socket.IO connections. One counter per address and action, shared
+seat taking (seats carried over from old cookies included), moves, lab runs, API reads and new Socket.IO
+connections. One counter per address and action, shared
 by HTTP and Socket.IO.
 
 The decorators ``limit_create``, ``limit_seats``, ``limit_moves``, ``limit_lab``, ``limit_reads`` and
@@ -20,7 +21,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, g, request
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
@@ -70,6 +71,24 @@ limit_connects = limiter.shared_limit(_limits_of("connects"), scope="connects")
 @limit_connects
 def _count_connection() -> None:
     """Count a new connection against its address's ``ARENA_CONNECT_LIMIT`` (``RateLimitExceeded`` over it)."""
+
+
+@limiter.shared_limit(_limits_of("seats"), scope="seats", cost=lambda: int(g.arena_seat_claims))
+def _count_seat_claims() -> None:
+    """Count ``g.arena_seat_claims`` seats against the address's ``ARENA_SEAT_LIMIT`` (``RateLimitExceeded`` over
+    it, and then nothing is counted)."""
+
+
+def charge_seat_claims(count: int) -> bool:
+    """Count ``count`` seats recorded for the current request (seats carried over from cookies of earlier
+    versions, ``webapp.players``) against its address's ``ARENA_SEAT_LIMIT``, as that many seats taken: True when
+    they fit, False (and nothing counted) when they would exceed it."""
+    g.arena_seat_claims = count
+    try:
+        _count_seat_claims()
+    except RateLimitExceeded:
+        return False
+    return True
 
 
 class LimitHandshakes:

@@ -14,7 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from engine.chess.openings import load_index as load_opening_index
 from engine.games import game_class, game_names
 from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
-from webapp.address_limits import LimitHandshakes
+from webapp.address_limits import LimitHandshakes, charge_seat_claims
 from webapp.address_limits import init_app as install_address_limits
 from webapp.alarms import Alarms
 from webapp.api import bp as api_bp
@@ -85,7 +85,7 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     add_security_headers(app)
     install_address_limits(app)
     store = Store(app.config["DATABASE_URL"], clock)
-    players = Players(store, app.config["SECRET_KEY"])
+    players = Players(store, app.config["SECRET_KEY"], charge_seat_claims)
     players.install(app)
     app.extensions["players"] = players
     arena = _assemble_arena(app, store, queue is not None, clock)

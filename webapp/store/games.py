@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, select, update
@@ -186,10 +186,16 @@ class Store:
 
     def remember_seat(self, player_id: str, game_id: str, seat: int) -> None:
         """Record that browser ``player_id`` holds ``seat`` of ``game_id`` (replacing what it held there before)."""
+        self.remember_seats(player_id, {game_id: seat})
+
+    def remember_seats(self, player_id: str, seats: Mapping[str, int]) -> None:
+        """Record that browser ``player_id`` holds each game's seat in ``seats`` (game id to seat, replacing what it
+        held there before), all in one transaction."""
         for attempt in (1, 2):
             try:
                 with self._transaction() as session:
-                    session.merge(PlayerSeatRow(player_id=player_id, game_id=game_id, seat=seat))
+                    for game_id, seat in seats.items():
+                        session.merge(PlayerSeatRow(player_id=player_id, game_id=game_id, seat=seat))
                 return
             except IntegrityError as error:  # the same browser recorded it at the same moment: once more
                 if attempt == 2 or not is_duplicate_key(error):
