@@ -13,7 +13,7 @@ The holder connects from 127.0.0.1 (or 127.1.0.1 and on), the measured client fr
 reported: how many of the holder's WebSockets the server accepted, and the gunicorn worker's resident memory and
 threads before and while they are held, and per held WebSocket (slow connections included: run with ``--slow 0``
 for the WebSockets' own cost). The server runs with per-address limits far above the measured moves
-(``GENEROUS_LIMITS``): this measures connections, not rate limits.
+(``GENEROUS_CONNECTIONS``): this measures connections, not rate limits.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import contextlib
 
-from servers import GENEROUS_LIMITS, WEBSOCKET_UPGRADE, LiveServer, masked_frame
+from servers import GENEROUS_CONNECTIONS, WEBSOCKET_UPGRADE, LiveServer, masked_frame
 from services import NGINX_SINGLE_CONF, Nginx
 
 HOLDER = "127.0.0.1"
@@ -182,7 +182,7 @@ def worker_stats(server: LiveServer) -> tuple[float, int]:
 
 def run(front: str, args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
-        env = {**GENEROUS_LIMITS, "ARENA_PROXY_HOPS": "1" if front == "nginx" else "0"}
+        env = {**GENEROUS_CONNECTIONS, "ARENA_PROXY_HOPS": "1" if front == "nginx" else "0"}
         server = LiveServer(Path(folder) / "node", env=env).start()
         nginx = (Nginx(Path(folder) / "nginx", NGINX_SINGLE_CONF, node_ports=(server.port,)).start()
                  if front == "nginx" else None)

@@ -29,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from servers import GENEROUS_LIMITS, EventClient, LiveServer
+from servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
 
 POLL = 0.02
 GIVE_UP = 30.0
@@ -156,7 +156,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        env = {"ARENA_WORKERS": str(args.workers), **GENEROUS_LIMITS}
+        env = {"ARENA_WORKERS": str(args.workers), **GENEROUS_CONNECTIONS}
         server = LiveServer(Path(folder) / "instance", env=env).start()
         try:
             attacker = Attacker(server, args.hogs, args.duels, args.labs)

@@ -3,7 +3,7 @@
     .venv/bin/python bench/fast_senders.py [--seconds 8] [--runs 3] [--kinds noop binary pipelined]
 
 Starts ``gunicorn -w 1 "webapp:create_app()"`` in a temporary folder, with the per-address limits set far above
-what the measurement sends (``GENEROUS_LIMITS``: every client shares the loopback address). For each kind of
+what the measurement sends (``GENEROUS_CONNECTIONS``: every client shares the loopback address). For each kind of
 sender, and a quiet run, one run lasts ``--seconds``: a thread sends without pause on one connection
 
 - ``noop``: a WebSocket carrying Engine.IO's empty packet (7 bytes a frame), which is no event and so costs nothing of
@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from flood import cpu_seconds, percentile, server_worker_pid
-from servers import GENEROUS_LIMITS, Flood, LiveServer, flooding, masked_frame, open_websocket
+from servers import GENEROUS_CONNECTIONS, Flood, LiveServer, flooding, masked_frame, open_websocket
 
 PROBE_INTERVAL = 0.05
 MOVE_INTERVAL = 0.5
@@ -127,7 +127,7 @@ def main() -> None:
     parser.add_argument("--kinds", nargs="+", default=["noop", "binary", "pipelined"],
                         choices=["noop", "binary", "pipelined"])
     args = parser.parse_args()
-    server = LiveServer(Path(tempfile.mkdtemp()) / "instance", env=GENEROUS_LIMITS).start()
+    server = LiveServer(Path(tempfile.mkdtemp()) / "instance", env=GENEROUS_CONNECTIONS).start()
     try:
         kinds: list[str | None] = [None, *args.kinds]
         results: dict[str | None, list[dict[str, float]]] = {kind: [] for kind in kinds}

@@ -14,7 +14,7 @@ that game. Runs alternate between quiet and flooded (a separate process, joined 
 ``--runs`` of each kind, with the ratio flooded / quiet, and the gunicorn worker's CPU use. With ``--nginx`` the
 flooder goes through a real nginx (deploy/nginx-single.conf as committed but for its ports, gunicorn
 with ``ARENA_PROXY_HOPS=1``), as a deployed client would; the measured clients still connect to gunicorn directly.
-The server's per-address limits are set far above the measured games' moves (``GENEROUS_LIMITS``): the clients
+The server's per-address limits are set far above the measured games' moves (``GENEROUS_CONNECTIONS``): the clients
 all share one loopback address.
 """
 
@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from servers import GENEROUS_LIMITS, EventClient, LiveServer
+from servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
 from services import NGINX_SINGLE_CONF, Nginx
 
 INTERVAL = 0.06
@@ -194,10 +194,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         nginx = None
         if args.nginx:
-            server = LiveServer(Path(folder) / "instance", env={**GENEROUS_LIMITS, "ARENA_PROXY_HOPS": "1"}).start()
+            server = LiveServer(Path(folder) / "instance",
+                                env={**GENEROUS_CONNECTIONS, "ARENA_PROXY_HOPS": "1"}).start()
             nginx = Nginx(Path(folder) / "nginx", NGINX_SINGLE_CONF, node_ports=(server.port,)).start()
         else:
-            server = LiveServer(Path(folder) / "instance", env=GENEROUS_LIMITS).start()
+            server = LiveServer(Path(folder) / "instance", env=GENEROUS_CONNECTIONS).start()
         flood_url = nginx.url if nginx else server.url
         table = Table(server, args.games, args.spectators)
         try:

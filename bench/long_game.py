@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from long_games import long_game
 from many_games import rss_mib, worker_pid
-from servers import GENEROUS_LIMITS, LiveServer
+from servers import GENEROUS_CONNECTIONS, LiveServer
 
 
 def timed(call):  # type: ignore[no-untyped-def]
@@ -53,7 +53,7 @@ def run(plies: int, reads: int, games: int, seed: int) -> None:
     setup = "startpos moves " + " ".join(moves)
     print(f"game of {len(moves)} plies, setup of {len(setup)} characters")
     with tempfile.TemporaryDirectory() as folder:
-        server = LiveServer(Path(folder) / "instance", env=GENEROUS_LIMITS).start()
+        server = LiveServer(Path(folder) / "instance", env=GENEROUS_CONNECTIONS).start()
         try:
             body = {"game": "chess", "setup": setup, "opponent": {"type": "friend"}, "side": 0}
             took, created = timed(lambda: server.post("/api/games", body))

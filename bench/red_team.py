@@ -21,6 +21,8 @@ then one phase per attack, each lasting the victim's moves:
 - ``long_reads``: 80 concurrent ``GET /api/games/<id>`` of a chess game set up from 1,590 plies, in rounds;
 - ``legacy_cookies``: four connections ask ``GET /api/health`` in a loop, each request carrying the
   ``arena_seat_<id>`` cookies of earlier versions for 300 real games and no ``arena_player`` cookie;
+- ``slow_bodies``: 64 addresses each keep 180 connections open with a POST whose body never comes (each one the
+  server answers or closes is opened again, once a second);
 - ``forged_host`` (nginx only): one creation with ``Origin: http://evil.example`` and that ``X-Forwarded-Host``.
 
 After each attack's phase the same attack runs again aimed at a decoy (an nginx on a port of its own that refuses
@@ -43,6 +45,7 @@ import http.client
 import json
 import multiprocessing
 import random
+import resource
 import socket
 import statistics
 import sys
@@ -67,6 +70,7 @@ ATTACKER, VICTIM, PROBER = "127.0.0.1", "127.0.0.2", "127.0.0.3"
 PILES = [99] * 8
 MOVE_EVERY = 0.6
 LEGACY_COOKIES = 300
+SLOW_ADDRESSES, SLOW_PER_ADDRESS = 64, 180
 
 
 def decoy_conf(port: int) -> str:
@@ -318,8 +322,58 @@ def legacy_cookies(port: int, stop: Stop, got: Counter[str], games: dict[str, di
         sender.join()
 
 
+def slow_bodies(port: int, stop: Stop, got: Counter[str], _games: dict[str, dict[str, Any]]) -> None:
+    head = (b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 1000\r\n\r\n{")
+
+    def hold(source: str) -> None:
+        held: list[socket.socket] = []
+        while not stop.is_set():
+            before = len(held)
+            held = [sock for sock in held if not closed_by_peer(sock)]
+            got["closed by the server"] += before - len(held)
+            while len(held) < SLOW_PER_ADDRESS and not stop.is_set():
+                try:
+                    sock = socket.create_connection(("127.0.0.1", port), 10, (source, 0))
+                    sock.sendall(head)
+                except OSError:
+                    got["refused"] += 1
+                    break
+                held.append(sock)
+                got["opened"] += 1
+            stop.wait(1.0)
+        for sock in held:
+            sock.close()
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # one descriptor a connection held
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 2 * SLOW_ADDRESSES * SLOW_PER_ADDRESS)), hard))
+    holders = [threading.Thread(target=hold, args=(f"127.0.2.{number + 1}",)) for number in range(SLOW_ADDRESSES)]
+    for holder in holders:
+        holder.start()
+    for holder in holders:
+        holder.join()
+
+
+def closed_by_peer(sock: socket.socket) -> bool:
+    """Whether the server has answered or closed ``sock`` (a slow body's connection); such a socket is closed."""
+    sock.setblocking(False)
+    try:
+        ended = True
+        sock.recv(4096)
+    except BlockingIOError:
+        ended = False
+    except OSError:
+        pass
+    if ended:
+        sock.close()
+    else:
+        sock.setblocking(True)
+    return ended
+
+
 ATTACKS: dict[str, Attack] = {"rematch": rematch_chain, "creations": creations, "hints": hints, "binary": binary,
-                              "packets": packets, "long_reads": long_reads, "legacy_cookies": legacy_cookies}
+                              "packets": packets, "long_reads": long_reads, "legacy_cookies": legacy_cookies,
+                              "slow_bodies": slow_bodies}
 
 
 def attack_in_process(name: str, port: int, stop: Stop, answers: multiprocessing.Queue[dict[str, int]],

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine_share import Http, play_victim
-from servers import GENEROUS_LIMITS, LiveServer
+from servers import GENEROUS_CONNECTIONS, LiveServer
 
 GAME_TEXT = """e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 c4 c6 cxb5 axb5 Nc3 Bb7
 Bg5 b4 Nb1 h6 Bh4 c5 dxe5 Nxe4 Bxe7 Qxe7 exd6 Qf6 Nbd2 Nxd6 Nc4 Nxc4 Bxc4 Nb6 Ne5 Rae8 Bxf7+ Rxf7 Nxf7 Rxe1+ Qxe1 Kxf7
@@ -63,7 +63,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="engine processes of the node")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        server = LiveServer(Path(folder) / "instance", env={**GENEROUS_LIMITS, "ARENA_WORKERS": str(args.workers)})
+        server = LiveServer(Path(folder) / "instance", env={**GENEROUS_CONNECTIONS, "ARENA_WORKERS": str(args.workers)})
         server.start()
         try:
             http = Http(server.port, "127.0.0.1")

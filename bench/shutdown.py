@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import websocket
-from servers import GENEROUS_LIMITS, EventClient, LiveServer
+from servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
 from services import alive, descendants
 
 LONG_ENGINE = {"type": "engine", "time": 60, "algorithm": "minimax"}
@@ -73,7 +73,7 @@ def run(tries: int, watchers: int, searches: int, silent: int) -> list[float]:
         game_ids: list[str] = []
         for attempt in range(1, tries + 1):
             server = LiveServer(instance, env={"ARENA_WORKERS": str(searches), "ARENA_EVENT_RATE": "10000",
-                                               "ARENA_EVENT_BURST": "100000", **GENEROUS_LIMITS},
+                                               "ARENA_EVENT_BURST": "100000", **GENEROUS_CONNECTIONS},
                                 graceful_timeout=30).start()
             clients: list[EventClient] = []
             silent_sockets: list[websocket.WebSocket] = []

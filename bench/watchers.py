@@ -58,7 +58,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from servers import GENEROUS_LIMITS, LiveServer
+from servers import GENEROUS_CONNECTIONS, LiveServer
 from services import Nginx, RedisServer
 from web_latency import cpu_seconds, loop_stalls, percentile
 
@@ -397,7 +397,7 @@ class Cluster:
 
 
 def start_cluster(folder: Path, args: argparse.Namespace) -> Cluster:
-    env = {"ARENA_WORKERS": str(args.engines), "ARENA_PACE": str(args.pace), **GENEROUS_LIMITS}
+    env = {"ARENA_WORKERS": str(args.engines), "ARENA_PACE": str(args.pace), **GENEROUS_CONNECTIONS}
     if args.stalls:  # gevent's monitor thread reports each step of the loop longer than that in the server's log
         env |= {"GEVENT_MONITOR_THREAD_ENABLE": "true", "GEVENT_MAX_BLOCKING_TIME": str(args.stalls)}
     if args.nodes == 1:

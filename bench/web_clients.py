@@ -24,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from servers import GENEROUS_LIMITS, EventClient, LiveServer
+from servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
 from web_latency import percentile
 
 GAMES = [("tictactoe", 8), ("connect4", 3)]
@@ -126,7 +126,7 @@ def run_games(url: str, indices: list[int], clients: int, moves: int, ready: Any
 
 def run(games: int, clients: int, moves: int, processes: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        server = LiveServer(Path(folder) / "instance", env={"ARENA_WORKERS": "2", **GENEROUS_LIMITS}).start()
+        server = LiveServer(Path(folder) / "instance", env={"ARENA_WORKERS": "2", **GENEROUS_CONNECTIONS}).start()
         try:
             context = multiprocessing.get_context("spawn")
             with context.Manager() as manager, context.Pool(processes) as pool:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from servers import GENEROUS_LIMITS, EventClient, LiveServer
+from servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
 
 LONG_ENGINE = {"type": "engine", "time": 60, "algorithm": "minimax"}
 
@@ -105,7 +105,7 @@ def loop_stalls(log: str) -> collections.Counter[str]:
 def run(moves: int, interval: float, searches: int, stalls: float) -> None:
     monitor = ({"GEVENT_MONITOR_THREAD_ENABLE": "true", "GEVENT_MAX_BLOCKING_TIME": str(stalls)} if stalls else {})
     with tempfile.TemporaryDirectory() as folder:
-        server = LiveServer(Path(folder) / "instance", env={"ARENA_WORKERS": "2", **GENEROUS_LIMITS,
+        server = LiveServer(Path(folder) / "instance", env={"ARENA_WORKERS": "2", **GENEROUS_CONNECTIONS,
                                                             **monitor}).start()
         try:
             engines = busy_engines(server, searches)

@@ -70,10 +70,10 @@ def live_server(tmp_path: Path):
 def module_server(tmp_path_factory: pytest.TempPathFactory):
     """One real gunicorn (as ``live_server``) for all the tests of a module, for modules whose tests each make
     games of their own and never stop the server or count what it holds; per-address limits
-    ``servers.GENEROUS_LIMITS`` (every test of the module comes from 127.0.0.1)."""
-    from servers import GENEROUS_LIMITS, LiveServer
+    ``servers.GENEROUS_CONNECTIONS`` (every test of the module comes from 127.0.0.1)."""
+    from servers import GENEROUS_CONNECTIONS, LiveServer
 
-    server = LiveServer(tmp_path_factory.mktemp("server") / "instance", env=GENEROUS_LIMITS).start()
+    server = LiveServer(tmp_path_factory.mktemp("server") / "instance", env=GENEROUS_CONNECTIONS).start()
     yield server
     server.stop()
 
@@ -96,7 +96,7 @@ def app(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv("ARENA_INSTANCE", str(tmp_path / "instance"))
     for name in ("DATABASE_URL", "SECRET_KEY", "ARENA_WORKERS", "SOCKETIO_MESSAGE_QUEUE", "ARENA_SEARCH_QUEUE",
                  "ARENA_CREATE_LIMIT", "ARENA_SEAT_LIMIT", "ARENA_MOVE_LIMIT", "ARENA_LAB_LIMIT",
-                 "ARENA_READ_LIMIT", "ARENA_CONNECT_LIMIT"):
+                 "ARENA_READ_LIMIT", "ARENA_CONNECT_LIMIT", "ARENA_SOCKETS_PER_ADDRESS"):
         monkeypatch.delenv(name, raising=False)
     clock = request.getfixturevalue("clock") if "clock" in request.fixturenames else None
     application = create_app({"TESTING": True, "ARENA_WORKERS": 1}, clock)

@@ -32,6 +32,9 @@ GENEROUS_LIMITS = {name: "100000/minute" for name in
                     "ARENA_READ_LIMIT", "ARENA_CONNECT_LIMIT")}
 """Per-address rate limits (``webapp.address_limits``) for tests and benchmarks that legitimately create hundreds
 of games, moves, reads or connections from one loopback address; as config keys or environment variables."""
+GENEROUS_CONNECTIONS = {**GENEROUS_LIMITS, "ARENA_SOCKETS_PER_ADDRESS": "100000"}
+"""``GENEROUS_LIMITS`` and a per-address cap on Socket.IO connections far above the hundreds these tests and
+benchmarks open from one loopback address; as environment variables of a ``LiveServer``."""
 
 
 def _test_ports() -> range:

@@ -7,7 +7,7 @@ import time
 
 import pytest
 from helpers import assert_error, create, wait_for_end, wait_for_turn
-from servers import GENEROUS_LIMITS, LiveServer
+from servers import GENEROUS_CONNECTIONS, LiveServer
 
 from engine.games import new_game
 from webapp.clocks import TIMEOUT, TIMEOUT_DRAW, Clocks, TimeControl, clocks_of, result_on_time
@@ -138,7 +138,7 @@ def test_the_engine_thinks_on_its_own_clock(app, client):
 
 
 def test_clocks_survive_a_sigkill(tmp_path):
-    server = LiveServer(tmp_path / "instance", env=GENEROUS_LIMITS).start()
+    server = LiveServer(tmp_path / "instance", env=GENEROUS_CONNECTIONS).start()
     try:
         created = server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "friend", "open": True},
                                              "side": 0, "clock": {"minutes": 1, "increment": 0}}).json()
@@ -168,7 +168,7 @@ def test_a_crash_right_after_a_move_charges_nobody_for_the_outage(tmp_path):
     gets back all the down time (the turn began after the last heartbeat, so the time since the turn began is
     forgiven), is charged at most for the time the server ran before the kill and after the restart, and gets back
     at most the part of the turn that passed before the move's answer read the clock."""
-    server = LiveServer(tmp_path / "instance", env=GENEROUS_LIMITS).start()
+    server = LiveServer(tmp_path / "instance", env=GENEROUS_CONNECTIONS).start()
     try:
         created = server.post("/api/games", {"game": "chess", "opponent": {"type": "friend", "open": True},
                                              "side": 0, "clock": {"minutes": 1, "increment": 0}}).json()

@@ -16,7 +16,7 @@ import socketio
 import websocket
 from helpers import eventually
 from long_games import long_game
-from servers import GENEROUS_LIMITS, WEBSOCKET_UPGRADE, LiveServer, masked_frame
+from servers import GENEROUS_CONNECTIONS, WEBSOCKET_UPGRADE, LiveServer, masked_frame
 
 from webapp.config import MAX_BODY_BYTES
 from webapp.loop_websockets import UNSENT_LIMIT
@@ -117,7 +117,7 @@ def test_an_upgrade_from_long_polling_still_carries_events(module_server):
 
 
 def test_a_client_that_does_not_read_is_disconnected_once_too_much_waits_for_it(tmp_path):
-    env = {**GENEROUS_LIMITS, "ARENA_EVENT_RATE": "10000", "ARENA_EVENT_BURST": "100000"}
+    env = {**GENEROUS_CONNECTIONS, "ARENA_EVENT_RATE": "10000", "ARENA_EVENT_BURST": "100000"}
     server = LiveServer(tmp_path / "instance", env=env).start()
     try:
         setup = "startpos moves " + " ".join(long_game(2000, seed=1))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from helpers import eventually
-from servers import GENEROUS_LIMITS, EventClient, LiveServer
+from servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
 from services import Nginx, RedisServer
 
 from webapp.arena.assemble import ArenaSettings, assemble
@@ -27,7 +27,7 @@ def node_env(queue: str, database: Path, name: str) -> dict[str, str]:
     limits far above the hundreds of games these tests create from one address (the limits' own test below sets
     its own)."""
     return {"SOCKETIO_MESSAGE_QUEUE": queue, "DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY": "cluster-key",
-            "ARENA_NODE": name, "ARENA_PACE": "0", **GENEROUS_LIMITS}
+            "ARENA_NODE": name, "ARENA_PACE": "0", **GENEROUS_CONNECTIONS}
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ import pytest
 import requests
 import requests.adapters
 import websocket
-from servers import GENEROUS_LIMITS, EventClient, LiveServer
+from servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
 from services import NGINX_SINGLE_CONF, Nginx
 
 pytestmark = pytest.mark.servers
@@ -34,7 +34,7 @@ def front(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """gunicorn (its own limits out of the way, to meet nginx's; SQLite in ``front/node``) behind nginx, both on
     free ports; nginx's URL."""
     folder = tmp_path_factory.mktemp("front")
-    node = LiveServer(folder / "node", env={**GENEROUS_LIMITS, "ARENA_PROXY_HOPS": "1"})
+    node = LiveServer(folder / "node", env={**GENEROUS_CONNECTIONS, "ARENA_PROXY_HOPS": "1"})
     nginx = Nginx(folder / "nginx", NGINX_SINGLE_CONF, node_ports=(node.port,))
     try:
         node.start()

@@ -22,7 +22,7 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
-from servers import GENEROUS_LIMITS, LiveServer
+from servers import GENEROUS_CONNECTIONS, LiveServer
 
 pytestmark = pytest.mark.servers
 
@@ -38,7 +38,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """gunicorn serving the app; engine-against-engine games paced a minute apart, so generated ones stay idle;
     per-address limits out of the way of the hundreds of generated requests (tests/test_address_limits.py)."""
     live = LiveServer(tmp_path_factory.mktemp("openapi") / "instance",
-                      env={"SECRET_KEY": SECRET, "ARENA_PACE": "60", **GENEROUS_LIMITS}).start()
+                      env={"SECRET_KEY": SECRET, "ARENA_PACE": "60", **GENEROUS_CONNECTIONS}).start()
     yield live
     live.stop()
 

@@ -6,6 +6,7 @@ connection is refused with ``503 server_full`` and HTTP still answers."""
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import socket
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 import requests
 from helpers import eventually
-from servers import GENEROUS_LIMITS, LiveServer, flooding, masked_frame, open_websocket
+from servers import GENEROUS_CONNECTIONS, LiveServer, flooding, masked_frame, open_websocket
 
 pytestmark = pytest.mark.servers
 
@@ -48,7 +49,7 @@ def friend_nim_game(server: LiveServer) -> tuple[str, str]:
 
 
 def test_idle_websockets_and_slow_clients_beyond_any_thread_pool_leave_requests_and_moves_answering(tmp_path):
-    server = LiveServer(tmp_path / "instance", env=GENEROUS_LIMITS).start()
+    server = LiveServer(tmp_path / "instance", env=GENEROUS_CONNECTIONS).start()
     try:
         game_id, token = friend_nim_game(server)
         with held([]) as sockets:
@@ -72,7 +73,7 @@ def test_idle_websockets_and_slow_clients_beyond_any_thread_pool_leave_requests_
 
 
 def test_past_the_socket_cap_a_new_connection_is_refused_with_server_full_and_http_still_answers(tmp_path):
-    server = LiveServer(tmp_path / "instance", env={**GENEROUS_LIMITS, "ARENA_MAX_SOCKETS": "5"}).start()
+    server = LiveServer(tmp_path / "instance", env={**GENEROUS_CONNECTIONS, "ARENA_MAX_SOCKETS": "5"}).start()
     try:
         with held([]) as sockets:
             for _ in range(5):
@@ -129,3 +130,78 @@ def test_a_client_sending_requests_back_to_back_leaves_others_answering(live_ser
     with flooding(sock, b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n" * 100) as flood:
         health_and_a_move_answer(live_server, game_id, token)
         assert flood.sender.is_alive()  # the answers came while the flood went on
+
+
+def read_answer(sock: socket.socket) -> tuple[bytes, bytes]:
+    """The head and the body of the HTTP answer on ``sock``, once the server has sent it all and closed."""
+    answer = b""
+    while chunk := sock.recv(4096):
+        answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return head, body
+
+
+def test_a_body_that_does_not_arrive_gets_408_within_ten_seconds_and_the_connection_closes(live_server):
+    game_id, token = friend_nim_game(live_server)
+    slow = socket.create_connection(("127.0.0.1", live_server.port), timeout=30)
+    with contextlib.closing(slow):
+        slow.sendall(f"POST /api/games/{game_id}/moves HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     "Content-Length: 200\r\n\r\n".encode() + json.dumps({"move": "1:1", "token": token})[:20].encode())
+        head, body = read_answer(slow)  # the server closes the connection after its answer
+    assert head.startswith(b"HTTP/1.1 408"), head
+    assert json.loads(body)["error"] == "request_timeout"
+    assert requests.get(f"{live_server.url}/api/games/{game_id}", timeout=ANSWER_TIMEOUT).json()["moves"] == []
+
+
+def test_an_address_directly_connected_has_at_most_64_requests_in_progress_and_others_are_served(live_server):
+    with held([]) as sockets:
+        for _ in range(64):
+            slow = socket.create_connection(("127.0.0.1", live_server.port), timeout=30)
+            slow.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 1000\r\n\r\n{")
+            sockets.append(slow)
+
+        def refused() -> bool:
+            return requests.get(live_server.url + "/api/health", timeout=ANSWER_TIMEOUT).status_code == 429
+
+        eventually(refused, "the 65th request refused")
+        answer = requests.get(live_server.url + "/api/health", timeout=ANSWER_TIMEOUT)
+        assert answer.json()["error"] == "rate_limited" and answer.headers["Retry-After"] == "1"
+        other = socket.create_connection(("127.0.0.1", live_server.port), timeout=ANSWER_TIMEOUT,
+                                         source_address=("127.0.0.2", 0))
+        with contextlib.closing(other):
+            other.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            head, _ = read_answer(other)
+        assert head.startswith(b"HTTP/1.1 200"), head
+        for sock in sockets:
+            head, _ = read_answer(sock)  # each body's time runs out
+            assert head.startswith(b"HTTP/1.1 408"), head
+    assert requests.get(live_server.url + "/api/health", timeout=ANSWER_TIMEOUT).status_code == 200
+
+
+def test_an_address_holds_at_most_its_share_of_socket_connections(tmp_path):
+    server = LiveServer(tmp_path / "instance", env={**GENEROUS_CONNECTIONS, "ARENA_SOCKETS_PER_ADDRESS": "3"}).start()
+    try:
+        with held([]) as sockets:
+            for _ in range(3):
+                sock, answer = open_websocket(server.port, ANSWER_TIMEOUT)
+                sockets.append(sock)
+                assert answer.startswith(b"HTTP/1.1 101"), answer
+            polling = requests.get(server.url + "/socket.io/?EIO=4&transport=polling", timeout=ANSWER_TIMEOUT)
+            assert polling.status_code == 429 and polling.json()["error"] == "rate_limited"
+            assert polling.headers["Retry-After"] == "30"
+            other = http.client.HTTPConnection("127.0.0.1", server.port, timeout=ANSWER_TIMEOUT,
+                                               source_address=("127.0.0.2", 0))
+            with contextlib.closing(other):
+                other.request("GET", "/socket.io/?EIO=4&transport=polling")
+                assert other.getresponse().status == 200  # another address has its own share
+            sockets.pop(0).close()
+
+            def accepted() -> bool:
+                sock, answer = open_websocket(server.port, ANSWER_TIMEOUT)
+                sockets.append(sock)
+                return answer.startswith(b"HTTP/1.1 101")
+
+            eventually(accepted, "a connection accepted once one of the three closed")
+    finally:
+        server.stop()

@@ -14,13 +14,14 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from engine.chess.openings import load_index as load_opening_index
 from engine.games import game_class, game_names
 from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
+from webapp.address_connections import CapRequestsPerAddress
 from webapp.address_limits import LimitHandshakes, charge_seat_claims
 from webapp.address_limits import init_app as install_address_limits
 from webapp.alarms import Alarms
 from webapp.api import bp as api_bp
 from webapp.arena.assemble import Arena, ArenaSettings, assemble
 from webapp.clock import SYSTEM_CLOCK, Clock
-from webapp.config import MAX_BODY_BYTES, instance_path, load_config
+from webapp.config import MAX_BODY_BYTES, REQUESTS_PER_ADDRESS, instance_path, load_config
 from webapp.connections import OpenConnections
 from webapp.error_pages import init_app as install_error_pages
 from webapp.headers import add_security_headers
@@ -30,6 +31,7 @@ from webapp.paced_reads import PaceReads
 from webapp.pages import bp as pages_bp
 from webapp.players import Players
 from webapp.redis_clients import connect as connect_redis
+from webapp.request_bodies import ReadBodies
 from webapp.search.jobs import Runner
 from webapp.search.leases import SearchLeases
 from webapp.search.pool import EngineRunner
@@ -79,7 +81,7 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     # taking the connection, so handshakes arriving together cannot all pass at the cap.
     engine_io = socketio.server.eio  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
     app.wsgi_app = CapSockets(app.wsgi_app, lambda: len(engine_io.sockets),  # type: ignore[method-assign]
-                              app.config["ARENA_MAX_SOCKETS"])
+                              app.config["ARENA_MAX_SOCKETS"], _sockets_from, app.config["ARENA_SOCKETS_PER_ADDRESS"])
     app.wsgi_app = LimitHandshakes(app, app.wsgi_app)  # type: ignore[method-assign]
     _trust_proxies(app, app.config["ARENA_PROXY_HOPS"])
     add_security_headers(app)
@@ -95,8 +97,10 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
         queue.start()
     atexit.register(arena.close)
     paced_reads = PaceReads(app.wsgi_app, clock)
-    connections = OpenConnections(paced_reads, clock, paced_reads.stop_reading)
+    connections = OpenConnections(ReadBodies(paced_reads, clock), clock, paced_reads.stop_reading)
     app.wsgi_app = connections  # type: ignore[method-assign]
+    if not app.config["ARENA_PROXY_HOPS"]:  # clients reach the node directly: it bounds each address's requests
+        app.wsgi_app = CapRequestsPerAddress(app.wsgi_app, REQUESTS_PER_ADDRESS)  # type: ignore[method-assign]
     app.extensions["connections"] = connections
     if async_mode() == "gevent":
         LoopWebSockets(engine_io, connections, Alarms(clock, "pings", monotonic=True), clock).install()
@@ -105,6 +109,13 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     arena.resume()
     _import_every_game()
     return app
+
+
+def _sockets_from(address: str) -> int:
+    """How many Socket.IO connections of this node come from client ``address`` (python-socketio keeps the
+    request of each, with its ``REMOTE_ADDR`` as the proxies in front forwarded it)."""
+    held = socketio.server.environ  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
+    return sum(1 for environ in list(held.values()) if environ.get("REMOTE_ADDR") == address)
 
 
 def _import_every_game() -> None:

@@ -41,6 +41,13 @@ DEFAULT_MAX_SOCKETS = 10_000
 (``server_full``) while HTTP requests are still served. Each costs the node a descriptor and about 60 KiB
 (docs/scale.md)."""
 
+DEFAULT_SOCKETS_PER_ADDRESS = 20
+"""How many of a node's Socket.IO connections one client address may hold at once (``ARENA_SOCKETS_PER_ADDRESS``),
+as nginx's ``limit_conn`` in deploy/arena.conf: a few addresses cannot fill ``ARENA_MAX_SOCKETS``."""
+REQUESTS_PER_ADDRESS = 64
+"""How many HTTP requests of one client connected directly (no proxy in front, ``ARENA_PROXY_HOPS`` 0) a node
+serves at once (``webapp.address_connections``); behind nginx, nginx bounds each address's connections."""
+
 HTTP_CONNECTIONS = 1_000
 """Connections a node keeps for HTTP requests beyond its Socket.IO connections: gunicorn's ``worker_connections``
 is ``ARENA_MAX_SOCKETS`` plus this (gunicorn.conf.py)."""
@@ -136,10 +143,10 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
     """The app's settings from ``env`` (default ``os.environ``); a bad value raises ``ConfigError``.
 
     Keys: ``SECRET_KEY``, ``DATABASE_URL``, ``ARENA_WORKERS``, ``ARENA_PACE``, ``ARENA_EVENT_RATE``,
-    ``ARENA_EVENT_BURST``, ``ARENA_MAX_SOCKETS``, ``ARENA_PROXY_HOPS``, ``ARENA_IDLE_GAMES``, ``ARENA_UNWATCHED_PAUSE``,
-    ``ARENA_UNTOUCHED_GAME_SECONDS``, ``SOCKETIO_MESSAGE_QUEUE``, ``ARENA_SEARCH_QUEUE``, ``ARENA_NODE`` (the
-    node's name in ``/api/health``; default the host name and the instance folder's name), ``NODE_MODULES``,
-    ``MAX_CONTENT_LENGTH`` and the rate limits of ``DEFAULT_LIMITS``.
+    ``ARENA_EVENT_BURST``, ``ARENA_MAX_SOCKETS``, ``ARENA_SOCKETS_PER_ADDRESS``, ``ARENA_PROXY_HOPS``,
+    ``ARENA_IDLE_GAMES``, ``ARENA_UNWATCHED_PAUSE``, ``ARENA_UNTOUCHED_GAME_SECONDS``, ``SOCKETIO_MESSAGE_QUEUE``,
+    ``ARENA_SEARCH_QUEUE``, ``ARENA_NODE`` (the node's name in ``/api/health``; default the host name and the
+    instance folder's name), ``NODE_MODULES``, ``MAX_CONTENT_LENGTH`` and the rate limits of ``DEFAULT_LIMITS``.
     """
     env = os.environ if env is None else env
     config: dict[str, Any] = {
@@ -150,6 +157,8 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
         "ARENA_EVENT_RATE": _number(env, "ARENA_EVENT_RATE", 10, 0.1, 10_000),
         "ARENA_EVENT_BURST": _number(env, "ARENA_EVENT_BURST", 20, 1, 100_000),
         "ARENA_MAX_SOCKETS": max_sockets(env),
+        "ARENA_SOCKETS_PER_ADDRESS": int(_number(env, "ARENA_SOCKETS_PER_ADDRESS", DEFAULT_SOCKETS_PER_ADDRESS, 1,
+                                                 1_000_000)),
         "ARENA_PROXY_HOPS": int(_number(env, "ARENA_PROXY_HOPS", 0, 0, 10)),
         "ARENA_IDLE_GAMES": int(_number(env, "ARENA_IDLE_GAMES", DEFAULT_IDLE_GAMES, 0, 100_000)),
         "ARENA_UNWATCHED_PAUSE": _number(env, "ARENA_UNWATCHED_PAUSE", DEFAULT_UNWATCHED_PAUSE, 0, 86_400),

@@ -54,6 +54,9 @@ class ErrorCode(StrEnum):
     WAITING_FOR_OPPONENT = (
         "waiting_for_opponent", 409,
         'a move in a friend game still waiting for its second player (send the invitation, or `POST .../alone`)')
+    REQUEST_TIMEOUT = (
+        "request_timeout", 408,
+        "(HTTP only) the request's body did not arrive within 10 seconds of its headers; the connection is closed")
     TOO_LARGE = ("too_large", 413, 'HTTP body over 16 KB')
     UNSUPPORTED_MEDIA_TYPE = (
         "unsupported_media_type", 415,

@@ -1,5 +1,6 @@
-"""The node's cap on Socket.IO connections (``ARENA_MAX_SOCKETS``): a new Engine.IO connection while the node
-already holds that many is refused with ``503`` and the ``server_full`` error, and no connection is made; HTTP
+"""The node's caps on Socket.IO connections (``ARENA_MAX_SOCKETS``, and ``ARENA_SOCKETS_PER_ADDRESS`` for one
+client address): a new Engine.IO connection while the node already holds that many is refused with ``503`` and the
+``server_full`` error (``429`` ``rate_limited`` when its address holds its share), and no connection is made; HTTP
 requests are served as before. gunicorn accepts that many connections and ``HTTP_CONNECTIONS`` more
 (gunicorn.conf.py), which Socket.IO leaves to HTTP: a WebSocket holds one connection, a long-polling session
 at most two for a moment (its wait and a send)."""
@@ -38,15 +39,25 @@ def opens_connection(environ: WSGIEnvironment) -> bool:
 
 class CapSockets:
     """WSGI middleware: refuses a new Engine.IO connection (``opens_connection``) while ``open_count()`` is at
-    least ``cap``; passes every other request on."""
+    least ``cap`` (``503 server_full``), or while ``open_from(address)`` (the connections open from the request's
+    ``REMOTE_ADDR``) is at least ``per_address`` (``429 rate_limited``); passes every other request on."""
 
-    def __init__(self, wsgi_app: WSGIApplication, open_count: Callable[[], int], cap: int) -> None:
+    def __init__(self, wsgi_app: WSGIApplication, open_count: Callable[[], int], cap: int,
+                 open_from: Callable[[str], int], per_address: int) -> None:
         self.wsgi_app = wsgi_app
         self.open_count = open_count
         self.cap = cap
+        self.open_from = open_from
+        self.per_address = per_address
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        if opens_connection(environ) and self.open_count() >= self.cap:
-            return refuse(start_response, "503 Service Unavailable", ErrorCode.SERVER_FULL,
-                          f"this server holds its {self.cap} live connections; try again later", RETRY_AFTER_SECONDS)
+        if opens_connection(environ):
+            if self.open_count() >= self.cap:
+                return refuse(start_response, "503 Service Unavailable", ErrorCode.SERVER_FULL,
+                              f"this server holds its {self.cap} live connections; try again later",
+                              RETRY_AFTER_SECONDS)
+            if self.open_from(environ.get("REMOTE_ADDR", "")) >= self.per_address:
+                return refuse(start_response, "429 Too Many Requests", ErrorCode.RATE_LIMITED,
+                              f"too many live connections from this address: at most {self.per_address}; close one",
+                              RETRY_AFTER_SECONDS)
         return self.wsgi_app(environ, start_response)

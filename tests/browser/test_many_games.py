@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import requests
 from playwright.sync_api import Browser, expect
-from servers import GENEROUS_LIMITS, LiveServer
+from servers import GENEROUS_CONNECTIONS, LiveServer
 
 GAMES = 500
 
@@ -17,7 +17,7 @@ GAMES = 500
 @pytest.fixture
 def live_server(tmp_path: Path):
     """gunicorn with per-address limits far above the hundreds of games these tests create from one address."""
-    server = LiveServer(tmp_path / "instance", env=GENEROUS_LIMITS).start()
+    server = LiveServer(tmp_path / "instance", env=GENEROUS_CONNECTIONS).start()
     yield server
     server.stop()
 

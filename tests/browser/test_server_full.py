@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from pages import open_page
 from playwright.sync_api import Browser, expect
-from servers import GENEROUS_LIMITS, EventClient, LiveServer
+from servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
 
 pytestmark = pytest.mark.servers
 
 
 def test_a_page_refused_by_a_full_server_says_so_and_joins_once_there_is_room(tmp_path, browser: Browser) -> None:
-    server = LiveServer(tmp_path / "instance", env={**GENEROUS_LIMITS, "ARENA_MAX_SOCKETS": "1"}).start()
+    server = LiveServer(tmp_path / "instance", env={**GENEROUS_CONNECTIONS, "ARENA_MAX_SOCKETS": "1"}).start()
     try:
         created = server.post("/api/games", {"game": "nim", "options": {"piles": [3, 4]},
                                              "opponent": {"type": "friend", "open": True}, "side": 0}).json()
