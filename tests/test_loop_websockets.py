@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -146,5 +147,59 @@ def test_a_client_that_does_not_read_is_disconnected_once_too_much_waits_for_it(
         observer.send("42" + json.dumps(["join", {"game_id": game_id}]))
         assert next_event(observer, "state")["id"] == game_id  # everybody else is served as before
         observer.close()
+    finally:
+        server.stop()
+
+
+def silent_watcher(server: LiveServer, game_id: str) -> socket.socket:
+    """A raw WebSocket that joins ``game_id`` and then reads nothing and answers no ping (its system takes
+    little)."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", server.port))
+    sock.sendall(WEBSOCKET_UPGRADE.format(host=f"127.0.0.1:{server.port}").encode())
+    assert sock.recv(4096).startswith(b"HTTP/1.1 101")
+    sock.sendall(masked_frame(0x1, b"40") + masked_frame(0x1, ("42" + json.dumps(["join", {"game_id": game_id}]))
+                                                         .encode()))
+    return sock
+
+
+def test_clients_that_stop_answering_pings_are_closed_within_the_ping_timeout_even_together_in_one_room(tmp_path):
+    """Twenty watchers of a long game go silent together (as a crowd of dead clients would), with the game's state
+    unsent to each: each is closed once Engine.IO's ping interval and timeout (25 + 20 s) have passed, and their
+    leaving (a watcher count sent to a room of dying connections) stops neither the pings of the others nor the
+    closing of a client that goes silent afterwards."""
+    server = LiveServer(tmp_path / "instance", env=GENEROUS_CONNECTIONS).start()
+    try:
+        setup = "startpos moves " + " ".join(long_game(2000, seed=1))
+        long_id = server.post("/api/games", {"game": "chess", "setup": setup, "opponent": {"type": "friend"}})
+        game_id = long_id.json()["id"]
+        with contextlib.ExitStack() as closing:
+            for _ in range(20):
+                closing.callback(silent_watcher(server, game_id).close)
+            eventually(lambda: server.get(f"/api/games/{game_id}").json()["watchers"] == 20, "twenty watchers")
+            late = connected(server)  # answers pings while the others die, then goes silent too
+            closing.callback(late.close)
+            late.send("42" + json.dumps(["join", {"game_id": game_id}]))
+            next_event(late, "state")
+            answering = threading.Event()
+            answering.set()
+
+            def read_late() -> None:
+                late.settimeout(None)
+                with contextlib.suppress(websocket.WebSocketException, OSError):
+                    while (frame := str(late.recv())) not in ("1", ""):
+                        if frame == "2" and answering.is_set():
+                            late.send("3")
+
+            reader = threading.Thread(target=read_late, daemon=True)
+            reader.start()
+            eventually(lambda: server.get(f"/api/games/{game_id}").json()["watchers"] == 1, "the silent closed",
+                       timeout=75)
+            answering.clear()
+            eventually(lambda: server.get(f"/api/games/{game_id}").json()["watchers"] == 0, "the late one closed",
+                       timeout=75)
+            reader.join(timeout=10)
+            assert not reader.is_alive()  # the server ended its connection
     finally:
         server.stop()

@@ -12,8 +12,12 @@ over from its request once the handshake is answered, and the request's greenlet
 - packets for the client are written at once without waiting: what its system does not take yet waits in the
   connection's buffer and is written when the socket can take more; a client that lets ``UNSENT_LIMIT`` bytes pile
   up is disconnected;
-- pings are timed for every connection of the node by one ``Alarms`` (Engine.IO's service task already looks
-  for clients that stopped answering them).
+- pings are timed for every connection of the node by one ``Alarms``, and so is the end of a connection whose
+  client did not answer a ping within Engine.IO's ``ping_timeout``. Engine.IO would look at that on every packet
+  sent to the connection (and in its service task), and end it there, in the middle of whatever was sending: a
+  broadcast to a room, holding the locks of the game or of its watcher count, whose disconnect handler then needs
+  them again (a node whose pings stopped for good that way kept every client that went silent after it). Here
+  the end comes from the alarms' thread, which holds nothing.
 
 An upgrade from long polling to a WebSocket keeps Engine.IO's own (the app's clients open a WebSocket first; they
 poll only where it fails). Hand-written because no library measured does it: python-socketio's asyncio server
@@ -23,6 +27,7 @@ costs 32 KiB a connection, with a writer and a ping task each (docs/scale.md).
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import socket
 import threading
@@ -61,6 +66,8 @@ _RawSocket: type[socket.socket] = monkey.get_original("socket", "socket")
 """The standard library's socket (gevent's would wait where this one says it cannot go on)."""
 CLOSING = "closing "
 """The prefix of a closing connection's key in the alarms (the others are Engine.IO session ids)."""
+PONG_DUE = "pong due "
+"""The prefix of the key of the time by which a connection pinged must have answered."""
 _READ, _WRITE = 1, 2
 """The events a watcher of the loop waits for."""
 
@@ -107,11 +114,20 @@ class LoopWebSockets:
             if connection is not None:
                 connection.finish()
             return
+        if key.startswith(PONG_DUE):
+            connection = self._by_sid.get(key.removeprefix(PONG_DUE))
+            if connection is not None:
+                connection.end_if_silent()
+            return
         sid = key
         engine_socket = self.engine_io.sockets.get(sid)
         if engine_socket is not None and not engine_socket.closing and not engine_socket.closed:
             engine_socket.last_ping = self.clock.time()
             engine_socket.send(packet.Packet(packet.PING))
+            connection = self._by_sid.get(sid)
+            if connection is not None:
+                connection.pinged = engine_socket.last_ping
+                self._pings.call_at(PONG_DUE + sid, self.clock.monotonic() + self.engine_io.ping_timeout)
 
     def frame(self, pkt: packet.Packet, websocket: Connection) -> bytes:
         """The WebSocket frame that carries ``pkt`` (made by ``websocket``). A server's frames are not masked, so a
@@ -123,8 +139,11 @@ class LoopWebSockets:
         return self._framed[1]
 
     def opened(self, connection: _Connection) -> None:
-        """``connection`` has been taken over: it is held until ``ended``."""
-        self._by_sid[connection.engine_socket.sid] = connection
+        """``connection`` has been taken over: it is held until ``ended``, and its pings' answers are awaited by
+        the alarms (``PONG_DUE``) instead of by each packet sent to it (module docstring)."""
+        engine_socket = connection.engine_socket
+        engine_socket.check_ping_timeout = functools.partial(_not_closed, engine_socket)
+        self._by_sid[engine_socket.sid] = connection
         self.connections.hold(connection.client, connection.stop_reading)
 
     def ended(self, connection: _Connection) -> None:
@@ -137,6 +156,14 @@ class LoopWebSockets:
     def close_later(self, connection: _Connection) -> None:
         """End ``connection`` (``finish``) ``CLOSING_SECONDS`` from now, if it has not ended by then."""
         self._pings.call_at(CLOSING + connection.engine_socket.sid, self.clock.monotonic() + CLOSING_SECONDS)
+
+
+def _not_closed(engine_socket: Any) -> bool:
+    """Engine.IO's ``check_ping_timeout`` for a connection held here: ``SocketIsClosedError`` once it is closed,
+    else True (its pings' answers are the alarms' business)."""
+    if engine_socket.closed:
+        raise exceptions.SocketIsClosedError()
+    return True
 
 
 class _Handshake:
@@ -190,7 +217,8 @@ class _Connection:
     ``None`` closes; ``empty`` says whether everything was written, ``join`` waits for that."""
 
     __slots__ = ("_budget", "_close_code", "_environ", "_message", "_message_size", "_reading", "_stopped", "_unsent",
-                 "_woken", "_writing", "client", "ending", "engine_socket", "finished", "transport", "websocket")
+                 "_woken", "_writing", "client", "ending", "engine_socket", "finished", "pinged", "transport",
+                 "websocket")
 
     def __init__(self, transport: LoopWebSockets, client: socket.socket, engine_socket: Any, budget: Any,
                  environ: WSGIEnvironment) -> None:
@@ -213,6 +241,8 @@ class _Connection:
         self._woken: threading.Condition | None = None
         self.ending = False
         self.finished = False
+        self.pinged: float | None = None
+        """Engine.IO's ``last_ping`` when the transport last pinged the client."""
 
     def start(self, handshake: bytes) -> None:
         """Send ``handshake`` (the HTTP answer), then what Engine.IO has queued so far, and wait for the client."""
@@ -333,6 +363,16 @@ class _Connection:
         if not self.engine_socket.closed:
             self.engine_socket.close(wait=False, abort=True, reason=self.engine_socket.server.reason.TRANSPORT_CLOSE)
         self._end()
+
+    def end_if_silent(self) -> None:
+        """The client's answer to the last ping is due: unless it came (Engine.IO then forgets the ping's time until
+        the next one), close the connection as Engine.IO closes one that stopped answering."""
+        engine_socket = self.engine_socket
+        if self.ending or engine_socket.closing or engine_socket.closed or engine_socket.last_ping != self.pinged:
+            return
+        log.debug("%s: no answer to a ping within %g s, closing connection", engine_socket.sid,
+                 self.transport.engine_io.ping_timeout)
+        engine_socket.close(wait=False, abort=False, reason=engine_socket.server.reason.PING_TIMEOUT)
 
     def _client_gone(self) -> None:
         self._close_engine_socket()

@@ -122,15 +122,17 @@ class Presence:
             if last is not None and last[1] == count:
                 del self._sent[game_id]  # the room has it; the next change goes at once
                 return
-            self._send(game_id, count)
+            self._hold_back(game_id, count)
+        # Sent with no lock held: sending to a room may end a connection whose client stopped answering (Engine.IO
+        # looks at that on each send), whose leaving calls this again for the same room, on the same thread.
+        self._emit("watchers", {"game_id": game_id, "count": count}, to=game_id)
 
-    def _send(self, game_id: str, count: int) -> None:
-        """Send the room ``count`` now and hold the next change back ``COUNT_INTERVAL`` (``_sends`` held: the
-        counts of one room go out in order)."""
+    def _hold_back(self, game_id: str, count: int) -> None:
+        """``count`` is being sent to the room now: hold its next change back ``COUNT_INTERVAL`` (``_sends``
+        held), so that the counts of one room go out in order."""
         now = self._clock.monotonic()
         self._sent[game_id] = (now, count)
         self._counts_due.call_at(game_id, now + COUNT_INTERVAL)
-        self._emit("watchers", {"game_id": game_id, "count": count}, to=game_id)
 
     def exchange(self) -> None:
         """Renew this node's reports of its rooms and send each room whose total changed its new count (the
