@@ -11,6 +11,7 @@ import socket
 import pytest
 import websocket
 from flask_limiter.util import get_qualified_name
+from long_games import long_game
 from servers import LiveServer
 
 from webapp.address_limits import limiter
@@ -111,6 +112,31 @@ def test_reads_are_limited_per_address(app):
     assert_rate_limited(client.get("/api/games"))
     assert client.get(f"/api/games/{game_id}", environ_base=OTHER).status_code == 200
     assert client.get("/api/health").status_code == 200
+
+
+def test_a_long_games_record_costs_reads_by_its_length_and_a_join_counts_as_a_read(app):
+    """A state, a PGN, a past position or a Socket.IO ``join`` of a chess game set up from 1,200 moves costs 13
+    reads (one, and one for each 100 moves of its record); over the limit nothing more is counted."""
+    app.config["ARENA_READ_LIMIT"] = "40/minute"
+    client = app.test_client()
+    setup = "startpos moves " + " ".join(long_game(1200, seed=1))
+    game_id = client.post("/api/games", json={"game": "chess", "setup": setup, "opponent": {"type": "friend"}},
+                          environ_base=OTHER).json["id"]
+    assert client.get(f"/api/games/{game_id}").status_code == 200  # 13
+    assert client.get(f"/api/games/{game_id}/pgn").status_code == 200  # 26
+    assert client.get(f"/api/games/{game_id}/positions/0").status_code == 200  # 39
+    assert_rate_limited(client.get(f"/api/games/{game_id}"))  # 40: the request counted, its 12 more refused
+    watcher = socketio.test_client(app)
+    watcher.emit("join", {"game_id": game_id})  # 13 do not fit: nothing counted
+    [error] = [event["args"][0] for event in watcher.get_received() if event["name"] == "error"]
+    assert error["code"] == "rate_limited" and error["event"] == "join", error
+    elsewhere = app.test_client()
+    elsewhere.environ_base.update(OTHER)
+    other = socketio.test_client(app, flask_test_client=elsewhere)
+    other.emit("join", {"game_id": game_id})
+    assert [event["args"][0]["id"] for event in other.get_received() if event["name"] == "state"] == [game_id]
+    short = client.post("/api/games", json=FRIEND, environ_base=OTHER).json["id"]
+    assert client.get(f"/api/games/{short}", environ_base=OTHER).status_code == 200  # a short game's: one
 
 
 def test_new_connections_are_limited_per_address(tmp_path):

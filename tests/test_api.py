@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import FRIEND, assert_error, create, friend_game
+from helpers import FRIEND, assert_error, create, eventually, friend_game
 
 
 def test_create_answers_id_url_seat_token_and_sets_the_seat_cookie(client):
@@ -209,3 +209,19 @@ def test_configuration_from_the_environment(tmp_path):
                 {"SOCKETIO_MESSAGE_QUEUE": "localhost:6379"}, {"ARENA_SEARCH_QUEUE": "amqp://x"}):
         with pytest.raises(ConfigError, match=next(iter(bad))):
             load_config(tmp_path, bad)
+
+
+def test_a_position_and_a_pgn_read_again_after_a_takeback_show_the_game_as_it_is_now(client):
+    body = {"game": "chess", "opponent": {"type": "engine", "level": 1}, "side": 0, "options": {"takeback": True}}
+    created = create(client, body)
+    game_id, token = created["id"], created["token"]
+    client.post(f"/api/games/{game_id}/moves", json={"move": "e2e4", "token": token})
+    eventually(lambda: client.get(f"/api/games/{game_id}").json["ply"] == 2, "the engine's answer")
+    assert client.get(f"/api/games/{game_id}/positions/1").json["move"] == "e2e4"
+    assert "1. e4" in client.get(f"/api/games/{game_id}/pgn").get_data(as_text=True)
+    assert client.post(f"/api/games/{game_id}/takeback", json={"token": token}).status_code == 200
+    eventually(lambda: client.get(f"/api/games/{game_id}").json["ply"] == 0, "the takeback")
+    client.post(f"/api/games/{game_id}/moves", json={"move": "d2d4", "token": token})
+    assert client.get(f"/api/games/{game_id}/positions/1").json["move"] == "d2d4"
+    pgn = client.get(f"/api/games/{game_id}/pgn").get_data(as_text=True)
+    assert "1. d4" in pgn and "e4" not in pgn

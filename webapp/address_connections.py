@@ -30,7 +30,8 @@ class CapRequestsPerAddress:
     server saw it, before any proxy header is believed) already has ``cap`` requests in progress is answered ``429``
     (``rate_limited``, ``Retry-After``) without being read. A request counts until its answer has been sent (a
     WebSocket taken over by the event loop, ``webapp.loop_websockets``, stops counting once taken over: its own cap
-    is ``ARENA_SOCKETS_PER_ADDRESS``)."""
+    is ``ARENA_SOCKETS_PER_ADDRESS``). Only under gunicorn, whose server always closes an answer once sent (which
+ends the count); elsewhere requests pass uncounted."""
 
     def __init__(self, wsgi_app: WSGIApplication, cap: int) -> None:
         self.wsgi_app = wsgi_app
@@ -39,6 +40,8 @@ class CapRequestsPerAddress:
         self._lock = threading.Lock()
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        if "gunicorn.socket" not in environ:  # not served by gunicorn (a test client): no connection to bound
+            return self.wsgi_app(environ, start_response)
         address = environ.get("REMOTE_ADDR", "")
         with self._lock:
             refused = self._in_progress[address] >= self.cap

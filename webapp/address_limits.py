@@ -1,6 +1,6 @@
 """Rate limits per client address (``request.remote_addr``) on the actions that cost the server: game creation,
-seat taking (seats carried over from old cookies included), moves, lab runs, API reads and new Socket.IO
-connections. One counter per address and action, shared
+seat taking (seats carried over from old cookies included), moves, lab runs, API reads (a long game's record
+costing more, Socket.IO ``join`` included) and new Socket.IO connections. One counter per address and action, shared
 by HTTP and Socket.IO.
 
 The decorators ``limit_create``, ``limit_seats``, ``limit_moves``, ``limit_lab``, ``limit_reads`` and
@@ -77,6 +77,32 @@ def _count_connection() -> None:
 def _count_seat_claims() -> None:
     """Count ``g.arena_seat_claims`` seats against the address's ``ARENA_SEAT_LIMIT`` (``RateLimitExceeded`` over
     it, and then nothing is counted)."""
+
+
+MOVES_PER_READ = 100
+"""A read of a game's whole record (its state, a Socket.IO ``join``, a PGN) costs one read more for every this
+many moves of the record (``Reads.record_length``): a chess game set up from 1,600 moves and played on has a state
+of tens to hundreds of KB that takes milliseconds to build and send."""
+
+
+def extra_reads(moves: int) -> int:
+    """How many reads beyond the first a read of the whole record of a game of ``moves`` moves costs."""
+    return moves // MOVES_PER_READ
+
+
+@limiter.shared_limit(_limits_of("reads"), scope="reads", cost=lambda: int(g.arena_read_cost))
+def _count_reads() -> None:
+    """Count ``g.arena_read_cost`` reads against the address's ``ARENA_READ_LIMIT`` (``RateLimitExceeded`` over it,
+    and then nothing is counted)."""
+
+
+def charge_reads(cost: int) -> None:
+    """Count ``cost`` more reads for the current request or Socket.IO event (``extra_reads`` of a long game)
+    against its address's ``ARENA_READ_LIMIT``; ``RateLimitExceeded`` when they would exceed it (nothing counted).
+    A cost of 0 counts nothing."""
+    if cost > 0:
+        g.arena_read_cost = cost
+        _count_reads()
 
 
 def charge_seat_claims(count: int) -> bool:

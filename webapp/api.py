@@ -13,7 +13,15 @@ from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntit
 from engine import BUILD as ENGINE_BUILD
 from engine.game import InvalidSetupError
 from webapp import address_limits, csrf
-from webapp.address_limits import limit_create, limit_lab, limit_moves, limit_reads, limit_seats
+from webapp.address_limits import (
+    charge_reads,
+    extra_reads,
+    limit_create,
+    limit_lab,
+    limit_moves,
+    limit_reads,
+    limit_seats,
+)
 from webapp.arena.assemble import Arena
 from webapp.chess_import import chess_setup
 from webapp.errors import ArenaError, ErrorCode, logged_failure
@@ -174,15 +182,18 @@ def list_games() -> Response:
 @bp.get("/games/<game_id>")
 @limit_reads
 def get_game(game_id: str) -> Response:
-    """One game's state, with ``you``: the seat of it the caller's browser holds, or null."""
-    return jsonify(_arena().reads.game_state(_checked_id(game_id), _you(game_id)))
+    """One game's state, with ``you``: the seat of it the caller's browser holds, or null. A long game's costs
+    more reads (``extra_reads``)."""
+    charge_reads(extra_reads(_arena().reads.record_length(_checked_id(game_id))))
+    return jsonify(_arena().reads.game_state(game_id, _you(game_id)))
 
 
 @bp.get("/games/<game_id>/positions/<int:ply>")
 @limit_reads
 def get_position(game_id: str, ply: int) -> Response:
-    """The position after ``ply`` moves, read-only."""
-    return jsonify(_arena().reads.position(_checked_id(game_id), ply))
+    """The position after ``ply`` moves, read-only. A long game's costs more reads (``extra_reads``)."""
+    charge_reads(extra_reads(_arena().reads.record_length(_checked_id(game_id))))
+    return jsonify(_arena().reads.position(game_id, ply))
 
 
 @bp.get("/games/<game_id>/searches/<int:ply>")
@@ -195,8 +206,10 @@ def get_search(game_id: str, ply: int) -> Response:
 @bp.get("/games/<game_id>/pgn")
 @limit_reads
 def get_pgn(game_id: str) -> Response:
-    """A chess game's PGN with the engine's evaluations and depths as ``[%eval ...]`` comments."""
-    text = _arena().reads.pgn(_checked_id(game_id))
+    """A chess game's PGN with the engine's evaluations and depths as ``[%eval ...]`` comments. A long game's
+    costs more reads (``extra_reads``)."""
+    charge_reads(extra_reads(_arena().reads.record_length(_checked_id(game_id))))
+    text = _arena().reads.pgn(game_id)
     return Response(text, mimetype="application/x-chess-pgn")
 
 

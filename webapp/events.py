@@ -235,9 +235,10 @@ def game_event(name: str, fields: tuple[str, ...],
 
 @game_event("join", ("game_id",))
 def on_join(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
-    """Enter the game's room; the sender gets ``state``, the room ``watchers``."""
+    """Enter the game's room; the sender gets ``state``, the room ``watchers``. It counts as a read of the game
+    (``ARENA_READ_LIMIT``), a long game's as more (``extra_reads``)."""
     game_id = data["game_id"]
-    arena.cache.get(game_id)
+    address_limits.charge_reads(1 + address_limits.extra_reads(arena.reads.record_length(game_id)))
     join_room(game_id)
     arena.membership.join(game_id, _sid(), connection.seat_in(game_id))
 

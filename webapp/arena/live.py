@@ -43,6 +43,8 @@ class LiveGame:
     """The search record (JSON text) of the game's latest engine move, when ``record_known``."""
     record_known: bool = False
     """Whether ``last_record`` is up to date with the store (else it is read from the store when needed)."""
+    pgn: tuple[int, str] | None = None
+    """The game's PGN as last made, with the ``version`` it was made of (``webapp.arena.reads``)."""
     client: str = ""
     """Who pays for the engine's next turn in the engine capacity's fair share (``webapp.search.fair_queue``): the
     address of the last person to move, or of the game's creator; empty for a game loaded from the store (a

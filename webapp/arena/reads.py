@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import threading
 from typing import Any
+
+from cachetools import LRUCache
 
 from engine.game import PgnState
 from engine.pov_score import PovScore
 from webapp.arena.cache import GameCache
+from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import Payloads, PositionPayload, StatePayload, SummaryPayload, position_payload
 from webapp.arena.presence import Presence
@@ -21,6 +25,8 @@ from webapp.reviews import AnalysisPayload, Reviews, ReviewStatus
 from webapp.search.records import read_record
 from webapp.store import Store
 
+POSITIONS_KEPT = 256
+"""Past positions' payloads kept in memory (each at most tens of KB, for a chess game with a long setup)."""
 LIVE_LIST_SIZE = 50
 LIVE_RECENT_SECONDS = 300
 """The live list shows a game changed this recently (or watched now): "being played"."""
@@ -39,6 +45,9 @@ class Reads:
         self.outbox = outbox
         self.every_move = every_move
         self.clock = clock
+        self._positions: LRUCache[tuple[str, int, int], PositionPayload] = LRUCache(maxsize=POSITIONS_KEPT)
+        """Past positions last read, by game, version and ply."""
+        self._positions_lock = threading.Lock()
 
     def game_state(self, game_id: str, you: int | None) -> StatePayload:
         """The state of game ``game_id`` with ``you``; unknown ids raise ``not_found``."""
@@ -46,6 +55,12 @@ class Reads:
             payload = self.payloads.state(live, you, include_you=True)
             self.cache.evict_if_idle(live)
             return payload
+
+    def record_length(self, game_id: str) -> int:
+        """How long game ``game_id``'s record is, in moves: those played and the words of its setup (a chess game
+        may be set up from a few thousand moves); ``not_found`` for an unknown id."""
+        live = self.cache.get(game_id)
+        return live.ply + len(live.stored.start_setup.split())
 
     def exists(self, game_id: str) -> bool:
         """Whether ``game_id`` is a game of this site (it is then in memory, as a page about it will want)."""
@@ -68,11 +83,18 @@ class Reads:
             return live.engine_of(seat) is None
 
     def position(self, game_id: str, ply: int) -> PositionPayload:
-        """The position after ``ply`` moves (read-only view); a ply beyond the game raises ``not_found``."""
+        """The position after ``ply`` moves (read-only view); a ply beyond the game raises ``not_found``. The
+        ``POSITIONS_KEPT`` last read are kept (a long game's past position takes milliseconds to replay and show)."""
         with self.cache.locked(game_id) as live:
             if not 0 <= ply <= live.ply:
                 raise ArenaError(ErrorCode.NOT_FOUND, f"game {game_id} has plies 0 to {live.ply}, not {ply}")
-            payload = position_payload(live, ply)
+            key = (game_id, live.version, ply)
+            with self._positions_lock:
+                payload = self._positions.get(key)
+            if payload is None:
+                payload = position_payload(live, ply)
+                with self._positions_lock:
+                    self._positions[key] = payload
             self.cache.evict_if_idle(live)
             return payload
 
@@ -113,20 +135,27 @@ class Reads:
     def pgn(self, game_id: str) -> str:
         """A chess game's PGN, each engine move followed by its evaluation from White's side and its search depth
         (``[%eval 0.35,12]``), and in a game with a clock each move by its player's time left (``[%clk 0:02:53]``).
-        ``not_found`` for an unknown game or a game without PGN (all but chess)."""
+        ``not_found`` for an unknown game or a game without PGN (all but chess). Made once per version of the
+        game."""
         with self.cache.locked(game_id) as live:
             state = live.state
             if not isinstance(state, PgnState):
                 raise ArenaError(ErrorCode.NOT_FOUND,
                     f"game {game_id} is not a chess game; only chess games have a PGN")
-            moves = live.stored.moves
-            evals = {move.ply: state.eval_comment(PovScore(move.score, move.by).pov(0), move.depth)
-                     for move in moves if move.score is not None}
-            clocks = {move.ply: clock_comment(move.clock_ms) for move in moves if move.clock_ms is not None}
-            comments = {ply: " ".join(part for part in (evals.get(ply), clocks.get(ply)) if part)
-                        for ply in evals.keys() | clocks.keys()}
-            text = state.pgn({ply: comment for ply, comment in comments.items() if comment})
-            return text
+            if live.pgn is None or live.pgn[0] != live.version:
+                live.pgn = (live.version, self._pgn(live, state))
+            return live.pgn[1]
+
+    @staticmethod
+    def _pgn(live: LiveGame, state: PgnState) -> str:
+        """The PGN of ``live``, whose current position is ``state``. Lock held."""
+        moves = live.stored.moves
+        evals = {move.ply: state.eval_comment(PovScore(move.score, move.by).pov(0), move.depth)
+                 for move in moves if move.score is not None}
+        clocks = {move.ply: clock_comment(move.clock_ms) for move in moves if move.clock_ms is not None}
+        comments = {ply: " ".join(part for part in (evals.get(ply), clocks.get(ply)) if part)
+                    for ply in evals.keys() | clocks.keys()}
+        return state.pgn({ply: comment for ply, comment in comments.items() if comment})
 
     def live_games(self) -> list[SummaryPayload]:
         """Summaries of the games being played now, most recently active first: unfinished
