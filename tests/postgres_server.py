@@ -38,6 +38,8 @@ class PostgresServer:
     def __init__(self, port: int | None = None) -> None:
         self.port = port or free_port()
         self.folder: Path | None = None
+        self.running = False
+        """Whether the server runs (between ``resume`` and ``pause``)."""
         self._names = itertools.count(1)
 
     @property
@@ -58,17 +60,29 @@ class PostgresServer:
         data = self.folder / "data"
         self._run(find_binary("initdb"), "-D", str(data), "-U", SUPERUSER, "-A", "trust", "-E", "UTF8",
                   "--no-sync", "--no-instructions")
-        settings = (f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={self.folder} "
-                    "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
         try:
-            self._run(find_binary("pg_ctl"), "-D", str(data), "-l", str(self.folder / "server.log"), "-o", settings,
-                      "-w", "-t", str(START_TIMEOUT), "start")
+            self.resume()
         except RuntimeError as error:
             log = self.log()
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None
             raise RuntimeError(f"{error}\n{log}") from None
         return self
+
+    def resume(self) -> None:
+        """Start the server of the cluster (again, after ``pause``); returns once it accepts connections."""
+        assert self.folder is not None, "start() first"
+        settings = (f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={self.folder} "
+                    "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+        self._run(find_binary("pg_ctl"), "-D", str(self.folder / "data"), "-l", str(self.folder / "server.log"),
+                  "-o", settings, "-w", "-t", str(START_TIMEOUT), "start")
+        self.running = True
+
+    def pause(self) -> None:
+        """Stop the server (fast shutdown: open connections are closed), keeping its data for ``resume``."""
+        assert self.folder is not None, "start() first"
+        self._run(find_binary("pg_ctl"), "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop")
+        self.running = False
 
     def log(self) -> str:
         """The server's log so far."""
@@ -92,7 +106,8 @@ class PostgresServer:
         if self.folder is None:
             return
         try:
-            self._run(find_binary("pg_ctl"), "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop")
+            if self.running:
+                self.pause()
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None

@@ -125,7 +125,7 @@ def test_a_node_started_while_redis_is_down_or_with_redis_hung_serves_its_client
         redis.start()
         wait_for_queue(node, "up")
         assert node.get("/api/health").json() == {"status": "ok", "node": "alone", "message_queue": "up",
-                                                  "games_in_memory": 1, "engine": BUILD.to_dict()}
+                                                  "database": "up", "games_in_memory": 1, "engine": BUILD.to_dict()}
         # A Redis that stops answering but keeps its connections open (SIGSTOP) is noticed by its silence.
         assert redis.process is not None
         redis.process.send_signal(signal.SIGSTOP)

@@ -161,15 +161,17 @@ def create_game() -> tuple[Response, int]:
 def health() -> Response:
     """Which server answered and whether it reaches the others: ``node`` (``ARENA_NODE``, else the host name and
     the instance folder's name), ``message_queue`` ("none" when ``SOCKETIO_MESSAGE_QUEUE`` is unset, else "up"
-    or "down"), ``games_in_memory`` (how many games this node holds in memory) and ``engine`` (whether its engine
-    runs compiled: ``engine.native``)."""
+    or "down"), ``database`` ("up", or "down" while it does not answer: moves and new games are then refused with
+    ``database_unavailable``), ``games_in_memory`` (how many games this node holds in memory) and ``engine``
+    (whether its engine runs compiled: ``engine.native``)."""
     server = socketio.server  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
     manager = server.manager if server is not None else None
     queue = "none"
     if isinstance(manager, ResilientRedisManager):
         queue = "up" if manager.available else "down"
+    database = "up" if _arena().store.database.availability.probe() else "down"
     return jsonify({"status": "ok", "node": current_app.config["ARENA_NODE"], "message_queue": queue,
-                    "games_in_memory": _arena().cache.count(), "engine": ENGINE_BUILD.to_dict()})
+                    "database": database, "games_in_memory": _arena().cache.count(), "engine": ENGINE_BUILD.to_dict()})
 
 
 @bp.get("/games")

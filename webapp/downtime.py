@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from webapp.store import Store
+from webapp.store import DatabaseUnavailableError, Store
 
 HEARTBEAT_SECONDS = 1.0
 DOWN_AFTER_SECONDS = 2.5
@@ -44,6 +44,8 @@ class Heartbeat:
     def _beat(self) -> None:
         try:
             self._store.heartbeat.beat()
+        except DatabaseUnavailableError:
+            pass  # the store logs the outage once
         except Exception:
             log.exception("the heartbeat could not be recorded")
 

@@ -5,18 +5,33 @@ else of it."""
 
 from __future__ import annotations
 
-from flask import Flask, Response, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError, NotFound
 
 from webapp.api import API_PREFIX, http_error
-from webapp.errors import logged_failure
+from webapp.errors import DATABASE_RETRY_SECONDS, database_unavailable, logged_failure
+from webapp.store import DatabaseUnavailableError
 
 TITLES = {404: "Page not found", 405: "Not a way to ask for this page", 500: "Something went wrong on our side"}
 
 
 def init_app(app: Flask) -> None:
-    """Answer every HTTP error no view handled with ``answer``."""
+    """Answer every HTTP error no view handled with ``answer``, and a database that does not answer with
+    ``unavailable``."""
     app.register_error_handler(HTTPException, answer)
+    app.register_error_handler(DatabaseUnavailableError, unavailable)
+
+
+def unavailable(_error: DatabaseUnavailableError) -> tuple[Response, int, dict[str, str]]:
+    """``503`` with ``Retry-After``: the JSON ``database_unavailable`` error under ``/api``, else the error page."""
+    headers = {"Retry-After": str(DATABASE_RETRY_SECONDS)}
+    if request.path.startswith(API_PREFIX + "/"):
+        error = database_unavailable()
+        return jsonify(error.to_dict()), error.status, headers
+    page = render_template("error.html", status=503, title="The games' database is not answering",
+                           message="The server cannot reach the database that keeps the games. Nothing was lost; "
+                                   "try again in a few seconds.", request_id=None)
+    return Response(page, mimetype="text/html"), 503, headers
 
 
 def answer(error: HTTPException) -> tuple[Response, int] | tuple[str, int]:

@@ -73,6 +73,10 @@ class ErrorCode(StrEnum):
         "server_full", 503,
         '(Socket.IO handshake only) the node holds as many Socket.IO connections as it takes (`ARENA_MAX_SOCKETS`); '
         'HTTP is still served; `Retry-After` says when to try again')
+    DATABASE_UNAVAILABLE = (
+        "database_unavailable", 503,
+        'the database does not answer: nothing was done (no move, game or seat recorded); games this server holds '
+        'in memory can still be read; HTTP sends `Retry-After`; try again in a few seconds')
     ENGINE_FAILED = ("engine_failed", None, '(Socket.IO only, to the room) the engine could not produce a move')
 
 
@@ -103,6 +107,16 @@ class ArenaError(Exception):
     def to_dict(self) -> dict[str, str]:
         """``{"error": code, "message": message}``, the JSON body of an HTTP error."""
         return {"error": self.code, "message": self.message}
+
+
+DATABASE_RETRY_SECONDS = 5
+"""The ``Retry-After`` of a ``database_unavailable`` answer."""
+
+
+def database_unavailable() -> ArenaError:
+    """The error that answers a request or event the database could not serve (``DatabaseUnavailableError``)."""
+    return ArenaError(ErrorCode.DATABASE_UNAVAILABLE,
+                      "the database does not answer; nothing was done; try again in a few seconds")
 
 
 def logged_failure(error: InternalServerError) -> str:

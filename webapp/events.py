@@ -22,13 +22,14 @@ from socketio.exceptions import ConnectionRefusedError
 
 from webapp import address_limits
 from webapp.arena.assemble import Arena
-from webapp.errors import ArenaError, ErrorCode
+from webapp.errors import ArenaError, ErrorCode, database_unavailable
 from webapp.lab import parse_run
 from webapp.lab import room_of as lab_room
 from webapp.rate_limit import TokenBucket
 from webapp.seats import BadTokenError, SeatClaim, read_token
 from webapp.socket_packets import MALFORMED_EVENT
 from webapp.sockets import socketio
+from webapp.store import DatabaseUnavailableError
 from webapp.validation import check_event
 
 log = logging.getLogger(__name__)
@@ -220,6 +221,8 @@ def game_event(name: str, fields: tuple[str, ...],
                     handler(_arena(), connection, check_event(data, fields))
                 except RateLimitExceeded as refused:
                     raise address_limits.refusal(refused) from None
+                except DatabaseUnavailableError:
+                    raise database_unavailable() from None
             except ArenaError as error:
                 payload = {**error.details, "code": error.code, "message": error.message, "event": name}
                 if connection is None:

@@ -20,7 +20,7 @@ from webapp.arena.live import LiveGame
 from webapp.arena.presence import Rooms
 from webapp.clock import Clock
 from webapp.errors import ArenaError, ErrorCode
-from webapp.store import Store
+from webapp.store import DatabaseUnavailableError, Store
 from webapp.touches import Touches
 
 Reloaded = Callable[[LiveGame, bool], None]
@@ -113,11 +113,16 @@ class GameCache:
                     return
 
     def refresh(self, live: LiveGame) -> None:
-        """Load the game again if the store's version differs from this copy's (only when ``shared``). Lock held."""
+        """Load the game again if the store's version differs from this copy's (only when ``shared``); while the
+        database does not answer, the copy in memory is served as it is. Lock held."""
         if not self.shared:
             return
         live.checked_at = self.clock.monotonic()
-        if self.store.version_of(live.id) != live.version:
+        try:
+            changed = self.store.version_of(live.id) != live.version
+        except DatabaseUnavailableError:
+            return
+        if changed:
             self.reload(live)
 
     def reload(self, live: LiveGame) -> None:

@@ -18,8 +18,10 @@ without a single move, are removed after a while by ``python -m webapp.purge`` (
 A web node's memory is bounded separately (``ARENA_IDLE_GAMES``, ``ARENA_UNTOUCHED_GAME_SECONDS``).
 """
 
+from webapp.store.availability import DatabaseUnavailableError
 from webapp.store.games import Store
 from webapp.store.records import PlyTakenError, StoredGame, StoredMove, StoredSeat
 from webapp.store.tables import GameRow, database_url
 
-__all__ = ["GameRow", "PlyTakenError", "Store", "StoredGame", "StoredMove", "StoredSeat", "database_url"]
+__all__ = ["DatabaseUnavailableError", "GameRow", "PlyTakenError", "Store", "StoredGame", "StoredMove", "StoredSeat",
+           "database_url"]

@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from webapp.clock import Clock
+from webapp.store.availability import Availability
 from webapp.store.schema import migrate
 
 
@@ -162,6 +163,9 @@ POOL_OVERFLOW = 24
 once: a node holds at most 32 connections, so several nodes fit PostgreSQL's default ``max_connections`` (100).
 A request finding all 32 busy waits (every store call is a short transaction) up to ``POOL_TIMEOUT`` seconds."""
 POOL_TIMEOUT = 30
+CONNECT_TIMEOUT = 5
+"""Seconds a new connection to a database server may take (libpq's ``connect_timeout``): an unreachable server
+costs a request that long, not the system's TCP timeout."""
 
 def database_url(url: str) -> URL:
     """``url`` parsed, with ``postgres://`` and ``postgresql://`` (no driver named) given the psycopg 3 driver.
@@ -180,7 +184,7 @@ def _create_engine(url: URL) -> Engine:
         event.listen(engine, "connect", _tune_sqlite)
         return engine
     return create_engine(url, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, pool_timeout=POOL_TIMEOUT,
-                         pool_pre_ping=True)
+                         pool_pre_ping=True, connect_args={"connect_timeout": CONNECT_TIMEOUT})
 
 
 def rows_changed(result: Result[Any]) -> int:
@@ -207,6 +211,8 @@ class Database:
         self.now = clock.now
         self.engine = _create_engine(database_url(url))
         migrate(self.engine)
+        self.availability = Availability(self.engine, clock)
+        """Whether the database answers; while it does not, every call raises ``DatabaseUnavailableError``."""
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @contextmanager
