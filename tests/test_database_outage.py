@@ -64,3 +64,26 @@ def test_a_database_outage_is_answered_and_survived(database, tmp_path):
         player.close()
     finally:
         node.stop()
+
+
+def test_an_engine_move_that_could_not_be_stored_is_searched_again_once_the_database_is_back(database, tmp_path):
+    node = LiveServer(tmp_path / "instance", env={"DATABASE_URL": database.create_database(), "ARENA_PACE": "0.3"})
+    node.start()
+    try:
+        body = {"game": "nim", "options": {"piles": [30, 30, 30], "max_take": 1},
+                "opponent": {"type": "engines", "levels": [1, 1]}}
+        game_id = node.post("/api/games", body).json()["id"]
+        watcher = EventClient(node.url)
+        watcher.emit("join", {"game_id": game_id})
+        watcher.wait_for("moved", lambda moved: moved["ply"] >= 2)
+        database.pause()
+        error = watcher.wait_for("error", lambda error: error["event"] == "search", timeout=20)
+        assert error["code"] == "database_unavailable", error
+        stopped_at = node.get(f"/api/games/{game_id}").json()["ply"]
+        database.resume()
+        watcher.wait_for("moved", lambda moved: moved["ply"] >= stopped_at + 2, timeout=30)
+        state = node.get(f"/api/games/{game_id}").json()
+        assert state["status"] == "active" and state["ply"] >= stopped_at + 2
+        watcher.close()
+    finally:
+        node.stop()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import threading
 from typing import Any
 
 from engine.game import GameError
@@ -25,12 +26,14 @@ from webapp.arena.outbox import Outbox
 from webapp.arena.turns import CHANGED_ELSEWHERE, EngineTurns
 from webapp.clock import Clock
 from webapp.clocks import TIMEOUT
-from webapp.errors import ArenaError, ErrorCode
+from webapp.errors import DATABASE_RETRY_SECONDS, ArenaError, ErrorCode
 from webapp.offers import after_move
 from webapp.search.jobs import SearchJob
 from webapp.search.records import encode_record
-from webapp.store import PlyTakenError, Store, StoredMove
+from webapp.store import DatabaseUnavailableError, PlyTakenError, Store, StoredMove
 
+UNSTORED = "the database did not answer: the move was not stored"
+"""The reason of a search cancelled because its move could not be stored."""
 SEARCH_RETRIES = 1
 """How many times a failed search (engine error, worker process died) is started again for the same move."""
 RECHECK_INTERVAL = 1.0
@@ -190,6 +193,27 @@ class TurnFlow:
         except ArenaError as error:
             self.outbox.search(message)
             self.outbox.error(live.id, error.code, f"engine move refused: {error.message}", "search")
+        except DatabaseUnavailableError:
+            self.outbox.search(message, info={"kind": "cancelled", "reason": UNSTORED})
+            self.outbox.error(live.id, ErrorCode.DATABASE_UNAVAILABLE,
+                              "the engine's move could not be stored: the database does not answer; the engine "
+                              "searches again once it does", "search")
+            threading.Thread(target=self._search_again_when_stored, args=(live.id,), name="engine-turn-retry",
+                             daemon=True).start()
+
+    def _search_again_when_stored(self, game_id: str) -> None:
+        """Once the database answers again (looked at every ``DATABASE_RETRY_SECONDS``), start the engine's turn
+        of ``game_id`` again, unless something else has meanwhile (a restart, another node, a move)."""
+        while True:
+            self.clock.sleep(DATABASE_RETRY_SECONDS)
+            if self.store.database.availability.probe():
+                break
+        try:
+            with self.cache.locked(game_id) as live:
+                if live.job_id is None:
+                    self.start_engine_turn(live)
+        except (ArenaError, DatabaseUnavailableError):
+            log.warning("game %s: its engine turn could not be started again after the database came back", game_id)
 
     def _retry_or_report(self, live: LiveGame, info: dict[str, Any]) -> None:
         """After a failed search: search again, or when the retries are spent, tell the room. Lock held."""

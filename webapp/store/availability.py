@@ -70,9 +70,9 @@ class Availability:
     def _on_error(self, context: ExceptionContext) -> BaseException | None:
         if context.is_pre_ping:
             return None  # its failure makes the pool connect again, and a failure to connect comes here
-        connecting = context.connection is None
-        if not (context.is_disconnect or connecting and isinstance(context.sqlalchemy_exception,
-                                                                   OperationalError | InterfaceError)):
+        failed_to_connect = context.connection is None and isinstance(context.sqlalchemy_exception,
+                                                                       OperationalError | InterfaceError)
+        if not (context.is_disconnect or failed_to_connect):
             return None  # an error of the statement itself (a bug, a constraint), not an outage
         with self._lock:
             began = self._down_since is None
