@@ -118,6 +118,8 @@ class Victim:
 
     def __init__(self, port: int) -> None:
         self.port = port
+        self.unanswered = 0
+        """How many moves of the last ``play`` got no answer."""
         status, created = call(port, "POST", "/api/games", {
             "game": "nim", "options": {"piles": PILES, "max_take": 1},
             "opponent": {"type": "engine", "depth": 1}, "side": 0}, VICTIM)
@@ -128,19 +130,24 @@ class Victim:
         """Seconds from each move's request to the engine's answer, a move every ``MOVE_EVERY`` seconds at most (the
         victim stays under its own limit of 120 moves a minute)."""
         times = []
+        self.unanswered = 0
         due = time.monotonic()
         for _ in range(moves):
             time.sleep(max(0.0, due - time.monotonic()))
             due += MOVE_EVERY
-            status, state = call(self.port, "GET", f"/api/games/{self.game_id}", source=VICTIM)
-            assert status == 200 and state["status"] == "active", state
             started = time.perf_counter()
-            status, answer = call(self.port, "POST", f"/api/games/{self.game_id}/moves",
-                                  {"move": state["legal_moves"][0], "token": self.token}, VICTIM)
-            assert status == 200, answer
-            while answer["ply"] < state["ply"] + 2:
-                time.sleep(0.005)
-                _, answer = call(self.port, "GET", f"/api/games/{self.game_id}", source=VICTIM)
+            try:
+                status, state = call(self.port, "GET", f"/api/games/{self.game_id}", source=VICTIM)
+                assert status == 200 and state["status"] == "active", state
+                started = time.perf_counter()
+                status, answer = call(self.port, "POST", f"/api/games/{self.game_id}/moves",
+                                      {"move": state["legal_moves"][0], "token": self.token}, VICTIM)
+                assert status == 200, answer
+                while answer["ply"] < state["ply"] + 2:
+                    time.sleep(0.005)
+                    _, answer = call(self.port, "GET", f"/api/games/{self.game_id}", source=VICTIM)
+            except OSError:  # no answer within the client's 30 s (or no connection): counted, timed as waited
+                self.unanswered += 1
             times.append(time.perf_counter() - started)
         return times
 
@@ -407,7 +414,8 @@ def phase(server: LiveServer, port: int, victim: Victim, moves: int, attack: str
     prober.done.set()
     prober.join()
     return {"p50": statistics.median(times) * 1000, "p99": percentile(times, 0.99) * 1000,
-            "longest_health": prober.longest * 1000, "rss": rss_mib(worker_pid(server)), "got": got,
+            "longest_health": prober.longest * 1000, "rss": rss_mib(worker_pid(server)),
+            "got": {**got, **({"victim moves unanswered": victim.unanswered} if victim.unanswered else {})},
             "log_lines": len(server.log.read_text(errors="replace").splitlines()) - log_lines}
 
 

@@ -56,6 +56,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import requests
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from servers import GENEROUS_CONNECTIONS, LiveServer
@@ -498,6 +500,31 @@ class CpuTimeline(threading.Thread):
         return {k: statistics.fmean(s[k] for s in chosen) for k in chosen[0]} if chosen else {}
 
 
+class HealthProbe(threading.Thread):
+    """``GET /api/health`` of ``url`` every ``period`` seconds until stopped; ``times`` holds each answer's time
+    (s), a request that failed counting as its 10 s timeout."""
+
+    def __init__(self, url: str, period: float = 0.05) -> None:
+        super().__init__(daemon=True)
+        self.url = url
+        self.period = period
+        self.times: list[float] = []
+        self._stopped = threading.Event()
+
+    def run(self) -> None:
+        with requests.Session() as session:
+            while not self._stopped.is_set():
+                started = time.perf_counter()
+                with contextlib.suppress(requests.RequestException):
+                    session.get(self.url + "/api/health", timeout=10).raise_for_status()
+                self.times.append(time.perf_counter() - started)
+                self._stopped.wait(self.period)
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self.join()
+
+
 def run_once(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         cluster = start_cluster(Path(folder), args)
@@ -550,6 +577,8 @@ def measure(cluster: Cluster, args: argparse.Namespace) -> dict[str, Any]:
         pids["nginx"] = [cluster.nginx.process.pid, *children(cluster.nginx.process.pid)]
     meter = CpuTimeline(pids)
     meter.start()
+    health = HealthProbe(cluster.nodes[0].server.url)
+    health.start()
     deadline = time.monotonic() + args.timeout
     results: list[Watched] = []
     client_cpu = 0.0
@@ -566,6 +595,7 @@ def measure(cluster: Cluster, args: argparse.Namespace) -> dict[str, Any]:
     for control in controls:
         with contextlib.suppress(OSError):
             control.send(("stop",))
+    health.stop()
     for process in processes:
         process.join(timeout=30)
     meter.stop()
@@ -574,7 +604,7 @@ def measure(cluster: Cluster, args: argparse.Namespace) -> dict[str, Any]:
         "connected": connected, "joined": joined, "connect_seconds": connect_seconds, "mem_idle": mem_idle,
         "mem_connected": mem_connected, "mem_games": mem_games, "server_threads": server_threads,
         "cpu": meter.average(all_joined, all_joined + args.window), "spread": spread, "client_cpu": client_cpu,
-        "lags": lags, "cpu_timeline": meter.samples})
+        "lags": lags, "cpu_timeline": meter.samples, "health": health.times})
 
 
 def summarise(args: argparse.Namespace, results: list[Watched], finals: dict[str, dict[str, Any]],
@@ -638,6 +668,11 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
           f"search {r['searches']}, error events {r['errors']}; problems {len(r['problems'])}")
     print(f"  moved sent_at -> arrival (after all joined, n={r['delays']}): p50 {r['p50']:.1f} ms  "
           f"p95 {r['p95']:.1f} ms  p99 {r['p99']:.1f} ms  max {r['max']:.1f} ms")
+    health = sorted(r["health"])
+    if health:
+        print(f"  GET /api/health of the first node every 50 ms while the games played (n={len(health)}): "
+              f"p50 {1000 * statistics.median(health):.1f} ms  p99 {1000 * percentile(health, 0.99):.1f} ms  "
+              f"max {1000 * health[-1]:.1f} ms")
     if args.probes:
         print(f"  probes ({args.probes} watchers of the first games, alone in their own process): "
               f"p50 {r['probe_p50']:.1f} ms  p99 {r['probe_p99']:.1f} ms")

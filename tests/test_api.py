@@ -225,3 +225,10 @@ def test_a_position_and_a_pgn_read_again_after_a_takeback_show_the_game_as_it_is
     assert client.get(f"/api/games/{game_id}/positions/1").json["move"] == "d2d4"
     pgn = client.get(f"/api/games/{game_id}/pgn").get_data(as_text=True)
     assert "1. d4" in pgn and "e4" not in pgn
+
+
+def test_a_chess_game_with_an_empty_setup_starts_from_the_starting_position(client):
+    created = client.post("/api/games", json={"game": "chess", "setup": "", "opponent": {"type": "friend"}})
+    assert created.status_code == 201, created.json
+    state = client.get(f"/api/games/{created.json['id']}").json
+    assert state["view"]["fen"] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

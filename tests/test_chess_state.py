@@ -25,7 +25,11 @@ def test_registry_and_start_position() -> None:
     assert ChessState.score_scale == 100
 
 
-@pytest.mark.parametrize("text", ["", "not a fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+def test_an_empty_setup_is_the_starting_position() -> None:
+    assert ChessState.from_setup("  ") == new_game("chess")
+
+
+@pytest.mark.parametrize("text", ["not a fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
                                   "8/8/8/8/8/8/8/8 w - - 0 1", "4k3/8/8/8/8/8/8/4K2Q w - - 0 1 extra junk",
                                   "k7/8/8/8/8/8/8/KQ6 w - - 0 1 moves e2e4"])
 def test_bad_setup_raises_invalid_setup_error(text: str) -> None:

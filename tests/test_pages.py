@@ -84,6 +84,10 @@ def test_errors_under_the_api_stay_json(client: FlaskClient) -> None:
     response = client.post("/lab", data="")
     assert response.status_code == 405 and response.mimetype == "text/html"
     assert "<h1>Not a way to ask for this page</h1>" in response.get_data(as_text=True)
+    assert set(response.headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
+    response = client.delete("/api/games")
+    assert response.status_code == 405 and response.json["error"] == "method_not_allowed"
+    assert set(response.headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS", "POST"}
 
 
 def test_a_server_failure_gets_a_page_naming_only_a_request_id(live_server) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from flask_limiter import RateLimitExceeded
-from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, RequestEntityTooLarge
 
 from engine import BUILD as ENGINE_BUILD
 from engine.game import InvalidSetupError
@@ -129,7 +129,10 @@ def http_error(error: HTTPException) -> tuple[Response, int]:
                         "message": f"the server failed on this request (id {request_id}); it is logged"}), 500
     codes = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED, 413: ErrorCode.TOO_LARGE}
     code = codes.get(error.code or 400, ErrorCode.BAD_REQUEST)
-    return jsonify({"error": code, "message": error.description or error.name}), code.status or 500
+    answer = jsonify({"error": code, "message": error.description or error.name})
+    if isinstance(error, MethodNotAllowed) and error.valid_methods:
+        answer.headers["Allow"] = ", ".join(error.valid_methods)  # as HTTP requires of a 405
+    return answer, code.status or 500
 
 
 @bp.errorhandler(RateLimitExceeded)

@@ -38,7 +38,7 @@ DEFAULT_UNWATCHED_PAUSE = 60.0
 
 DEFAULT_MAX_SOCKETS = 10_000
 """How many Socket.IO connections one node holds at once (``ARENA_MAX_SOCKETS``): past it a new one is refused
-(``server_full``) while HTTP requests are still served. Each costs the node a descriptor and about 60 KiB
+(``server_full``) while HTTP requests are still served. Each costs the node a descriptor and about 9 KiB
 (docs/scale.md)."""
 
 DEFAULT_SOCKETS_PER_ADDRESS = 20

@@ -6,7 +6,7 @@ else of it."""
 from __future__ import annotations
 
 from flask import Flask, Response, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException, InternalServerError, NotFound
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
 
 from webapp.api import API_PREFIX, http_error
 from webapp.errors import DATABASE_RETRY_SECONDS, database_unavailable, logged_failure
@@ -34,9 +34,9 @@ def unavailable(_error: DatabaseUnavailableError) -> tuple[Response, int, dict[s
     return Response(page, mimetype="text/html"), 503, headers
 
 
-def answer(error: HTTPException) -> tuple[Response, int] | tuple[str, int]:
+def answer(error: HTTPException) -> tuple[Response, int] | tuple[str, int, dict[str, str]]:
     """The JSON error under ``/api``, else the error page (any status other than 404, 405 and 500 keeps its own
-    code with a generic title)."""
+    code with a generic title); a 405 names the methods the route takes (``Allow``)."""
     if request.path.startswith(API_PREFIX + "/"):
         return http_error(error)
     status = error.code or 500
@@ -48,4 +48,5 @@ def answer(error: HTTPException) -> tuple[Response, int] | tuple[str, int]:
     }.get(status, error.description if not isinstance(error, NotFound) else "")
     page = render_template("error.html", status=status, title=TITLES.get(status, error.name), message=message,
                            request_id=request_id)
-    return page, status
+    allowed = error.valid_methods if isinstance(error, MethodNotAllowed) else None
+    return page, status, {"Allow": ", ".join(allowed)} if allowed else {}

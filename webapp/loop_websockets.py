@@ -58,6 +58,10 @@ READ_SIZE = 4096
 UNSENT_LIMIT = 1024 * 1024
 """Bytes waiting for a client's system to take them (beyond what that system holds already) at which the client is
 disconnected: it does not read, and everything sent to it would pile up in the node."""
+WRITES_PER_TURN = 200
+"""Packets written to clients between two turns the writers give the rest of the node: a packet sent to a room of
+thousands (python-socketio writes it to each socket in one loop) lets health checks, other rooms' packets and
+requests run between its slices, as lila-ws flushes its rooms in bounded steps."""
 CLOSING_SECONDS = 5.0
 """Seconds a connection the server closed has, after its closing frame is queued, before its socket is closed:
 time to write what was queued and for the client to close its side (the connection then ends at once)."""
@@ -88,6 +92,8 @@ class LoopWebSockets:
         """Every WebSocket held, by its Engine.IO session id."""
         self._framed: tuple[packet.Packet, bytes] | None = None
         """The last packet framed, and its frame."""
+        self._writes = 0
+        """Packets written so far (``wrote``)."""
 
     def install(self) -> None:
         """Serve ``engine_io``'s WebSockets opened directly here, and time its pings with ``pings`` (started here)."""
@@ -137,6 +143,13 @@ class LoopWebSockets:
             message = TextMessage(encoded) if isinstance(encoded, str) else BytesMessage(encoded)
             self._framed = (pkt, websocket.send(message))
         return self._framed[1]
+
+    def wrote(self) -> None:
+        """A packet was written to a client: after every ``WRITES_PER_TURN`` of them, give the rest of the node a
+        turn (the writer is a greenlet sending a packet, never the loop's own callback)."""
+        self._writes += 1
+        if self._writes % WRITES_PER_TURN == 0:
+            self.clock.give_turn()
 
     def opened(self, connection: _Connection) -> None:
         """``connection`` has been taken over: it is held until ``ended``, and its pings' answers are awaited by
@@ -265,6 +278,7 @@ class _Connection:
         if self.ending or self.websocket.state is not ConnectionState.OPEN:
             return
         self._write(self.transport.frame(pkt, self.websocket))
+        self.transport.wrote()
 
     def empty(self) -> bool:
         """Whether everything put so far has been written to the client's system (or the connection has ended)."""

@@ -156,11 +156,11 @@ class ChessState:
 
     @classmethod
     def from_setup(cls, text: str) -> ChessState:
-        """A FEN (or ``startpos``), optionally followed by ``moves`` and UCI moves; bad text raises
-        ``InvalidSetupError`` naming the problem."""
-        if not isinstance(text, str) or not text.strip():
+        """A FEN (or ``startpos``), optionally followed by ``moves`` and UCI moves; empty text is the starting
+        position, as in every game. Bad text raises ``InvalidSetupError`` naming the problem."""
+        if not isinstance(text, str):
             raise InvalidSetupError("a chess position is a FEN, optionally followed by 'moves' and UCI moves")
-        fen, _, moves = text.strip().partition(" moves")
+        fen, _, moves = (text.strip() or "startpos").partition(" moves")
         fen = fen.strip()
         if fen == "startpos":
             fen = chess.STARTING_FEN
