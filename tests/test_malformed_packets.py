@@ -114,6 +114,7 @@ def test_a_flood_of_binary_frames_closes_the_transport(module_server):
     ("49", None, "packet type 9 is not one a client sends"),
     ("44", None, "packet type 4 is not one a client sends"),
     ("4", None, "the packet is empty"),
+    ("", None, "the packet is empty"),
     ("42", None, "an event is a JSON array that starts with the event's name"),
     ("42[]", None, "an event is a JSON array that starts with the event's name"),
     ("42null", None, "an event is a JSON array that starts with the event's name"),
@@ -155,3 +156,11 @@ def test_a_flood_of_empty_or_nameless_events_is_cut_off_with_one_log_line(module
     new_lines = module_server.log.read_text()[len(log_before):].splitlines()
     assert "Traceback" not in "\n".join(new_lines)
     assert len([line for line in new_lines if "unreadable" in line]) == 1, new_lines
+
+
+def test_a_lone_surrogate_in_a_payload_is_refused_as_text_that_is_not_unicode(module_server):
+    client = RawSocket(module_server.port)
+    client.ws.send('42["join",{"game_id":"\\ud800"}]')
+    name, error = client.next_event()
+    assert name == "error" and error["code"] == "bad_request" and error["event"] == "join", error
+    assert error["message"] == "the payload holds text that is not valid Unicode"

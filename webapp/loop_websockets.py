@@ -72,6 +72,8 @@ CLOSING = "closing "
 """The prefix of a closing connection's key in the alarms (the others are Engine.IO session ids)."""
 PONG_DUE = "pong due "
 """The prefix of the key of the time by which a connection pinged must have answered."""
+EMPTY_MESSAGE = "4"
+"""Engine.IO's message packet with no data."""
 _READ, _WRITE = 1, 2
 """The events a watcher of the loop waits for."""
 
@@ -361,7 +363,9 @@ class _Connection:
 
     def _receive(self, encoded: str | bytes) -> None:
         try:
-            self.engine_socket.receive(packet.Packet(encoded_packet=encoded))
+            # An empty message is an empty Engine.IO message packet to python-socketio, which refuses it as an
+            # unreadable Socket.IO packet (``webapp.socket_packets``), as it does the text "4".
+            self.engine_socket.receive(packet.Packet(encoded_packet=encoded or EMPTY_MESSAGE))
         except exceptions.UnknownPacketError:
             pass
         except exceptions.SocketIsClosedError:

@@ -99,6 +99,8 @@ def check(schema: dict[str, Any], data: object, codes: Mapping[str, ErrorCode] |
     and what it expects."""
     try:
         error = next(_validator(json.dumps(schema, sort_keys=True)).iter_errors(data), None)
+    except UnicodeError:  # a string the validator cannot read as UTF-8 (a lone surrogate, "\ud800")
+        raise ArenaError(default, "the payload holds text that is not valid Unicode") from None
     except ValueError:  # data nested deeper than the validator recurses
         raise ArenaError(default, "the payload is nested too deeply") from None
     if error is None:
