@@ -14,12 +14,15 @@ from webapp.store import GameRow, Store, StoredGame, StoredMove, StoredSeat
 NOW = dt.datetime.now(dt.UTC)
 
 
-def add_game(store: Store, game_id: str, days_old: float, status: str = "active") -> None:
+def add_game(store: Store, game_id: str, days_old: float, status: str = "active",
+             engine_seat: int | None = None) -> None:
     when = NOW - dt.timedelta(days=days_old)
+    engine = {"level": 1}
+    seats = [StoredSeat(seat, engine if seat == engine_seat else None, seat != 1) for seat in (0, 1)]
     store.create_game(StoredGame(id=game_id, game="tictactoe", start_setup="", game_options={}, options={},
-                                 opponent={"type": "friend"}, status=status, winner=None, reason=None,
-                                 rematch_id=None, created_at=when, updated_at=when,
-                                 seats=[StoredSeat(0, None, True), StoredSeat(1, None, False)]), 0)
+                                 opponent={"type": "engine" if engine_seat is not None else "friend"}, status=status,
+                                 winner=None, reason=None, rematch_id=None, created_at=when, updated_at=when,
+                                 seats=seats), 0)
     store.remember_seat("browser", game_id, 0)
 
 
@@ -38,6 +41,13 @@ def test_purge_deletes_only_old_unfinished_games_without_a_move(tmp_path: Path, 
     add_game(store, "moved_old", 40)
     store.add_move("moved_old", StoredMove(1, "5", 0, None, None), 1)
     age(store, "moved_old", 40)
+    add_game(store, "engine_opened_old", 40, engine_seat=0)  # the engine moved; its player never came
+    store.add_move("engine_opened_old", StoredMove(1, "5", 0, None, None), 1, record='{"info": {}}')
+    age(store, "engine_opened_old", 40)
+    add_game(store, "engine_answered_old", 40, engine_seat=1)  # its player moved: a game
+    store.add_move("engine_answered_old", StoredMove(1, "5", 0, None, None), 1)
+    store.add_move("engine_answered_old", StoredMove(2, "1", 1, None, None), 0)
+    age(store, "engine_answered_old", 40)
     add_game(store, "finished_old", 40, status="finished")
     add_game(store, "rematch_old", 40)  # the rematch of finished_old: its link must keep working
     store.set_rematch("finished_old", "rematch_old")
@@ -46,12 +56,14 @@ def test_purge_deletes_only_old_unfinished_games_without_a_move(tmp_path: Path, 
 
     monkeypatch.setenv("DATABASE_URL", url)
     main(["--days", "30"])
-    assert "deleted 1 unfinished games" in capsys.readouterr().out
+    assert "deleted 2 unfinished games" in capsys.readouterr().out
 
     store = Store(url)
     try:
-        assert store.load_game("empty_old") is None and store.seat_of("browser", "empty_old") is None
-        for kept in ("empty_new", "moved_old", "finished_old", "rematch_old"):
+        for deleted in ("empty_old", "engine_opened_old"):
+            assert store.load_game(deleted) is None and store.seat_of("browser", deleted) is None
+            assert store.search_record(deleted, 1) is None
+        for kept in ("empty_new", "moved_old", "engine_answered_old", "finished_old", "rematch_old"):
             assert store.load_game(kept) is not None, kept
             assert store.seat_of("browser", kept) == 0
     finally:

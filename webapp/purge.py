@@ -1,8 +1,9 @@
 """Delete abandoned empty games: ``python -m webapp.purge [--days 30]``.
 
 Removes from the database (``DATABASE_URL``, else the SQLite file of ``ARENA_INSTANCE``) every unfinished game in
-which no move was ever played (or every move was taken back) and that nothing changed for ``--days`` days, with its
-seats and the browsers' records of them; a game that is another game's rematch stays. Its links then answer
+which nobody moved (no move was ever played, or every move was taken back, or only the engine moved in a game with
+a person's seat) and that nothing changed for ``--days`` days, with its seats, moves and the browsers' records of
+them; a game that is another game's rematch stays. Its links then answer
 ``404 not_found``. Meant for a daily cron job or systemd timer; it runs beside the web nodes, which hold such a game
 in memory only while someone still watches it (``ARENA_UNTOUCHED_GAME_SECONDS``).
 """
@@ -23,7 +24,7 @@ MIN_DAYS = 1.0
 
 
 def purge(store: Store, days: float, now: dt.datetime) -> int:
-    """Delete the unfinished games without a move unchanged since ``days`` before ``now``; returns how many."""
+    """Delete the unfinished games nobody moved in, unchanged since ``days`` before ``now``; returns how many."""
     if days < MIN_DAYS:
         raise ValueError(f"--days must be at least {MIN_DAYS:g}, not {days:g}")
     return store.delete_games_without_moves(now - dt.timedelta(days=days))

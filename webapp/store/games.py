@@ -249,16 +249,24 @@ class Store:
             return list(session.scalars(query.order_by(GameRow.updated_at.desc()).limit(limit)))
 
     def delete_games_without_moves(self, before: dt.datetime) -> int:
-        """Delete every unfinished game without a move (``ply`` 0) last changed before ``before`` (aware UTC) that
-        is not another game's rematch, with its seats and the browsers' records of them; returns how many."""
+        """Delete every unfinished game last changed before ``before`` (aware UTC) that is not another game's
+        rematch and in which nobody moved: without a move (``ply`` 0), or with a person's seat whose players never
+        moved (only the engine did, as when the engine opens a game its creator never came back to). Its seats,
+        moves and search records and the browsers' records of its seats go with it; returns how many."""
         rematches = select(GameRow.rematch_id).where(GameRow.rematch_id.is_not(None))
-        query = select(GameRow.id).where(GameRow.status == "active", GameRow.ply == 0, GameRow.updated_at < before,
+        people_moved = select(MoveRow.game_id).join(SeatRow, (SeatRow.game_id == MoveRow.game_id) & (
+            SeatRow.seat == MoveRow.by)).where(SeatRow.engine.is_(None))
+        with_people = select(SeatRow.game_id).where(SeatRow.engine.is_(None))
+        nobody_moved = (GameRow.ply == 0) | (GameRow.id.in_(with_people) & GameRow.id.not_in(people_moved))
+        query = select(GameRow.id).where(GameRow.status == "active", GameRow.updated_at < before, nobody_moved,
                                          GameRow.id.not_in(rematches))
         with self._transaction() as session:
             game_ids = list(session.scalars(query))
             for start in range(0, len(game_ids), DELETE_BATCH):
                 batch = game_ids[start:start + DELETE_BATCH]
                 session.execute(delete(PlayerSeatRow).where(PlayerSeatRow.game_id.in_(batch)))
+                session.execute(delete(SearchRecordRow).where(SearchRecordRow.game_id.in_(batch)))
+                session.execute(delete(MoveRow).where(MoveRow.game_id.in_(batch)))
                 session.execute(delete(SeatRow).where(SeatRow.game_id.in_(batch)))
                 session.execute(delete(GameRow).where(GameRow.id.in_(batch)))
         return len(game_ids)
