@@ -509,15 +509,20 @@ class HealthProbe(threading.Thread):
         self.url = url
         self.period = period
         self.times: list[float] = []
+        self.slowest: list[tuple[float, float]] = []
+        """(seconds since the first request, seconds taken) of each request that took over a second."""
         self._stopped = threading.Event()
 
     def run(self) -> None:
+        first = time.perf_counter()
         with requests.Session() as session:
             while not self._stopped.is_set():
                 started = time.perf_counter()
                 with contextlib.suppress(requests.RequestException):
                     session.get(self.url + "/api/health", timeout=10).raise_for_status()
                 self.times.append(time.perf_counter() - started)
+                if self.times[-1] > 1:
+                    self.slowest.append((started - first, self.times[-1]))
                 self._stopped.wait(self.period)
 
     def stop(self) -> None:
@@ -604,7 +609,7 @@ def measure(cluster: Cluster, args: argparse.Namespace) -> dict[str, Any]:
         "connected": connected, "joined": joined, "connect_seconds": connect_seconds, "mem_idle": mem_idle,
         "mem_connected": mem_connected, "mem_games": mem_games, "server_threads": server_threads,
         "cpu": meter.average(all_joined, all_joined + args.window), "spread": spread, "client_cpu": client_cpu,
-        "lags": lags, "cpu_timeline": meter.samples, "health": health.times})
+        "lags": lags, "cpu_timeline": meter.samples, "health": health.times, "health_slowest": health.slowest})
 
 
 def summarise(args: argparse.Namespace, results: list[Watched], finals: dict[str, dict[str, Any]],
@@ -672,7 +677,8 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
     if health:
         print(f"  GET /api/health of the first node every 50 ms while the games played (n={len(health)}): "
               f"p50 {1000 * statistics.median(health):.1f} ms  p99 {1000 * percentile(health, 0.99):.1f} ms  "
-              f"max {1000 * health[-1]:.1f} ms")
+              f"max {1000 * health[-1]:.1f} ms; over 1 s: "
+              + (", ".join(f"{took:.1f} s at {at:.1f} s" for at, took in r["health_slowest"]) or "none"))
     if args.probes:
         print(f"  probes ({args.probes} watchers of the first games, alone in their own process): "
               f"p50 {r['probe_p50']:.1f} ms  p99 {r['probe_p99']:.1f} ms")

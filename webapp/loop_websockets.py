@@ -62,6 +62,9 @@ WRITES_PER_TURN = 200
 """Packets written to clients between two turns the writers give the rest of the node: a packet sent to a room of
 thousands (python-socketio writes it to each socket in one loop) lets health checks, other rooms' packets and
 requests run between its slices, as lila-ws flushes its rooms in bounded steps."""
+SLICE_PAUSE = 0.0001
+"""Seconds a writer pauses after ``WRITES_PER_TURN`` packets: any pause at all lets the loop look at its sockets
+(a mere turn would only run the greenlets already ready: a health check's connection would wait)."""
 CLOSING_SECONDS = 5.0
 """Seconds a connection the server closed has, after its closing frame is queued, before its socket is closed:
 time to write what was queued and for the client to close its side (the connection then ends at once)."""
@@ -130,12 +133,12 @@ class LoopWebSockets:
         sid = key
         engine_socket = self.engine_io.sockets.get(sid)
         if engine_socket is not None and not engine_socket.closing and not engine_socket.closed:
-            engine_socket.last_ping = self.clock.time()
-            engine_socket.send(packet.Packet(packet.PING))
             connection = self._by_sid.get(sid)
-            if connection is not None:
+            engine_socket.last_ping = self.clock.time()
+            if connection is not None:  # noted before the ping goes: its answer may come while it is written
                 connection.pinged = engine_socket.last_ping
                 self._pings.call_at(PONG_DUE + sid, self.clock.monotonic() + self.engine_io.ping_timeout)
+            engine_socket.send(packet.Packet(packet.PING))
 
     def frame(self, pkt: packet.Packet, websocket: Connection) -> bytes:
         """The WebSocket frame that carries ``pkt`` (made by ``websocket``). A server's frames are not masked, so a
@@ -151,7 +154,7 @@ class LoopWebSockets:
         turn (the writer is a greenlet sending a packet, never the loop's own callback)."""
         self._writes += 1
         if self._writes % WRITES_PER_TURN == 0:
-            self.clock.give_turn()
+            self.clock.sleep(SLICE_PAUSE)  # a pause, not just a turn: the loop polls its sockets meanwhile
 
     def opened(self, connection: _Connection) -> None:
         """``connection`` has been taken over: it is held until ``ended``, and its pings' answers are awaited by
@@ -386,7 +389,8 @@ class _Connection:
         """The client's answer to the last ping is due: unless it came (Engine.IO then forgets the ping's time until
         the next one), close the connection as Engine.IO closes one that stopped answering."""
         engine_socket = self.engine_socket
-        if self.ending or engine_socket.closing or engine_socket.closed or engine_socket.last_ping != self.pinged:
+        if (self.ending or engine_socket.closing or engine_socket.closed or self.pinged is None
+                or engine_socket.last_ping != self.pinged):
             return
         log.debug("%s: no answer to a ping within %g s, closing connection", engine_socket.sid,
                  self.transport.engine_io.ping_timeout)
