@@ -6,9 +6,10 @@ Builds a legal game of about ``--plies`` plies that no rule ends (random quiet m
 fifty-move counter gets high, no position three times), whose setup ``startpos moves ...`` fits the API's 8,000
 characters. Starts ``gunicorn -w 1 "webapp:create_app()"``, times ``POST /api/games`` with that setup
 (a finished game is refused, so the friend game stays open), then ``--reads`` parallel ``GET /api/games/<id>`` of a
-finished copy of it (resigned, so it leaves the cache after each read) and ``GET /api/health`` meanwhile. Last, it
-creates ``--hold`` more such games (open, so the node holds each in memory until it is untouched for 600 s) and
-prints the gunicorn worker's resident memory (``VmRSS``) before and after, per game held.
+finished copy of it (resigned, so it leaves the cache after each read) and ``GET /api/health`` meanwhile, then
+``--reads`` reads of its PGN and of its position at ply 0, one after the other (the first makes them, the others
+find them). Last, it creates ``--hold`` more such games (open, so the node holds each in memory until it is
+untouched for 600 s) and prints the gunicorn worker's resident memory (``VmRSS``) before and after, per game held.
 """
 
 from __future__ import annotations
@@ -48,6 +49,20 @@ def hold(server: LiveServer, body: dict[str, object], games: int) -> None:
           f"{(after - before) * 1024 / games:.1f} KiB a game")
 
 
+def repeated(server: LiveServer, game_id: str, reads: int) -> None:
+    """Read the game's PGN and its position at ply 0 ``reads`` times each, one after the other; print the first
+    read's time and the median of the others."""
+    for path in ("pgn", "positions/0"):
+        times = []
+        for _ in range(reads):
+            took, answer = timed(lambda path=path: requests.get(f"{server.url}/api/games/{game_id}/{path}",
+                                                                timeout=600))
+            assert answer.status_code == 200, answer.text
+            times.append(took)
+        print(f"{reads} reads of /{path} one after the other: the first {times[0] * 1000:.1f} ms, the others' "
+              f"median {statistics.median(times[1:]) * 1000:.1f} ms")
+
+
 def run(plies: int, reads: int, games: int, seed: int) -> None:
     moves = long_game(plies, seed)
     setup = "startpos moves " + " ".join(moves)
@@ -85,6 +100,7 @@ def run(plies: int, reads: int, games: int, seed: int) -> None:
                   f"{statistics.median(read_times) * 1000:.0f} ms, max {max(read_times) * 1000:.0f} ms")
             print(f"/api/health meanwhile: median {statistics.median(health_times) * 1000:.0f} ms, "
                   f"max {max(health_times) * 1000:.0f} ms over {len(health_times)} requests")
+            repeated(server, game["id"], reads)
             hold(server, body, games)
         finally:
             server.stop()
