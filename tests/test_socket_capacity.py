@@ -153,7 +153,7 @@ def test_a_body_that_does_not_arrive_gets_408_within_ten_seconds_and_the_connect
     assert requests.get(f"{live_server.url}/api/games/{game_id}", timeout=ANSWER_TIMEOUT).json()["moves"] == []
 
 
-def test_an_address_directly_connected_has_at_most_64_requests_in_progress_and_others_are_served(live_server):
+def test_an_address_directly_connected_has_at_most_64_connections_and_others_are_served(live_server):
     with held([]) as sockets:
         for _ in range(64):
             slow = socket.create_connection(("127.0.0.1", live_server.port), timeout=30)
@@ -164,7 +164,7 @@ def test_an_address_directly_connected_has_at_most_64_requests_in_progress_and_o
         def refused() -> bool:
             return requests.get(live_server.url + "/api/health", timeout=ANSWER_TIMEOUT).status_code == 429
 
-        eventually(refused, "the 65th request refused")
+        eventually(refused, "the 65th connection refused")
         answer = requests.get(live_server.url + "/api/health", timeout=ANSWER_TIMEOUT)
         assert answer.json()["error"] == "rate_limited" and answer.headers["Retry-After"] == "1"
         other = socket.create_connection(("127.0.0.1", live_server.port), timeout=ANSWER_TIMEOUT,

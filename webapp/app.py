@@ -14,14 +14,13 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from engine.chess.openings import load_index as load_opening_index
 from engine.games import game_class, game_names
 from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
-from webapp.address_connections import CapRequestsPerAddress
 from webapp.address_limits import LimitHandshakes, charge_seat_claims
 from webapp.address_limits import init_app as install_address_limits
 from webapp.alarms import Alarms
 from webapp.api import bp as api_bp
 from webapp.arena.assemble import Arena, ArenaSettings, assemble
 from webapp.clock import SYSTEM_CLOCK, Clock
-from webapp.config import MAX_BODY_BYTES, REQUESTS_PER_ADDRESS, instance_path, load_config
+from webapp.config import MAX_BODY_BYTES, instance_path, load_config
 from webapp.connections import OpenConnections
 from webapp.error_pages import init_app as install_error_pages
 from webapp.headers import add_security_headers
@@ -99,8 +98,6 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     paced_reads = PaceReads(app.wsgi_app, clock)
     connections = OpenConnections(ReadBodies(paced_reads, clock), clock, paced_reads.stop_reading)
     app.wsgi_app = connections  # type: ignore[method-assign]
-    if not app.config["ARENA_PROXY_HOPS"]:  # clients reach the node directly: it bounds each address's requests
-        app.wsgi_app = CapRequestsPerAddress(app.wsgi_app, REQUESTS_PER_ADDRESS)  # type: ignore[method-assign]
     app.extensions["connections"] = connections
     if async_mode() == "gevent":
         LoopWebSockets(engine_io, connections, Alarms(clock, "pings", monotonic=True), clock).install()

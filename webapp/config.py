@@ -44,9 +44,10 @@ DEFAULT_MAX_SOCKETS = 10_000
 DEFAULT_SOCKETS_PER_ADDRESS = 20
 """How many of a node's Socket.IO connections one client address may hold at once (``ARENA_SOCKETS_PER_ADDRESS``),
 as nginx's ``limit_conn`` in deploy/arena.conf: a few addresses cannot fill ``ARENA_MAX_SOCKETS``."""
-REQUESTS_PER_ADDRESS = 64
-"""How many HTTP requests of one client connected directly (no proxy in front, ``ARENA_PROXY_HOPS`` 0) a node
-serves at once (``webapp.address_connections``); behind nginx, nginx bounds each address's connections."""
+CONNECTIONS_PER_ADDRESS = 64
+"""How many HTTP connections of one client connected directly (no proxy in front, ``ARENA_PROXY_HOPS`` 0) a node
+serves at once (``webapp.gevent_worker``; a WebSocket the event loop has taken over no longer counts); behind
+nginx, nginx bounds each address's connections."""
 
 HTTP_CONNECTIONS = 1_000
 """Connections a node keeps for HTTP requests beyond its Socket.IO connections: gunicorn's ``worker_connections``
@@ -115,6 +116,11 @@ def search_queue_url(env: Mapping[str, str] | None = None) -> str | None:
     return _redis_url(os.environ if env is None else env, "ARENA_SEARCH_QUEUE")
 
 
+def proxy_hops(env: Mapping[str, str] | None = None) -> int:
+    """``ARENA_PROXY_HOPS`` from ``env`` (default ``os.environ``): how many proxies in front of the node to trust."""
+    return int(_number(os.environ if env is None else env, "ARENA_PROXY_HOPS", 0, 0, 10))
+
+
 def max_sockets(env: Mapping[str, str] | None = None) -> int:
     """``ARENA_MAX_SOCKETS`` from ``env`` (default ``os.environ``): how many Socket.IO connections a node holds."""
     return int(_number(os.environ if env is None else env, "ARENA_MAX_SOCKETS", DEFAULT_MAX_SOCKETS, 1, 1_000_000))
@@ -159,7 +165,7 @@ def load_config(instance_path: Path, env: Mapping[str, str] | None = None) -> di
         "ARENA_MAX_SOCKETS": max_sockets(env),
         "ARENA_SOCKETS_PER_ADDRESS": int(_number(env, "ARENA_SOCKETS_PER_ADDRESS", DEFAULT_SOCKETS_PER_ADDRESS, 1,
                                                  1_000_000)),
-        "ARENA_PROXY_HOPS": int(_number(env, "ARENA_PROXY_HOPS", 0, 0, 10)),
+        "ARENA_PROXY_HOPS": proxy_hops(env),
         "ARENA_IDLE_GAMES": int(_number(env, "ARENA_IDLE_GAMES", DEFAULT_IDLE_GAMES, 0, 100_000)),
         "ARENA_UNWATCHED_PAUSE": _number(env, "ARENA_UNWATCHED_PAUSE", DEFAULT_UNWATCHED_PAUSE, 0, 86_400),
         "ARENA_UNTOUCHED_GAME_SECONDS": _number(env, "ARENA_UNTOUCHED_GAME_SECONDS", DEFAULT_UNTOUCHED_GAME_SECONDS,
