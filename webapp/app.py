@@ -31,6 +31,7 @@ from webapp.pages import bp as pages_bp
 from webapp.players import Players
 from webapp.redis_clients import connect as connect_redis
 from webapp.request_bodies import ReadBodies
+from webapp.room_index import IndexedManager
 from webapp.search.jobs import Runner
 from webapp.search.leases import SearchLeases
 from webapp.search.pool import EngineRunner
@@ -74,7 +75,7 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     queue_url = app.config["SOCKETIO_MESSAGE_QUEUE"]
     queue = ResilientRedisManager(queue_url, clock) if queue_url else None
     socketio.init_app(app, async_mode=async_mode(), max_http_buffer_size=MAX_BODY_BYTES, async_handlers=False,
-                      manage_session=False, client_manager=queue,
+                      manage_session=False, client_manager=queue or IndexedManager(),
                       serializer=ReadablePacket)  # type: ignore[call-arg]  # python-socketio's option, not in the stubs
     # The cap is checked after the address's own limit, and nothing waits between its check and Engine.IO's
     # taking the connection, so handshakes arriving together cannot all pass at the cap.

@@ -28,6 +28,7 @@ from socketio import RedisManager
 
 from webapp.clock import Clock
 from webapp.redis_clients import TIMEOUT_SECONDS, connect
+from webapp.room_index import IndexedRooms
 
 CHANNEL = "flask-socketio"
 """The channel Flask-SocketIO uses by default, so a process emitting through a plain ``SocketIO(message_queue=...)``
@@ -45,7 +46,7 @@ def redacted(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-class ResilientRedisManager(RedisManager):
+class ResilientRedisManager(IndexedRooms, RedisManager):
     """A Socket.IO client manager sharing emits between nodes through Redis pub/sub, which keeps each node's own
     clients served while Redis is unreachable and recovers by itself when it returns (see the module docstring);
     it measures outages, pings and pauses on ``clock``.
