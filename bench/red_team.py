@@ -143,9 +143,12 @@ class Victim:
                 status, answer = call(self.port, "POST", f"/api/games/{self.game_id}/moves",
                                       {"move": state["legal_moves"][0], "token": self.token}, VICTIM)
                 assert status == 200, answer
+                pause = 0.005  # growing to 0.1 s: a slow answer is waited for within the victim's own read limit
                 while answer["ply"] < state["ply"] + 2:
-                    time.sleep(0.005)
-                    _, answer = call(self.port, "GET", f"/api/games/{self.game_id}", source=VICTIM)
+                    time.sleep(pause)
+                    pause = min(0.1, pause * 1.5)
+                    status, answer = call(self.port, "GET", f"/api/games/{self.game_id}", source=VICTIM)
+                    assert status == 200, answer
             except OSError:  # no answer within the client's 30 s (or no connection): counted, timed as waited
                 self.unanswered += 1
             times.append(time.perf_counter() - started)
