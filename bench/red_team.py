@@ -301,6 +301,14 @@ def packets(port: int, stop: Stop, got: Counter[str], _games: dict[str, dict[str
     flood_sockets(port, stop, got, send)
 
 
+def run_together(threads: list[threading.Thread]) -> None:
+    """Start ``threads``, then wait until they have all ended."""
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
 def long_reads(port: int, stop: Stop, got: Counter[str], games: dict[str, dict[str, Any]]) -> None:
     game = games["long"]
 
@@ -309,11 +317,7 @@ def long_reads(port: int, stop: Stop, got: Counter[str], games: dict[str, dict[s
         got[f"read {status}"] += 1
 
     while not stop.is_set():
-        readers = [threading.Thread(target=read) for _ in range(80)]
-        for reader in readers:
-            reader.start()
-        for reader in readers:
-            reader.join()
+        run_together([threading.Thread(target=read) for _ in range(80)])
 
 
 def legacy_cookies(port: int, stop: Stop, got: Counter[str], games: dict[str, dict[str, Any]]) -> None:
@@ -325,11 +329,7 @@ def legacy_cookies(port: int, stop: Stop, got: Counter[str], games: dict[str, di
             status, _ = call(port, "GET", "/api/health", headers={"Cookie": cookie})
             got[f"health {status}"] += 1
 
-    senders = [threading.Thread(target=send) for _ in range(4)]
-    for sender in senders:
-        sender.start()
-    for sender in senders:
-        sender.join()
+    run_together([threading.Thread(target=send) for _ in range(4)])
 
 
 def slow_bodies(port: int, stop: Stop, got: Counter[str], _games: dict[str, dict[str, Any]]) -> None:
@@ -357,11 +357,7 @@ def slow_bodies(port: int, stop: Stop, got: Counter[str], _games: dict[str, dict
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # one descriptor a connection held
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 2 * SLOW_ADDRESSES * SLOW_PER_ADDRESS)), hard))
-    holders = [threading.Thread(target=hold, args=(f"127.0.2.{number + 1}",)) for number in range(SLOW_ADDRESSES)]
-    for holder in holders:
-        holder.start()
-    for holder in holders:
-        holder.join()
+    run_together([threading.Thread(target=hold, args=(f"127.0.2.{number + 1}",)) for number in range(SLOW_ADDRESSES)])
 
 
 def closed_by_peer(sock: socket.socket) -> bool:

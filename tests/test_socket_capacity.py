@@ -48,15 +48,32 @@ def friend_nim_game(server: LiveServer) -> tuple[str, str]:
     return created["id"], created["token"]
 
 
+def open_websockets(server: LiveServer, count: int, sockets: list[socket.socket]) -> None:
+    """Open ``count`` WebSockets to ``server``, each accepted, into ``sockets``."""
+    for _ in range(count):
+        sock, answer = open_websocket(server.port, ANSWER_TIMEOUT)
+        sockets.append(sock)
+        assert answer.startswith(b"HTTP/1.1 101"), answer
+
+
+def one_closes_and_another_is_accepted(server: LiveServer, sockets: list[socket.socket]) -> None:
+    """Close the first of ``sockets``; a new WebSocket is then accepted (once the server has seen the close)."""
+    sockets.pop(0).close()
+
+    def accepted() -> bool:
+        sock, answer = open_websocket(server.port, ANSWER_TIMEOUT)
+        sockets.append(sock)
+        return answer.startswith(b"HTTP/1.1 101")
+
+    eventually(accepted, "a connection accepted once one of those held closed")
+
+
 def test_idle_websockets_and_slow_clients_beyond_any_thread_pool_leave_requests_and_moves_answering(tmp_path):
     server = LiveServer(tmp_path / "instance", env=GENEROUS_CONNECTIONS).start()
     try:
         game_id, token = friend_nim_game(server)
         with held([]) as sockets:
-            for _ in range(300):
-                sock, answer = open_websocket(server.port, ANSWER_TIMEOUT)
-                sockets.append(sock)
-                assert answer.startswith(b"HTTP/1.1 101"), answer
+            open_websockets(server, 300, sockets)
             for _ in range(50):
                 slow = socket.create_connection(("127.0.0.1", server.port))
                 slow.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -76,10 +93,7 @@ def test_past_the_socket_cap_a_new_connection_is_refused_with_server_full_and_ht
     server = LiveServer(tmp_path / "instance", env={**GENEROUS_CONNECTIONS, "ARENA_MAX_SOCKETS": "5"}).start()
     try:
         with held([]) as sockets:
-            for _ in range(5):
-                sock, answer = open_websocket(server.port, ANSWER_TIMEOUT)
-                sockets.append(sock)
-                assert answer.startswith(b"HTTP/1.1 101"), answer
+            open_websockets(server, 5, sockets)
             refused, answer = open_websocket(server.port, ANSWER_TIMEOUT)
             sockets.append(refused)
             head, _, body = answer.partition(b"\r\n\r\n")
@@ -93,14 +107,7 @@ def test_past_the_socket_cap_a_new_connection_is_refused_with_server_full_and_ht
             polling = requests.get(server.url + "/socket.io/?EIO=4&transport=polling", timeout=ANSWER_TIMEOUT)
             assert polling.status_code == 503 and polling.json()["error"] == "server_full"
             assert requests.get(server.url + "/api/health", timeout=ANSWER_TIMEOUT).status_code == 200
-            sockets.pop(0).close()
-
-            def accepted() -> bool:
-                sock, answer = open_websocket(server.port, ANSWER_TIMEOUT)
-                sockets.append(sock)
-                return answer.startswith(b"HTTP/1.1 101")
-
-            eventually(accepted, "a connection accepted once one of the five closed")
+            one_closes_and_another_is_accepted(server, sockets)
     finally:
         server.stop()
 
@@ -183,10 +190,7 @@ def test_an_address_holds_at_most_its_share_of_socket_connections(tmp_path):
     server = LiveServer(tmp_path / "instance", env={**GENEROUS_CONNECTIONS, "ARENA_SOCKETS_PER_ADDRESS": "3"}).start()
     try:
         with held([]) as sockets:
-            for _ in range(3):
-                sock, answer = open_websocket(server.port, ANSWER_TIMEOUT)
-                sockets.append(sock)
-                assert answer.startswith(b"HTTP/1.1 101"), answer
+            open_websockets(server, 3, sockets)
             polling = requests.get(server.url + "/socket.io/?EIO=4&transport=polling", timeout=ANSWER_TIMEOUT)
             assert polling.status_code == 429 and polling.json()["error"] == "rate_limited"
             assert polling.headers["Retry-After"] == "30"
@@ -195,13 +199,6 @@ def test_an_address_holds_at_most_its_share_of_socket_connections(tmp_path):
             with contextlib.closing(other):
                 other.request("GET", "/socket.io/?EIO=4&transport=polling")
                 assert other.getresponse().status == 200  # another address has its own share
-            sockets.pop(0).close()
-
-            def accepted() -> bool:
-                sock, answer = open_websocket(server.port, ANSWER_TIMEOUT)
-                sockets.append(sock)
-                return answer.startswith(b"HTTP/1.1 101")
-
-            eventually(accepted, "a connection accepted once one of the three closed")
+            one_closes_and_another_is_accepted(server, sockets)
     finally:
         server.stop()
