@@ -120,15 +120,20 @@ class Victim:
         self.port = port
         self.unanswered = 0
         """How many moves of the last ``play`` got no answer."""
-        status, created = call(port, "POST", "/api/games", {
+        self.game_id, self.token = self._new_game()
+
+    def _new_game(self) -> tuple[str, str]:
+        status, created = call(self.port, "POST", "/api/games", {
             "game": "nim", "options": {"piles": PILES, "max_take": 1},
             "opponent": {"type": "engine", "depth": 1}, "side": 0}, VICTIM)
         assert status == 201, created
-        self.game_id, self.token = created["id"], created["token"]
+        return created["id"], created["token"]
 
     def play(self, moves: int) -> list[float]:
         """Seconds from each move's request to the engine's answer, a move every ``MOVE_EVERY`` seconds at most (the
-        victim stays under its own limit of 120 moves a minute)."""
+        victim stays under its own limit of 120 moves a minute), in a new game each phase (a long game's state costs
+        more of the victim's reads)."""
+        self.game_id, self.token = self._new_game()
         times = []
         self.unanswered = 0
         due = time.monotonic()
