@@ -101,7 +101,8 @@ def run(plies: int, reads: int, games: int, seed: int) -> None:
             print(f"/api/health meanwhile: median {statistics.median(health_times) * 1000:.0f} ms, "
                   f"max {max(health_times) * 1000:.0f} ms over {len(health_times)} requests")
             repeated(server, game["id"], reads)
-            hold(server, body, games)
+            if games:
+                hold(server, body, games)
         finally:
             server.stop()
 
