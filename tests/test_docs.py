@@ -1,16 +1,19 @@
 """The documents name only what exists: every file (``something.py``, ``.js``, ``.html``, ``.conf``) and every name
-of our own code (``_private_function``, ``OurClass.attribute``) cited in backticks in README.md and docs/*.md is
-found in the tree, so a rename cannot leave a document describing code that is gone."""
+of our own code (``_private_function``, ``OurClass.attribute``) cited in backticks in README.md, docs/*.md and the
+browser code's READMEs is found in the tree, so a rename cannot leave a document describing code that is gone; the
+tables that list modules (the compiled ones, the browser's) list exactly those there are."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "static" / "js" / "README.md",
+             ROOT / "static" / "js" / "boards" / "README.md"]
 CODE_FOLDERS = ("engine", "webapp", "static", "templates", "deploy", "bench", "tests", ".ci")
 CODE_SUFFIXES = {".py", ".js", ".html", ".conf", ".css", ".yaml", ".sh", ""}
 FILE_NAME = re.compile(r"[\w/.-]+\.(?:py|js|html|conf|css|yaml)")
@@ -46,7 +49,7 @@ def test_every_cited_file_and_name_of_our_code_exists(document: Path) -> None:
     classes |= {name for text in texts.values() for name in re.findall(r"\bclass\s+(\w+)", text)}
     missing = []
     for number, token in cited(document):
-        if FILE_NAME.fullmatch(token):
+        if FILE_NAME.fullmatch(token) and not token.startswith("/"):  # "/..." is a URL the server serves
             if token not in file_names and Path(token).name not in file_names and not (ROOT / token).exists():
                 missing.append(f"line {number}: file {token}")
         elif CODE_NAME.fullmatch(token) and not token.startswith("__"):
@@ -98,3 +101,29 @@ def test_the_protocol_lists_the_search_events_fields_as_the_engine_declares_them
     iterations = re.search(r"`iterations`, one `\{([^}]+)\}` per completed depth", protocol)
     assert iterations is not None
     assert [name.strip() for name in iterations.group(1).split(",")] == list(Iteration.__annotations__)
+
+
+def test_the_compiled_modules_table_names_every_module_setup_compiles() -> None:
+    """docs/compiled.md's table (a row may name siblings of its first module by file name alone) against
+    ``COMPILED`` in setup.py (read, not imported: importing it would run the build)."""
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    compiled = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                    and any(isinstance(target, ast.Name) and target.id == "COMPILED" for target in node.targets))
+    text = (ROOT / "docs" / "compiled.md").read_text()
+    table = text[text.index("| module | what | why |"):].split("\n\n", 1)[0]
+    named = set()
+    for row in table.splitlines()[2:]:
+        folder = ""
+        for token in re.findall(r"`([\w/.]+\.py)`", row.split("|")[1]):
+            folder = token.rpartition("/")[0] if "/" in token else folder
+            named.add(token if "/" in token else f"{folder}/{token}")
+    assert named == set(compiled)
+
+
+def test_the_browser_codes_table_names_every_module_of_static_js() -> None:
+    """static/js/README.md's table of modules against the files of static/js (the boards have their own README)."""
+    text = (ROOT / "static" / "js" / "README.md").read_text()
+    named = {token for row in text.splitlines() if row.startswith("| `")
+             for token in re.findall(r"`([\w/]+\.js|boards/)`", row.split("|")[1])}
+    modules = {path.name for path in (ROOT / "static" / "js").glob("*.js")} | {"boards/"}
+    assert named == modules
