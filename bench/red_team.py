@@ -113,13 +113,23 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
 
 
+class RefusedError(Exception):
+    """A request of the victim's was answered with an error (a status other than 200, or no JSON)."""
+
+
+def refused(status: int, answer: Any) -> None:
+    """Raise ``RefusedError`` unless ``status`` is 200 with a JSON object."""
+    if status != 200 or not isinstance(answer, dict):
+        raise RefusedError(f"{status}: {answer}")
+
+
 class Victim:
     """A Nim game against the engine from ``VICTIM``; ``play(n)`` times ``n`` moves to the engine's answer."""
 
     def __init__(self, port: int) -> None:
         self.port = port
         self.unanswered = 0
-        """How many moves of the last ``play`` got no answer."""
+        """How many moves of the last ``play`` got no answer, or an error."""
         self.game_id, self.token = self._new_game()
 
     def _new_game(self) -> tuple[str, str]:
@@ -143,18 +153,18 @@ class Victim:
             started = time.perf_counter()
             try:
                 status, state = call(self.port, "GET", f"/api/games/{self.game_id}", source=VICTIM)
-                assert status == 200 and state["status"] == "active", state
+                refused(status, state)
                 started = time.perf_counter()
                 status, answer = call(self.port, "POST", f"/api/games/{self.game_id}/moves",
                                       {"move": state["legal_moves"][0], "token": self.token}, VICTIM)
-                assert status == 200, answer
+                refused(status, answer)
                 pause = 0.005  # growing to 0.1 s: a slow answer is waited for within the victim's own read limit
                 while answer["ply"] < state["ply"] + 2:
                     time.sleep(pause)
                     pause = min(0.1, pause * 1.5)
                     status, answer = call(self.port, "GET", f"/api/games/{self.game_id}", source=VICTIM)
-                    assert status == 200, answer
-            except OSError:  # no answer within the client's 30 s (or no connection): counted, timed as waited
+                    refused(status, answer)
+            except (OSError, RefusedError):  # no answer within 30 s, no connection or an error: counted, timed
                 self.unanswered += 1
             times.append(time.perf_counter() - started)
         return times
