@@ -65,7 +65,12 @@ def main() -> None:
                 for _ in range(6):
                     join(sock, long_id)  # state after state, none read
                 held.append(sock)
-            time.sleep(3)
+
+            def watchers(game_id: str) -> int:
+                return int(requests.get(f"{server.url}/api/games/{game_id}", timeout=10).json()["watchers"])
+
+            while watchers(long_id) < args.silent:  # every crowd member has joined
+                time.sleep(0.1)
             silent = raw_websocket(server.port, 4096)
             join(silent, long_id)
             reader = raw_websocket(server.port)
@@ -84,8 +89,7 @@ def main() -> None:
             threading.Thread(target=read_and_never_pong, daemon=True).start()
             last = None
             while time.monotonic() - started < args.limit:
-                counts = tuple(requests.get(f"{server.url}/api/games/{game}", timeout=10).json()["watchers"]
-                               for game in (long_id, small_id))
+                counts = (watchers(long_id), watchers(small_id))
                 if counts != last:
                     print(f"{time.monotonic() - started:5.0f} s: watchers of the long game {counts[0]}, "
                           f"of the small one {counts[1]}", flush=True)

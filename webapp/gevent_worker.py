@@ -52,7 +52,8 @@ class PromptGeventWorker(GeventWorker):
     clock: Clock = SYSTEM_CLOCK
     per_address: int = 0
     """Connections of one address served at once (0: no limit, behind proxies); set when the worker runs."""
-    _open: Counter[str] | None = None
+    _open: Counter[str]
+    """The connections open per address, while ``per_address`` limits them."""
     _alive = True
     _stop_asked: gevent.event.Event | None = None
     _app_stopped: Callable[[float], object] | None = None
@@ -104,7 +105,7 @@ class PromptGeventWorker(GeventWorker):
     def handle(self, listener: socket.socket, client: socket.socket, addr: object) -> None:
         """Serve one connection (gunicorn's ``handle``), unless its address already has ``per_address`` open: then
         answer ``TOO_MANY_CONNECTIONS`` and close it. The count is the event loop's alone (no lock: one thread)."""
-        if not self.per_address or self._open is None:
+        if not self.per_address:
             super().handle(listener, client, addr)
             return
         address = addr[0] if isinstance(addr, tuple) else str(addr)

@@ -90,7 +90,8 @@ class Players:
         return player if isinstance(player, str) and len(player) == ID_LENGTH else None
 
     def _adopt_legacy_cookies(self) -> None:
-        names = _legacy_cookies_to_read(request.cookies, (request.view_args or {}).get("game_id"))
+        asked = (request.view_args or {}).get("game_id")
+        names = _legacy_cookies_to_read(request.cookies, asked)
         if not names:
             return
         seats: dict[str, int] = {}
@@ -102,7 +103,6 @@ class Players:
             if claim.game_id == name[len(LEGACY_PREFIX):]:
                 seats[claim.game_id] = claim.seat
         if seats and not self.charge(len(seats)):
-            asked = (request.view_args or {}).get("game_id")
             if asked not in seats or not self.charge(1):
                 return
             seats, names = {asked: seats[asked]}, [f"{LEGACY_PREFIX}{asked}"]
