@@ -40,16 +40,18 @@ VICTIMS = {"127.0.0.2": ("tictactoe", 3), "127.0.0.3": ("connect4", 4)}
 
 
 class Http:
-    """JSON requests to the server from the loopback address ``source``."""
+    """JSON requests to the server from the loopback address ``source``, with ``headers`` (a proxy's
+    ``X-Forwarded-For``, for a server that trusts one) on each."""
 
-    def __init__(self, port: int, source: str) -> None:
+    def __init__(self, port: int, source: str, headers: dict[str, str] | None = None) -> None:
         self.port = port
         self.source = source
+        self.headers = headers or {}
 
     def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60, source_address=(self.source, 0))
         try:
-            headers = {"Content-Type": "application/json"} if body is not None else {}
+            headers = {**self.headers, **({"Content-Type": "application/json"} if body is not None else {})}
             connection.request(method, path, json.dumps(body) if body is not None else None, headers)
             response = connection.getresponse()
             return response.status, json.loads(response.read() or b"null")

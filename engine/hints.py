@@ -49,11 +49,9 @@ def move_hints(state: State, settings: SearchSettings = HINT_SETTINGS, stop: Any
     players read it (SAN in chess). ``stop`` (with ``is_set()``) cuts the search short; ``known``: the exact
     values already found; ``truth_seconds``: what the solver gets to find the others (``engine.truth.move_values``)
     before the search is used instead; both the solver and the search are timed on ``clock``."""
-    exact = move_values(state, truth_seconds, build_tables=state.name == "tictactoe", known=known, clock=clock)
+    exact = exact_hints(state, truth_seconds, known, clock, build_tables=state.name == "tictactoe")
     if exact is not None:
-        return {"how": "exact", "depth": None, "moves": {
-            move: {"value": value.text, "score": value.score, "shown": shown_move(state, move)}
-            for move, value in exact.items()}}
+        return exact
     final = score_every_move(state, settings.depth, seconds=settings.seconds, stop=stop, clock=clock)
     scale = score_scale(state)
     moves: dict[str, MoveHint] = {
@@ -61,3 +59,16 @@ def move_hints(state: State, settings: SearchSettings = HINT_SETTINGS, stop: Any
                     "shown": shown_move(state, root.move)}
         for root in final.root_moves if root.score is not None}
     return {"how": "search", "depth": final.depth, "moves": moves}
+
+
+def exact_hints(state: State, seconds: float, known: dict[str, Exact] | None = None,
+                clock: Monotonic = SYSTEM_MONOTONIC, build_tables: bool = True) -> MoveHints | None:
+    """The hints of ``state`` (as ``move_hints`` gives them, ``how`` "exact") when every legal move's exact value is
+    known (``engine.truth.move_values``: the solved tables, built first if missing when ``build_tables``, Nim's
+    theory, the Connect Four solver within ``seconds`` of ``clock``; ``known``: values already found), else None."""
+    exact = move_values(state, seconds, build_tables=build_tables, known=known, clock=clock)
+    if exact is None:
+        return None
+    return {"how": "exact", "depth": None, "moves": {
+        move: {"value": value.text, "score": value.score, "shown": shown_move(state, move)}
+        for move, value in exact.items()}}

@@ -96,7 +96,7 @@ def app(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv("ARENA_INSTANCE", str(tmp_path / "instance"))
     for name in ("DATABASE_URL", "SECRET_KEY", "ARENA_WORKERS", "SOCKETIO_MESSAGE_QUEUE", "ARENA_SEARCH_QUEUE",
                  "ARENA_CREATE_LIMIT", "ARENA_SEAT_LIMIT", "ARENA_MOVE_LIMIT", "ARENA_LAB_LIMIT",
-                 "ARENA_READ_LIMIT", "ARENA_CONNECT_LIMIT", "ARENA_SOCKETS_PER_ADDRESS"):
+                 "ARENA_ANALYSIS_LIMIT", "ARENA_READ_LIMIT", "ARENA_CONNECT_LIMIT", "ARENA_SOCKETS_PER_ADDRESS"):
         monkeypatch.delenv(name, raising=False)
     clock = request.getfixturevalue("clock") if "clock" in request.fixturenames else None
     application = create_app({"TESTING": True, "ARENA_WORKERS": 1}, clock)

@@ -4,13 +4,19 @@ playing games through Flask's test client, Socket.IO test clients, and stored ga
 from __future__ import annotations
 
 import datetime as dt
+import json
 import threading
 import time
 import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import pytest
+
+from engine.cli import main as engine_command
+from engine.commands.analyse import TOGGLES
 from webapp.clock import Clock
+from webapp.lab import PRESETS
 from webapp.sockets import socketio
 from webapp.store import Store, StoredGame, StoredSeat
 
@@ -175,3 +181,14 @@ def new_game(store: Store, game_id: str, engine_seat: int | None = None, game: s
         id=game_id, game=game, start_setup="", game_options={}, options={"takeback": True},
         opponent={"type": "friend"}, status="active", winner=None, reason=None, rematch_id=None,
         created_at=now, updated_at=now, seats=seats), to_move=0)
+
+
+def analyse_json(game: str, position: str, depth: int, preset: str, capsys: pytest.CaptureFixture[str]) -> dict:
+    """The final event of ``python -m engine analyse`` on ``position`` (the game's setup notation) to ``depth`` with
+    the lab preset's options spelled out as flags."""
+    options = PRESETS[preset][2]
+    flags = [f"--option={name}={'on' if getattr(options, name) else 'off'}" for name in TOGGLES]
+    argv = ["analyse", game, "--position", position, "--depth", str(depth), "--json",
+            "--algorithm", options.algorithm, *flags]
+    assert engine_command(argv) == 0
+    return json.loads(capsys.readouterr().out.strip().splitlines()[-1])

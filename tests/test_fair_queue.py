@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from webapp.search.fair_queue import BACKGROUND, LIVE, FairQueue, client_share
+from webapp.search.fair_queue import BACKGROUND, LIVE, FairQueue, background_slots, client_share
 
 
 @dataclass(frozen=True)
@@ -55,3 +55,15 @@ def test_a_removed_job_is_never_handed_out():
     assert queue.remove(Job(1, "a")) and not queue.remove(Job(1, "a"))
     assert Job(1, "a") not in queue and Job(2, "b") in queue
     assert queue.take({}) == Job(2, "b") and queue.take({}) is None
+
+
+def test_background_work_leaves_a_worker_to_live_turns():
+    assert [background_slots(workers) for workers in (1, 2, 3, 8)] == [1, 1, 2, 7]
+    queue: FairQueue[Job] = FairQueue(share=1, background_slots=1)
+    queue.push(Job(1, "visitor a", BACKGROUND))
+    queue.push(Job(2, "visitor b", BACKGROUND))
+    assert queue.take({}, background=0) == Job(1, "visitor a", BACKGROUND)
+    assert queue.take({"visitor a": 1}, background=1) is None  # the second worker waits for a live turn
+    queue.push(Job(3, "player"))
+    assert queue.take({"visitor a": 1}, background=1) == Job(3, "player")
+    assert queue.take({"visitor a": 1, "player": 1}, background=0) == Job(2, "visitor b", BACKGROUND)

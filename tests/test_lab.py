@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import eventually
+from helpers import analyse_json, eventually
 
 from engine.cli import main
 from engine.commands.analyse import TOGGLES
@@ -42,16 +42,6 @@ def collect_finals(client, columns: int, timeout: float = 60) -> tuple[str, dict
 
     eventually(every_final, f"the final events of {columns} columns", timeout=timeout)
     return run[-1] if run else None, finals, kinds
-
-
-def analyse_json(game: str, position: str, depth: int, preset: str, capsys: pytest.CaptureFixture[str]) -> dict:
-    """The final event of ``python -m engine analyse`` with the preset's options spelled out as flags."""
-    options = PRESETS[preset][2]
-    flags = [f"--option={name}={'on' if getattr(options, name) else 'off'}" for name in TOGGLES]
-    argv = ["analyse", game, "--position", position, "--depth", str(depth), "--json",
-            "--algorithm", options.algorithm, *flags]
-    assert main(argv) == 0
-    return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
 
 
 def test_the_alpha_beta_row_is_alpha_beta_alone(app, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,13 +1,13 @@
 """Rate limits per client address (``request.remote_addr``) on the actions that cost the server: game creation,
-seat taking (seats carried over from old cookies included), moves, lab runs, API reads (a long game's record
-costing more, Socket.IO ``join`` included) and new Socket.IO connections. One counter per address and action, shared
-by HTTP and Socket.IO.
+seat taking (seats carried over from old cookies included), moves, lab runs, analysis board nodes, API reads (a long
+game's record costing more, Socket.IO ``join`` included) and new Socket.IO connections. One counter per address and
+action, shared by HTTP and Socket.IO.
 
-The decorators ``limit_create``, ``limit_seats``, ``limit_moves``, ``limit_lab``, ``limit_reads`` and
-``limit_connects`` (Flask-Limiter shared limits, one scope each) go on HTTP views and on Socket.IO handlers alike: a
-Socket.IO event runs in its connection's request context, so both count under the same key. Over a limit the
-decorated function does not run and ``RateLimitExceeded`` (HTTP 429, with ``Retry-After``) is raised;
-``refusal(error)`` turns it into the ``ArenaError`` a Socket.IO handler answers with.
+The decorators ``limit_create``, ``limit_seats``, ``limit_moves``, ``limit_lab``, ``limit_analysis``,
+``limit_reads`` and ``limit_connects`` (Flask-Limiter shared limits, one scope each) go on HTTP views and on
+Socket.IO handlers alike: a Socket.IO event runs in its connection's request context, so both count under the same
+key. Over a limit the decorated function does not run and ``RateLimitExceeded`` (HTTP 429, with ``Retry-After``)
+is raised; ``refusal(error)`` turns it into the ``ArenaError`` a Socket.IO handler answers with.
 
 The limits are the config keys of ``ACTIONS`` (``webapp.config``). The counters live in the node's memory, or in
 Redis (``SOCKETIO_MESSAGE_QUEUE``) when the nodes share one, so that every node counts an address together; while
@@ -36,6 +36,7 @@ ACTIONS = {
     "seats": "ARENA_SEAT_LIMIT",
     "moves": "ARENA_MOVE_LIMIT",
     "lab": "ARENA_LAB_LIMIT",
+    "analysis": "ARENA_ANALYSIS_LIMIT",
     "reads": "ARENA_READ_LIMIT",
     "connects": "ARENA_CONNECT_LIMIT",
 }
@@ -64,6 +65,7 @@ limit_create = limiter.shared_limit(_limits_of("create"), scope="create")
 limit_seats = limiter.shared_limit(_limits_of("seats"), scope="seats")
 limit_moves = limiter.shared_limit(_limits_of("moves"), scope="moves")
 limit_lab = limiter.shared_limit(_limits_of("lab"), scope="lab")
+limit_analysis = limiter.shared_limit(_limits_of("analysis"), scope="analysis")
 limit_reads = limiter.shared_limit(_limits_of("reads"), scope="reads")
 limit_connects = limiter.shared_limit(_limits_of("connects"), scope="connects")
 

@@ -59,12 +59,13 @@ DEFAULT_LIMITS = {
     "ARENA_SEAT_LIMIT": "30/minute",
     "ARENA_MOVE_LIMIT": "120/minute",
     "ARENA_LAB_LIMIT": "10/minute",
+    "ARENA_ANALYSIS_LIMIT": "240/minute;3000/hour",
     "ARENA_READ_LIMIT": "1200/minute",
     "ARENA_CONNECT_LIMIT": "60/minute",
 }
-"""How many games, seats taken, moves (HTTP and Socket.IO together), lab runs, API reads and Socket.IO connections
-one client address may start (``webapp.address_limits``); the ``limits`` notation: "N/second|minute|hour|day",
-several joined by ";"."""
+"""How many games, seats taken, moves (HTTP and Socket.IO together), lab runs, analysis board nodes, API reads and
+Socket.IO connections one client address may start (``webapp.address_limits``); the ``limits`` notation:
+"N/second|minute|hour|day", several joined by ";"."""
 
 
 class ConfigError(ValueError):

@@ -1,5 +1,5 @@
 """Socket.IO handlers (default namespace): ``join``, ``leave``, ``move``, ``resign``, ``takeback``, ``rematch``,
-and the lab's ``lab_start`` and ``lab_stop``.
+the lab's ``lab_start`` and ``lab_stop``, and the analysis board's ``analyse`` and ``analyse_stop``.
 
 A connection's seat comes from the token in its connect ``auth``; it applies to the game the token names. Every
 event is rate-limited per connection and its payload checked; a refused event gets an ``error`` event back (to
@@ -21,6 +21,7 @@ from flask_socketio import disconnect, emit, join_room, leave_room
 from socketio.exceptions import ConnectionRefusedError
 
 from webapp import address_limits
+from webapp.analysis import parse_node
 from webapp.arena.assemble import Arena
 from webapp.errors import ArenaError, ErrorCode, database_unavailable
 from webapp.lab import parse_run
@@ -174,13 +175,14 @@ def on_connect(auth: object = None) -> None:
 
 @socketio.on("disconnect")
 def on_disconnect(reason: object = None) -> None:
-    """Forget the connection, stop the lab runs it started and leave every room it was in."""
+    """Forget the connection, stop the lab runs and the analysis it started and leave every room it was in."""
     sid = _sid()
     with _connections_lock:
         connection = _connections.pop(sid, None)
     arena = _arena()
     for run in connection.runs if connection is not None else ():
         arena.lab.stop(run)
+    arena.analysis.stop(sid)
     arena.membership.leave_all(sid)
 
 
@@ -345,3 +347,18 @@ def on_lab_stop(arena: Arena, connection: Connection, data: dict[str, Any]) -> N
     if data["run"] not in connection.runs:
         raise ArenaError(ErrorCode.FORBIDDEN, "only the connection that started a lab run can stop it")
     arena.lab.stop(data["run"])
+
+
+@game_event("analyse", ("node", "game", "setup", "moves", "engine"))
+@address_limits.limit_analysis
+def on_analyse(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
+    """Open a node of the analysis board: the sender gets ``analysis_node``, then its ``analysis_search`` and
+    ``analysis_truth`` events; the node it analysed before stops."""
+    node, engine = parse_node(data)
+    arena.analysis.open(_sid(), node, engine, _client())
+
+
+@game_event("analyse_stop", ())
+def on_analyse_stop(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
+    """Stop the searches of the sender's node (each gets a ``cancelled`` event)."""
+    arena.analysis.stop(_sid())

@@ -1,5 +1,5 @@
-"""HTML pages: the home page (choose a game and an opponent, watch games in progress), the game page, and the
-whitelisted route that serves browser libraries installed by npm.
+"""HTML pages: the home page (choose a game and an opponent, watch games in progress), the game page, the lab, the
+analysis board, and the whitelisted route that serves browser libraries installed by npm.
 
 The page templates live in the top-level ``templates/`` and the browser code in ``static/`` (served under
 ``/assets/``); pyproject.toml installs them as ``webapp/templates`` and ``webapp/static``, so a non-editable
@@ -130,6 +130,17 @@ def lab() -> str:
     return render_template("lab.html", cards=game_cards(), presets=Lab.presets(),
                            game=game_name if game_name in game_names() else "",
                            setup=request.args.get("setup", "")[:200])
+
+
+@bp.get("/analyse/<game>")
+def analyse(game: str) -> str:
+    """The analysis board of ``game``; ``?setup=TEXT&moves=M1+M2`` names the node it opens (the browser reads them).
+    A name that is no game's answers the site's 404 page."""
+    if game not in game_names():
+        abort(404)
+    card = next(card for card in game_cards() if card.name == game)
+    presets = [preset for preset in Lab.presets() if preset["name"] != "mcts"]
+    return render_template("analyse.html", card=card, presets=presets, analysis_seconds=Ceiling().seconds)
 
 
 @bp.get("/vendor/<path:path>")

@@ -22,6 +22,7 @@ const FLIP_BY_DEFAULT = new Set(["chess", "wolves"]);
 const BOARD_HINTS = new Set(["connect4", "tictactoe", "nim", "wolves"]);
 const PANEL_KEY = "arena.panel.hidden";
 const FOLLOW_SECONDS = 5; // before a spectator follows the players into their rematch
+const ANALYSE_LINK_MOVES = 2000; // characters of moves an "Analyse" link carries at most (a URL's request line: 4 KB)
 
 const page = {
   token: root.dataset.token || null,
@@ -368,10 +369,27 @@ function drawAll() {
   drawBoard();
   page.moves.render(state.history ?? [], isLive() ? state.ply : page.reviewPly, state.players, moveLabels(state));
   drawChess(state);
+  $("analyse-link").href = analyseHref(state);
   const engine = hasEngine(state);
   $("panel").hidden = !engine;
   if (!engine || !state.search_tree) $("tree-card").hidden = true;
   page.panel?.onState(state);
+}
+
+/** The analysis board's link to the position shown: the game's start and the moves to it, or, for a path longer
+ * than a URL comfortably holds, the position's own setup (chess: its FEN). */
+function analyseHref(state) {
+  const ply = isLive() ? state.ply : page.reviewPly;
+  const moves = state.moves.slice(0, ply).join(" ");
+  const query = new URLSearchParams();
+  if (moves.length > ANALYSE_LINK_MOVES) {
+    query.set("setup", state.game === "chess" ? (isLive() ? state.view : page.reviewView).fen : state.setup);
+  } else {
+    if (state.start_setup) query.set("setup", state.start_setup);
+    if (moves) query.set("moves", moves);
+  }
+  const text = query.toString();
+  return `/analyse/${encodeURIComponent(state.game)}${text ? `?${text}` : ""}`;
 }
 
 /** Tells screen readers the latest move: "Black played Nf6". */

@@ -82,6 +82,19 @@ function finish() {
   status.textContent = "Done.";
 }
 
+/** The analysis board's link to the position the form names. */
+function drawAnalyseLink() {
+  const query = new URLSearchParams();
+  const setup = form.elements.setup.value.trim();
+  const moves = form.elements.moves.value.trim().split(/\s+/).filter(Boolean).join(" ");
+  if (setup) query.set("setup", setup);
+  if (moves) query.set("moves", moves);
+  const text = query.toString();
+  document.getElementById("lab-analyse").href = `/analyse/${encodeURIComponent(form.elements.game.value)}${text ? `?${text}` : ""}`;
+}
+form.addEventListener("input", drawAnalyseLink);
+drawAnalyseLink();
+
 form.addEventListener("submit", (event) => {
   event.preventDefault();
   const chosen = configs();

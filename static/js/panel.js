@@ -79,6 +79,8 @@ export class EnginePanel {
     this.$ = (id) => root.querySelector(`#${id}`);
     this.info = null;
     this.seat = null;
+    this.sideText = "the engine's side";
+    this.analysing = false;
     this.state = "idle";
     this.queuePosition = null;
     this.evals = [];
@@ -183,6 +185,24 @@ export class EnginePanel {
     this.schedule();
   }
 
+  /** A position searched outside any game (the analysis board): its ply, side to move and score unit; the panel is
+   * cleared until that position's search events arrive. */
+  onPosition({ ply, toMove, scoreUnit, scoreAxis }) {
+    this.seat = toMove;
+    this.livePly = ply + 1;
+    this.totalPlies = ply;
+    this.scoreUnit = scoreUnit;
+    this.scoreAxis = scoreAxis;
+    this.info = null;
+    this.state = "idle";
+    this.engineText = "";
+    this.sideText = "the side to move";
+    this.analysing = true; // no move of the search is played
+    this.engineGame = true; // the phone strip sums the search up
+    this.dirty.info = true;
+    this.schedule();
+  }
+
   schedule() {
     if (!this.frame) this.frame = requestAnimationFrame(() => this.draw());
   }
@@ -195,6 +215,7 @@ export class EnginePanel {
   }
 
   drawEvals() {
+    if (!this.$("p-eval-chart")) return; // a page without the game's evaluation chart (the analysis board)
     const points = this.evals.map((p) => ({ ply: p.ply, score: p.score, score_text: p.score_text }));
     const live = this.info;
     if (live && !live.final && Number.isFinite(live.score) && this.seat !== null) {
@@ -235,7 +256,7 @@ export class EnginePanel {
     score.textContent = info?.score_text || "–";
     score.className = `score-big ${scoreClass(info?.score_text)}${(info?.score_text ?? "").length > 12 ? " long" : ""}`;
     this.$("p-score-who").textContent = info && seat !== null
-      ? `for ${this.names[seat]}, the engine's side${SOURCE_TEXT[info.source] ?? ""}`
+      ? `for ${this.names[seat]}, ${this.sideText}${SOURCE_TEXT[info.source] ?? ""}`
       : "";
 
     const choice = this.$("p-choice");
@@ -351,7 +372,7 @@ export class EnginePanel {
     if (!step) return;
     const line = (step.pv_text ?? step.pv ?? []).join(" ");
     const isLast = index === this.iterations.length - 1;
-    const last = isLast ? " (the last, whose move is played)" : "";
+    const last = isLast ? (this.analysing ? " (the last)" : " (the last, whose move is played)") : "";
     const tree = isLast ? this.iterationsInfo?.tree : step.tree;
     if (tree) this.showTree?.(tree, isLast);
     const best = step.pv_text && step.pv?.[0] === step.best ? step.pv_text[0] : step.best; // SAN where the game has it

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from helpers import eventually
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 from servers import LiveServer
 
 Opener = Callable[[Page, LiveServer], None]
@@ -63,6 +63,21 @@ def open_path(url: str) -> Opener:
     """An opener of the server's page at ``url`` (a path)."""
     def open_it(page: Page, server: LiveServer) -> None:
         page.goto(server.url + url)
+    return open_it
+
+
+ANALYSIS_NODES = {"tictactoe": "5 1", "nim": "", "connect4": "4 4 3", "wolves": "", "chess": "e2e4 c7c5 g1f3"}
+"""A node of each game's analysis board, for the tests that look at every page."""
+
+
+def open_analysis(game: str) -> Opener:
+    """An opener of ``game``'s analysis board at ``ANALYSIS_NODES[game]``, once its exact values (or why there are
+    none) and the engine's first completed depth show."""
+    def open_it(page: Page, server: LiveServer) -> None:
+        moves = ANALYSIS_NODES[game]
+        page.goto(f"{server.url}/analyse/{game}" + (f"?moves={moves.replace(' ', '+')}" if moves else ""))
+        expect(page.locator("#truth-source")).not_to_have_text("are being worked out…", timeout=30_000)
+        expect(page.locator("#p-depth")).not_to_have_text("–", timeout=30_000)
     return open_it
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from pages import create_game, open_home, open_path, open_reviewed_game
+from pages import ANALYSIS_NODES, create_game, open_analysis, open_home, open_path, open_reviewed_game
 from playwright.sync_api import Browser, Page, expect
 from servers import LiveServer
 
@@ -72,6 +72,7 @@ PAGES = {
     **{f"{game} after a move": after_a_move(game) for game in GAMES},
     **{f"{game} with hints": with_hints(game) for game in GAMES},
     "reviewed game": open_reviewed_game,
+    **{f"{game} analysis board": open_analysis(game) for game in ANALYSIS_NODES},
 }
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from pages import create_game, open_home, open_path, open_reviewed_game
+from pages import ANALYSIS_NODES, create_game, open_analysis, open_home, open_path, open_reviewed_game
 from playwright.sync_api import Browser, Page
 from servers import LiveServer
 
@@ -61,6 +61,7 @@ PAGES = {
     **{f"{game} board": engine_game(game) for game in ("tictactoe", "nim", "connect4", "wolves", "chess")},
     "tic-tac-toe searched": searched_game("tictactoe"), "Nim searched": searched_game("nim"),
     "chess with moves": chess_with_moves, "reviewed game": open_reviewed_game,
+    **{f"{game} analysis board": open_analysis(game) for game in ANALYSIS_NODES},
 }
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from engine.game import GameError
 from webapp.alarms import Alarms
+from webapp.analysis import Analysis
 from webapp.arena.agreements import Agreements
 from webapp.arena.cache import GameCache, Reloaded
 from webapp.arena.creation import Creation
@@ -77,6 +78,7 @@ class Arena:
     reads: Reads
     membership: Membership
     lab: Lab
+    analysis: Analysis
     reviews: Reviews
     hints: Hints
     flags: Alarms
@@ -139,8 +141,8 @@ def assemble(store: Store, secret: str, emit: Emit, runner: Runner, settings: Ar
         engine_games=EngineGames(store, cache, flow, turns, endings, outbox, secret),
         reads=Reads(store, cache, payloads, presence, reviews, outbox, EveryMove(runner, emit, next_id), clock),
         membership=Membership(store, cache, presence, flow, runner, hints, outbox, clock),
-        lab=Lab(runner, emit, next_id), reviews=reviews, hints=hints, flags=flags, heartbeat=Heartbeat(store),
-        upkeep=upkeep)
+        lab=Lab(runner, emit, next_id), analysis=Analysis(runner, emit, next_id), reviews=reviews, hints=hints,
+        flags=flags, heartbeat=Heartbeat(store), upkeep=upkeep)
 
 
 def _on_reloaded(turns: EngineTurns, endings: Endings) -> Reloaded:

@@ -10,12 +10,13 @@ throttled where they are made (``Throttle``), so neither the pipes nor Redis car
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from engine.game import State
-from engine.hints import move_hints
+from engine.hints import exact_hints, move_hints
 from engine.player import think
 from engine.review import SearchSettings, look_at
 from engine.search import make_searcher
@@ -36,6 +37,8 @@ THROTTLED = ("progress", "depth")
 counter so far (``nodes_per_depth`` included), so a dropped one loses nothing the next one does not repeat."""
 USUAL_CEILING = Ceiling()
 """The ceiling of every search a worker runs."""
+ANALYSIS_KINDS = ("review", "hints", "every_move", "truth")
+"""The ``SearchJob.engine`` keys of the jobs ``run_analysis_job`` runs (one answer, no search events)."""
 
 
 class Throttle:
@@ -138,7 +141,7 @@ def run_job(job: SearchJob, results: Results, stop: StopSignal, clock: Clock,
     the pacing (``not_before``), the events' stamps and the engine's own time (``Limits.time``, the solver's
     budgets, ``time_ms``) are read from ``clock`` (the pacing wait itself is a real wait on ``stop``). A review or
     hints job runs ``run_analysis_job`` instead."""
-    if "review" in job.engine or "hints" in job.engine or "every_move" in job.engine:
+    if any(kind in job.engine for kind in ANALYSIS_KINDS):
         run_analysis_job(job, results, stop, clock, ceiling)
         return
     sender = _Sender(results, job, clock)
@@ -183,11 +186,18 @@ def _iteration(depth_event: SearchInfoDict, tree: dict[str, Any] | None) -> Iter
             "tree": tree}
 
 
+def _ending_when(stop: StopSignal | _CeilingStop, monotonic: Callable[[], float]) -> Callable[[], float]:
+    """``monotonic``, but infinitely late once ``stop`` is set: every deadline timed on it passes then, so work
+    bounded only by a deadline (the Connect Four solver) ends as soon as its job is stopped."""
+    return lambda: math.inf if stop.is_set() else monotonic()
+
+
 def run_analysis_job(job: SearchJob, results: Results, stop: StopSignal, clock: Clock,
                      ceiling: Ceiling = USUAL_CEILING) -> None:
     """Look at one position for a review (``engine.review.look_at``: the final's ``view``), for hints
     (``engine.hints.move_hints``: the final's ``hints``) or to score every move of a search
-    (``engine.search.every_move.score_every_move``: the final's ``every_move``) with the job's settings: send
+    (``engine.search.every_move.score_every_move``: the final's ``every_move``) with the job's settings, or for the
+    analysis board's exact values (``engine.hints.exact_hints``: the final's ``hints``, None when not known): send
     "started", then one "final", or "failed"."""
     sender = _Sender(results, job, clock)
     sender.send({"kind": "started", "engine": job.engine, "engine_label": engine_label(job.engine)})
@@ -204,6 +214,9 @@ def run_analysis_job(job: SearchJob, results: Results, stop: StopSignal, clock: 
             scored = score_every_move(state, asked["depth"], SearchOptions(**asked["options"]), asked["seconds"],
                                       bounded, clock.monotonic)
             final = {"kind": "final", "every_move": scored.to_dict()}
+        elif "truth" in job.engine:
+            final = {"kind": "final", "hints": exact_hints(state, job.engine["truth"]["seconds"], _known(job),
+                                                           _ending_when(bounded, clock.monotonic))}
         else:
             final = {"kind": "final", "hints": move_hints(state, SearchSettings(**job.engine["hints"]), bounded,
                                                           known=_known(job), clock=clock.monotonic)}

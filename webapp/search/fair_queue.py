@@ -6,6 +6,9 @@ waiting to play against (the lab's races). When a worker is free, ``FairQueue.ta
 
 1. only searches of clients running fewer than ``share`` searches (so one client never holds more than its share
    of the workers, however many games it starts; a worker may stay idle rather than go to a client over it),
+   and background work only while fewer than ``background_slots`` background searches run (with several workers,
+   one stays free for live turns however much background work waits: a lab race, a review or the analysis board
+   never makes a player wait for a worker),
 2. live turns before background work,
 3. the client running the fewest searches first, then the one that has waited longest.
 
@@ -23,14 +26,22 @@ from typing import Generic, Protocol, TypeVar
 LIVE = 0
 """Priority of a game's engine turn: somebody is waiting for the move."""
 BACKGROUND = 1
-"""Priority of the lab's races: they wait for every live turn."""
+"""Priority of work nobody waits to play against (the lab's races, reviews, hints, the analysis board): it waits
+for every live turn."""
 CLIENT_SHARE = 0.5
 """The part of the workers one client may use at once (at least one worker)."""
+LIVE_RESERVE = 1
+"""Workers background work leaves free for live turns (when there are more than this many)."""
 
 
 def client_share(workers: int) -> int:
     """How many searches one client may run at once on ``workers`` workers: ``CLIENT_SHARE`` of them, at least 1."""
     return max(1, math.floor(workers * CLIENT_SHARE))
+
+
+def background_slots(workers: int) -> int:
+    """How many background searches may run at once on ``workers`` workers: all but ``LIVE_RESERVE``, at least 1."""
+    return max(1, workers - LIVE_RESERVE)
 
 
 class Queued(Protocol):
@@ -52,8 +63,11 @@ Job = TypeVar("Job", bound=Queued)
 class FairQueue(Generic[Job]):
     """The searches waiting for a worker. Not thread-safe: its owner holds its own lock around every call."""
 
-    def __init__(self, share: int) -> None:
+    def __init__(self, share: int, background_slots: int | None = None) -> None:
+        """``share``: the searches one client may run at once; ``background_slots``: the background searches that
+        may run at once (None: no limit beyond the workers)."""
         self.share = share
+        self.background_slots = background_slots
         self._arrival = itertools.count()
         self._waiting: dict[int, tuple[Job, int]] = {}
         """Each waiting job with its arrival number, by job id."""
@@ -83,14 +97,16 @@ class FairQueue(Generic[Job]):
         return 1 + sum(1 for other, number in self._waiting.values()
                        if (other.priority, number) < (job.priority, arrival))
 
-    def take(self, running: Mapping[str, int]) -> Job | None:
-        """Remove and return the job to start next, given how many searches each client runs (``running``); None
-        when every waiting job's client is at its share (or nothing waits)."""
+    def take(self, running: Mapping[str, int], background: int = 0) -> Job | None:
+        """Remove and return the job to start next, given how many searches each client runs (``running``) and how
+        many of all running searches are background work (``background``); None when every waiting job's client is
+        at its share, or the background slots are full and only background work waits (or nothing waits)."""
         best: tuple[int, int, int] | None = None
         chosen = None
+        slots_full = self.background_slots is not None and background >= self.background_slots
         for job, arrival in self._waiting.values():
             busy = running.get(job.client, 0)
-            if busy >= self.share:
+            if busy >= self.share or (slots_full and job.priority == BACKGROUND):
                 continue
             key = (job.priority, busy, arrival)
             if best is None or key < best:

@@ -60,12 +60,13 @@ class FinalEvent(SearchInfoDict):
 
 class AnalysisEvent(TypedDict):
     """The "final" of a review job (``view``: ``engine.review.PositionView.to_dict()``), of a hints job
-    (``hints``: ``engine.hints.move_hints``) or of an every-move job (``every_move``: the final event of
-    ``engine.search.every_move.score_every_move``)."""
+    (``hints``: ``engine.hints.move_hints``), of an analysis board's truth job (``hints``:
+    ``engine.hints.exact_hints``, None when the values are not known) or of an every-move job (``every_move``: the
+    final event of ``engine.search.every_move.score_every_move``)."""
 
     kind: Literal["final"]
     view: NotRequired[dict[str, Any]]
-    hints: NotRequired[MoveHints]
+    hints: NotRequired[MoveHints | None]
     every_move: NotRequired[SearchInfoDict]
     sent_at: NotRequired[float]
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from webapp.clock import Clock
 from webapp.search.execution import WORKER_NICENESS, run_job
-from webapp.search.fair_queue import FairQueue, client_share
+from webapp.search.fair_queue import BACKGROUND, FairQueue, background_slots, client_share
 from webapp.search.jobs import EventHandler, SearchJob, deliver
 from webapp.search.stop_flag import SharedStopFlag
 
@@ -82,7 +82,8 @@ class _Worker:
 
 class EngineRunner:
     """The pool of engine workers, a ``Runner``. Processes start on the first ``submit``; ``close`` stops them.
-    One client runs at most ``client_share(workers)`` searches at once. The workers read time from ``clock``, which
+    One client runs at most ``client_share(workers)`` searches at once, and background work at most
+    ``background_slots(workers)`` searches. The workers read time from ``clock``, which
     is sent to their processes (so it must pickle: a test's manual clock stays in the test's process)."""
 
     def __init__(self, workers: int, clock: Clock) -> None:
@@ -91,7 +92,7 @@ class EngineRunner:
         self._context = multiprocessing.get_context("spawn")
         self._lock = threading.Lock()
         self._workers: list[_Worker] = []
-        self._waiting: FairQueue[SearchJob] = FairQueue(client_share(workers))
+        self._waiting: FairQueue[SearchJob] = FairQueue(client_share(workers), background_slots(workers))
         self._by_key: dict[str, SearchJob] = {}
         self._handlers: dict[int, EventHandler] = {}
         """The handler of each job under way, by job id."""
@@ -211,14 +212,16 @@ class EngineRunner:
     def _dispatch_waiting_locked(self) -> None:
         """Give every free worker the next waiting job the fair queue hands out, while it hands out any."""
         running = Counter(w.job.client for w in self._workers if w.job is not None)
+        background = sum(1 for w in self._workers if w.job is not None and w.job.priority == BACKGROUND)
         for worker in self._workers:
             if worker.job is not None:
                 continue
-            job = self._waiting.take(running)
+            job = self._waiting.take(running, background)
             if job is None:
                 return
             self._dispatch_locked(worker, job)
             running[job.client] += 1
+            background += job.priority == BACKGROUND
 
     # --- relay ------------------------------------------------------------------------------------------------
 

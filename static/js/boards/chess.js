@@ -212,11 +212,15 @@ export function createBoard(container, { onMove }) {
   window.addEventListener("pointercancel", onPointerCancel);
 
   function render(nextView, options = {}) {
+    // A redraw of the same position (a new hint, new values) keeps the person's half-made move.
+    const samePosition = view?.fen === nextView.fen && Boolean(opts.interactive) === Boolean(options.interactive);
     view = nextView;
     opts = options;
-    selected = null;
-    chooser = null;
-    drag = null;
+    if (!samePosition) {
+      selected = null;
+      chooser = null;
+      drag = null;
+    }
     draw();
   }
 

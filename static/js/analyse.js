@@ -1,0 +1,426 @@
+// The analysis board: any position of a game, moves for both sides kept as a tree of variations, the engine
+// searching the position shown and every move's exact value beside it (docs/protocol.md, "The analysis board").
+// The URL names the node shown (?setup=&moves=); the tree of variations is kept for the tab (sessionStorage).
+import { io } from "./socketio.js";
+import { EnginePanel } from "./panel.js";
+import { SearchTree } from "./tree.js";
+import { MoveTree } from "./movetree.js";
+import { hintLegend, hintMark } from "./hintmarks.js";
+import { escapeHtml } from "./format.js";
+import { showToast } from "./toast.js";
+
+const $ = (id) => document.getElementById(id);
+const game = $("analysis-root").dataset.game;
+/** Games whose board draws every move's value itself; for the others the list under the board shows them. */
+const BOARD_HINTS = new Set(["connect4", "tictactoe", "nim", "wolves"]);
+const SEND_DELAY_MS = 120; // stepping through moves quickly asks the server for the last position only
+
+const params = new URLSearchParams(window.location.search);
+const page = {
+  setup: params.get("setup") ?? "",
+  tree: null,
+  current: null,
+  nodes: new Map(), // node id -> its analysis_node payload
+  truth: new Map(), // node id -> its analysis_truth payload
+  best: null, // the move the engine prefers in the current node
+  board: null,
+  flipped: false,
+  sendTimer: 0,
+  searchTree: new SearchTree($("tree"), $("tree-summary")),
+  panel: null,
+  ready: false,
+};
+
+const storageKey = () => `arena.analysis:${game}:${page.setup}`;
+
+function loadTree() {
+  try {
+    return MoveTree.load(JSON.parse(window.sessionStorage.getItem(storageKey()) ?? "[]"));
+  } catch {
+    return new MoveTree();
+  }
+}
+
+function saveTree() {
+  try {
+    window.sessionStorage.setItem(storageKey(), JSON.stringify(page.tree.save()));
+  } catch {
+    // a full or disabled storage only loses the variations on reload
+  }
+}
+
+/** The URL of the node shown: game, root setup and the moves to it. */
+function nodeUrl(node) {
+  const query = new URLSearchParams();
+  if (page.setup) query.set("setup", page.setup);
+  const moves = page.tree.path(node);
+  if (moves.length) query.set("moves", moves.join(" "));
+  const text = query.toString();
+  return `${window.location.pathname}${text ? `?${text}` : ""}`;
+}
+
+const socket = io({ transports: ["websocket", "polling"], tryAllTransports: true });
+
+function engineSettings() {
+  const form = $("engine-form").elements;
+  const number = (name) => (form[name].value.trim() === "" ? null : Number(form[name].value));
+  const settings = { on: form.on.checked, preset: form.preset.value };
+  if (number("depth") !== null) settings.depth = number("depth");
+  if (number("time") !== null) settings.time = number("time");
+  return settings;
+}
+
+/** Asks the server for the current node: its board, the engine's search and its exact values. */
+function send() {
+  window.clearTimeout(page.sendTimer);
+  page.sendTimer = 0;
+  const node = page.current;
+  if (!page.ready) return; // connected before the board and the controls were ready: start() sends
+  socket.emit("analyse", {
+    node: String(node.id), game, setup: page.setup, moves: page.tree.path(node).join(" "), engine: engineSettings(),
+  });
+}
+
+/** Shows `node`: drawn at once from what is known of it, then asked of the server. */
+function open(node, { immediately = false } = {}) {
+  page.current = node;
+  page.best = null;
+  window.history.replaceState(null, "", nodeUrl(node));
+  saveTree();
+  const known = page.nodes.get(node.id);
+  if (known) page.panel.onPosition({ ply: known.ply, toMove: known.to_move, scoreUnit: known.score_unit, scoreAxis: known.score_axis });
+  $("tree-card").hidden = true;
+  drawAll();
+  window.clearTimeout(page.sendTimer);
+  if (immediately) send();
+  else page.sendTimer = window.setTimeout(send, SEND_DELAY_MS);
+}
+
+function onMove(move) {
+  const known = page.nodes.get(page.current.id);
+  const legal = known?.legal.find((entry) => entry.move === move);
+  if (!legal) return;
+  open(page.tree.play(page.current, move, legal.shown));
+}
+
+// ---- drawing ----
+
+/** Half-moves before the root, for numbering: chess reads them from the FEN, the others from the side to move. */
+function rootPly(payload) {
+  if (!payload) return 0;
+  if (game === "chess") {
+    const [, turn, , , , fullmove] = payload.view.fen.split(" ");
+    return (Number(fullmove) - 1) * 2 + (turn === "b" ? 1 : 0) - payload.ply;
+  }
+  return (((payload.to_move - payload.ply) % 2) + 2) % 2;
+}
+
+function drawStatus(payload) {
+  const main = $("status-main");
+  const sub = $("status-sub");
+  const dot = $("turn-dot");
+  if (!payload) {
+    sub.textContent = "Loading the position…";
+    return;
+  }
+  const names = payload.players;
+  if (payload.outcome) {
+    const { winner, reason } = payload.outcome;
+    dot.className = `turn-dot${winner === null ? "" : ` p${winner}`}`;
+    main.textContent = winner === null ? `Draw · ${reason}` : `${names[winner]} ${names[winner].endsWith("s") ? "win" : "wins"} · ${reason}`;
+  } else {
+    dot.className = `turn-dot p${payload.to_move}`;
+    main.textContent = `${names[payload.to_move]} to move`;
+  }
+  const ply = rootPly(payload) + payload.ply;
+  const line = page.tree.isMain(page.current) ? "main line" : "a variation";
+  sub.textContent = `${payload.title} · analysis board · move ${Math.floor(ply / 2) + 1} · ${payload.ply === 0 ? "the start" : line}`;
+  document.title = `${main.textContent} · ${payload.title} analysis · Alpha-Beta Arena`;
+  $("move-notation").textContent = `Moves are written as ${payload.move_notation}.`;
+  const opening = payload.view.opening;
+  $("opening").hidden = !opening;
+  if (opening) {
+    $("opening-eco").textContent = opening.eco;
+    $("opening-name").textContent = opening.name;
+  }
+}
+
+/** The current node's exact values as the boards draw hints, or null. */
+function currentTruth() {
+  const truth = page.truth.get(page.current.id);
+  return truth?.how === "exact" ? { how: "exact", moves: truth.moves } : null;
+}
+
+function drawTruth(payload) {
+  const truth = page.truth.get(page.current.id);
+  const source = $("truth-source");
+  const list = $("truth-list");
+  list.classList.toggle("visually-hidden", BOARD_HINTS.has(game));
+  $("truth-legend").textContent = truth?.how === "exact" ? hintLegend("exact") : "";
+  if (payload?.outcome) source.textContent = "do not apply: the game is over in this position.";
+  else if (!truth) source.textContent = "are being worked out…";
+  else if (truth.how === "exact") source.textContent = `for ${payload?.players[payload.to_move] ?? "the side to move"}, ${truth.source}:`;
+  else source.textContent = `are not known here: ${truth.source}.`;
+  const entries = truth?.how === "exact" ? Object.entries(truth.moves) : [];
+  entries.sort(([, a], [, b]) => (b.score ?? 0) - (a.score ?? 0));
+  list.replaceChildren(...entries.map(([, hint]) => {
+    const mark = hintMark(hint, "exact");
+    const item = document.createElement("li");
+    item.className = mark.kind;
+    item.textContent = `${hint.shown} ${mark.label}`;
+    item.title = `${hint.shown}: ${mark.title}`;
+    return item;
+  }));
+}
+
+function drawBoard(payload) {
+  if (!page.board || !payload) return;
+  const focused = $("board").contains(document.activeElement);
+  page.board.render(payload.view, {
+    interactive: !payload.outcome, flipped: page.flipped, lastMove: page.current.move ?? null,
+    hint: page.best, hints: currentTruth(),
+  });
+  if (focused && !$("board").contains(document.activeElement)) $("board").focus();
+}
+
+function moveButton(node, ply) {
+  const current = node === page.current;
+  const side = page.nodes.get(page.current.id)?.players[ply % 2] ?? "";
+  return `<button type="button" class="mv" data-id="${node.id}" aria-current="${current}"`
+    + ` aria-label="Move ${Math.floor(ply / 2) + 1}, ${escapeHtml(side)}: ${escapeHtml(node.shown)}">${escapeHtml(node.shown)}</button>`;
+}
+
+/** The moves from `node` on as HTML: its line, each variation in its own indented block after the move it
+ * replaces. */
+function lineHtml(node, ply, forceNumber) {
+  const parts = [];
+  let walk = node;
+  let current = ply;
+  let needNumber = forceNumber;
+  const number = (p) => Math.floor(p / 2) + 1;
+  while (walk.children.length) {
+    const [main, ...others] = walk.children;
+    if (current % 2 === 0) parts.push(`<span class="no">${number(current)}.</span>`);
+    else if (needNumber) parts.push(`<span class="no">${number(current)}…</span>`);
+    parts.push(moveButton(main, current));
+    for (const other of others) {
+      const no = current % 2 === 0 ? `${number(current)}.` : `${number(current)}…`;
+      parts.push(`<div class="variation"><span class="no">${no}</span>${moveButton(other, current)}${lineHtml(other, current + 1, false)}</div>`);
+    }
+    needNumber = others.length > 0;
+    walk = main;
+    current += 1;
+  }
+  return parts.join("");
+}
+
+function drawTree() {
+  const host = $("move-tree");
+  const payload = page.nodes.get(page.current.id);
+  if (!page.tree.root.children.length) {
+    host.innerHTML = '<span class="none">No moves yet: play one on the board, for either side.</span>';
+  } else {
+    host.innerHTML = lineHtml(page.tree.root, rootPly(payload), true);
+    host.querySelector('[aria-current="true"]')?.scrollIntoView({ block: "nearest" });
+  }
+  $("promote").disabled = page.tree.isMain(page.current);
+  $("delete-node").disabled = !page.current.parent;
+  $("go-back").disabled = !page.current.parent;
+  $("go-start").disabled = !page.current.parent;
+  $("go-forward").disabled = !page.current.children.length;
+  $("go-end").disabled = !page.current.children.length;
+}
+
+function drawAll() {
+  const payload = page.nodes.get(page.current.id);
+  drawStatus(payload);
+  drawBoard(payload);
+  drawTruth(payload);
+  drawTree();
+  $("copy-fen").hidden = game !== "chess";
+  if (payload) {
+    const labSetup = game === "chess" ? payload.view.fen : payload.position;
+    $("lab-link").href = `/lab?game=${encodeURIComponent(game)}&setup=${encodeURIComponent(labSetup)}`;
+  }
+}
+
+// ---- copying ----
+
+async function copy(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    showToast(`${what} copied.`);
+  } catch {
+    window.prompt(`Copy the ${what.toLowerCase()}:`, text);
+  }
+}
+
+/** The tree as text: chess a PGN with every variation (its FEN when it starts elsewhere), the others their
+ * moves numbered the same way. */
+function movesText() {
+  const payload = page.nodes.get(page.current.id);
+  const movetext = page.tree.movetext(rootPly(payload));
+  if (game !== "chess") {
+    const from = page.setup ? ` from ${page.setup}` : "";
+    return `${payload?.title ?? game}${from}: ${movetext || "no moves"}`;
+  }
+  const headers = ['[Event "Analysis"]', `[Site "${window.location.origin}"]`, '[Result "*"]'];
+  if (page.setup) {
+    const rootFen = page.nodes.get(page.tree.root.id)?.view.fen ?? page.setup;
+    headers.push('[SetUp "1"]', `[FEN "${rootFen}"]`);
+  }
+  return `${headers.join("\n")}\n\n${movetext ? `${movetext} ` : ""}*\n`;
+}
+
+// ---- events ----
+
+socket.on("connect", () => send());
+
+socket.on("analysis_node", (payload) => {
+  const node = page.tree.get(payload.node);
+  if (!node) return;
+  page.nodes.set(node.id, payload);
+  // The path's texts as players read them (a node made from the URL knew only the moves).
+  page.tree.line(node).forEach((step, i) => {
+    step.shown = payload.shown[i] ?? step.shown;
+  });
+  if (node !== page.current) return;
+  saveTree();
+  page.panel.onPosition({ ply: payload.ply, toMove: payload.to_move, scoreUnit: payload.score_unit, scoreAxis: payload.score_axis });
+  if (payload.outcome) page.panel.onSearch({ ply: payload.ply, seat: payload.to_move, info: { kind: "cancelled" } });
+  drawAll();
+});
+
+socket.on("analysis_search", ({ node, ply, seat, info }) => {
+  if (node !== String(page.current.id)) return; // an event of a node left behind
+  page.panel.onSearch({ ply, seat, info });
+  const payload = page.nodes.get(page.current.id);
+  if (info.best !== undefined && info.best !== page.best) {
+    page.best = info.best;
+    drawBoard(payload);
+  }
+  if (info.final && info.tree && payload?.search_tree) {
+    $("tree-card").hidden = false;
+    page.searchTree.show(info.tree);
+  }
+});
+
+socket.on("analysis_truth", (truth) => {
+  const node = page.tree.get(truth.node);
+  if (!node) return;
+  page.truth.set(node.id, truth);
+  if (node === page.current) {
+    const payload = page.nodes.get(node.id);
+    drawTruth(payload);
+    drawBoard(payload);
+  }
+});
+
+socket.on("error", (payload) => {
+  if (payload.event !== "analyse" && payload.event !== "analyse_stop") return;
+  $("status-sub").textContent = payload.message;
+  showToast(payload.message, true);
+});
+
+function go(node) {
+  if (node && node !== page.current) open(node);
+}
+
+function wireControls() {
+  $("go-start").addEventListener("click", () => go(page.tree.root));
+  $("go-back").addEventListener("click", () => go(page.current.parent));
+  $("go-forward").addEventListener("click", () => go(page.current.children[0]));
+  $("go-end").addEventListener("click", () => go(page.tree.end(page.current)));
+  $("move-tree").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-id]");
+    if (button) go(page.tree.get(button.dataset.id));
+  });
+  $("promote").addEventListener("click", () => {
+    if (page.tree.promote(page.current)) {
+      saveTree();
+      drawAll();
+    }
+  });
+  $("delete-node").addEventListener("click", () => {
+    const parent = page.tree.remove(page.current);
+    if (parent) open(parent, { immediately: true });
+  });
+  $("flip").addEventListener("click", () => {
+    page.flipped = !page.flipped;
+    $("flip").setAttribute("aria-pressed", String(page.flipped));
+    drawBoard(page.nodes.get(page.current.id));
+  });
+  $("copy-link").addEventListener("click", () => copy(window.location.href, "Link"));
+  $("copy-fen").addEventListener("click", () => {
+    const payload = page.nodes.get(page.current.id);
+    if (payload) copy(payload.view.fen, "FEN");
+  });
+  $("copy-moves").addEventListener("click", () => copy(movesText(), game === "chess" ? "PGN" : "Moves"));
+  $("move-entry").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("move-text").value.trim();
+    const known = page.nodes.get(page.current.id);
+    // The legal moves come with their texts as players write them (SAN in chess): either is taken.
+    const move = known?.legal.find((entry) => entry.shown === text || entry.move === text)
+      ?? known?.legal.find((entry) => entry.shown.toLowerCase() === text.toLowerCase() || entry.move === text.toLowerCase());
+    $("move-error").textContent = move ? "" : `${text || "Nothing"} is not a legal move here.`;
+    if (!move) return;
+    $("move-text").value = "";
+    onMove(move.move);
+  });
+  $("engine-form").addEventListener("change", () => open(page.current, { immediately: true }));
+  $("engine-form").addEventListener("submit", (event) => event.preventDefault());
+  $("engine-stop").addEventListener("click", () => socket.emit("analyse_stop", {}));
+  $("setup-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const setup = $("setup-text").value.trim();
+    const query = setup ? `?${new URLSearchParams({ setup })}` : "";
+    window.location.assign(`${window.location.pathname}${query}`);
+  });
+  $("tree-expand").addEventListener("click", () => page.searchTree.expandAll());
+  $("tree-collapse").addEventListener("click", () => page.searchTree.collapseAll());
+  $("panel-toggle").addEventListener("click", () => {
+    const collapsed = $("panel").classList.toggle("collapsed");
+    $("panel-toggle").setAttribute("aria-expanded", String(!collapsed));
+    $("panel-toggle").textContent = collapsed ? "Show" : "Hide";
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest?.("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
+    const moves = {
+      ArrowLeft: () => page.current.parent,
+      ArrowRight: () => page.current.children[0],
+      ArrowUp: () => page.tree.sibling(page.current, -1),
+      ArrowDown: () => page.tree.sibling(page.current, 1),
+      Home: () => page.tree.root,
+      End: () => page.tree.end(page.current),
+    };
+    if (!moves[event.key]) return;
+    event.preventDefault();
+    go(moves[event.key]());
+  });
+}
+
+async function start() {
+  document.body.dataset.game = game;
+  page.tree = loadTree();
+  const moves = (params.get("moves") ?? "").split(/\s+/).filter(Boolean);
+  page.current = page.tree.follow(moves, []);
+  $("setup-text").value = page.setup;
+  const players = [...document.querySelectorAll("#players .who")].map((who) => who.textContent);
+  page.panel = new EnginePanel($("panel"), players, $("engine-strip"), (tree, last) => {
+    if (page.nodes.get(page.current.id)?.search_tree) page.searchTree.show(tree, last);
+  });
+  let module;
+  try {
+    module = await import(`./boards/${game}.js`);
+  } catch {
+    module = await import("./boards/generic.js");
+  }
+  page.board = module.createBoard($("board"), { onMove, players });
+  wireControls();
+  page.ready = true;
+  drawAll();
+  if (socket.connected) send();
+}
+
+start();

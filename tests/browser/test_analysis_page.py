@@ -1,0 +1,174 @@
+"""The analysis board in headless Chromium: a tree of variations in every game that a reload finds again, the
+engine's panel equal to ``python -m engine analyse``, Connect Four's exact values drawn as the solver has them, bad
+input answered on the page, and screenshots of it at a desktop's and a phone's size in both themes."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from helpers import analyse_json
+from pages import open_page
+from playwright.sync_api import Browser, Page, expect
+
+from engine.game import play_moves
+from engine.games.connect4 import Connect4
+from engine.truth import move_values
+
+
+def play(page: Page, game: str, move: str) -> None:
+    """Play ``move`` (the game's notation) on the board as a person does: a click, or two for a piece's move."""
+    if game == "tictactoe":
+        page.click(f'[aria-label="Cell {move}"]')
+    elif game == "connect4":
+        page.click(f'[aria-label="Drop a disc in column {move}"]')
+    elif game == "nim":
+        pile, take = move.split(":")
+        page.click(f'[aria-label="Take {take} from pile {pile}"]')
+    elif game == "chess":
+        page.click(f'[data-square="{move[:2]}"]')
+        page.click(f'[data-square="{move[2:4]}"]')
+    else:
+        start, end = move.split("-")
+        page.click(f'[aria-label*=" on {start}:"]')
+        page.click(f'[aria-label="Move {start} to {end}"]')
+
+
+def current_move(page: Page):
+    return page.locator('#move-tree .mv[aria-current="true"]')
+
+
+def legal(module_server, game: str, moves: str = "") -> list[dict]:
+    return module_server.get(f"/api/analysis/{game}?{urlencode({'moves': moves})}").json()["legal"]
+
+
+LINES = {
+    "tictactoe": ("5", "1", "3"),
+    "connect4": ("4", "4", "3"),
+    "nim": ("1:1", "1:1", "1:2"),
+    "chess": ("e2e4", "e7e5", "c7c5"),
+}
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "nim", "connect4", "wolves", "chess"])
+def test_a_tree_of_variations_comes_back_with_a_reload(module_server, browser: Browser, game: str) -> None:
+    """Two moves, one back, another move: a variation beside the main line. A reload finds the same node, with the
+    tree; the arrows walk it; promoting the variation makes it the main line."""
+    if game == "wolves":
+        first = legal(module_server, game)[0]["move"]
+        second, other = (entry["move"] for entry in legal(module_server, game, first)[:2])
+    else:
+        first, second, other = LINES[game]
+    page, errors = open_page(browser)
+    page.goto(f"{module_server.url}/analyse/{game}?{urlencode({'moves': first})}")
+    expect(page.locator("#status-main")).to_contain_text("to move")
+    play(page, game, second)
+    expect(page).to_have_url(f"{module_server.url}/analyse/{game}?{urlencode({'moves': f'{first} {second}'})}")
+    page.keyboard.press("ArrowLeft")
+    expect(page).to_have_url(f"{module_server.url}/analyse/{game}?{urlencode({'moves': first})}")
+    expect(page.locator("#go-forward")).to_be_enabled()
+    play(page, game, other)
+    expect(page.locator("#move-tree .variation .mv")).to_have_count(1)
+    expect(page.locator("#move-tree .variation .mv[aria-current='true']")).to_have_count(1)
+    expect(page.locator("#status-sub")).to_contain_text("a variation")
+    page.reload()
+    expect(page).to_have_url(f"{module_server.url}/analyse/{game}?{urlencode({'moves': f'{first} {other}'})}")
+    expect(page.locator("#move-tree .variation .mv[aria-current='true']")).to_have_count(1)
+    expect(page.locator("#move-tree .mv")).to_have_count(3)
+    page.keyboard.press("ArrowUp")  # to the main line's move beside it
+    expect(page).to_have_url(f"{module_server.url}/analyse/{game}?{urlencode({'moves': f'{first} {second}'})}")
+    page.keyboard.press("ArrowDown")
+    page.click("#promote")
+    expect(page.locator("#move-tree .variation .mv[aria-current='true']")).to_have_count(0)
+    expect(page.locator("#status-sub")).to_contain_text("main line")
+    page.click("#delete-node")
+    expect(page.locator("#move-tree .mv")).to_have_count(2)
+    expect(page).to_have_url(f"{module_server.url}/analyse/{game}?{urlencode({'moves': first})}")
+    assert errors == []
+
+
+def test_the_panel_on_a_node_equals_the_analyse_command(module_server, browser: Browser,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    expected = analyse_json("tictactoe", "51", 5, "tt", capsys)
+    page, errors = open_page(browser)
+    page.goto(f"{module_server.url}/analyse/tictactoe?moves=5+1")
+    page.select_option('select[name="preset"]', "tt")
+    page.fill('input[name="depth"]', "5")
+    page.locator('input[name="depth"]').dispatch_event("change")
+    expect(page.locator("#panel-state")).to_have_text("done", timeout=30_000)
+    expect(page.locator("#p-nodes")).to_have_text(f"{expected['nodes']:,}")
+    expect(page.locator("#p-cutoffs")).to_have_text(f"{expected['cutoffs']:,}")
+    expect(page.locator("#p-score")).to_have_text(expected["score_text"])
+    expect(page.locator("#tree-card")).to_be_visible()
+    assert errors == []
+
+
+def connect4_positions(count: int) -> list[list[str]]:
+    """``count`` positions of random games (a fixed seed), 0 to 16 stones, none of them over."""
+    rng = random.Random(41)
+    positions: list[list[str]] = [[]]
+    while len(positions) < count:
+        state, moves = Connect4.initial(), []
+        for _ in range(rng.randint(1, 16)):
+            move = rng.choice(state.legal_moves())
+            if state.play(move).outcome() is not None:
+                break
+            moves.append(state.move_text(move))
+            state = state.play(move)
+        positions.append(moves)
+    return positions
+
+
+def test_connect_four_values_shown_are_the_solvers(module_server, browser: Browser) -> None:
+    """Twenty positions, the empty board first: every column's value on the page is the solver's."""
+    page, errors = open_page(browser)
+    for moves in connect4_positions(20):
+        state = play_moves(Connect4.initial(), moves)
+        truth = move_values(state, 60.0)
+        assert truth is not None
+        page.goto(f"{module_server.url}/analyse/connect4?{urlencode({'moves': ' '.join(moves)})}")
+        items = page.locator("#truth-list li")
+        expect(items).to_have_count(len(truth), timeout=30_000)
+        titles = {move: page.locator(f"#truth-list li[title^='{move}:']").get_attribute("title") for move in truth}
+        assert {move: title.split(": ", 1)[1] for move, title in titles.items()} == {
+            move: value.text for move, value in truth.items()}, moves
+    assert errors == []
+
+
+def test_a_bad_position_gets_a_clear_error_on_the_page(module_server, browser: Browser) -> None:
+    page, errors = open_page(browser)
+    page.goto(f"{module_server.url}/analyse/chess?moves=e2e4+e2e4")
+    expect(page.locator("#status-sub")).to_contain_text("move 2")
+    assert page.locator("#board svg").count() == 1
+    assert errors == []
+    assert page.goto(f"{module_server.url}/analyse/checkers").status == 404
+
+
+@pytest.mark.parametrize(("width", "height", "scheme"), [(1400, 900, "light"), (1400, 900, "dark"),
+                                                          (390, 844, "light"), (390, 844, "dark")])
+def test_screenshots(module_server, browser: Browser, artifacts: Path, width: int, height: int, scheme: str) -> None:
+    """The empty Connect Four board with its seven values, a chess node with three lines of a variation tree, a
+    tic-tac-toe node with its search tree."""
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+    page = context.new_page()
+    size = f"{width}x{height}-{scheme}"
+    page.goto(f"{module_server.url}/analyse/connect4")
+    expect(page.locator("#truth-list li")).to_have_count(7, timeout=30_000)
+    expect(page.locator("#p-depth")).not_to_have_text("–", timeout=30_000)
+    page.screenshot(path=artifacts / f"analysis-connect4-{size}.png", full_page=True)
+    page.goto(f"{module_server.url}/analyse/chess?moves=e2e4+e7e5+g1f3")
+    expect(page.locator("#status-main")).to_contain_text("Black to move")
+    page.keyboard.press("ArrowLeft")
+    play(page, "chess", "f2f4")
+    page.keyboard.press("ArrowLeft")
+    play(page, "chess", "b1c3")
+    expect(page.locator("#move-tree .variation")).to_have_count(2)
+    expect(page.locator("#p-depth")).not_to_have_text("–", timeout=30_000)
+    page.screenshot(path=artifacts / f"analysis-chess-{size}.png", full_page=True)
+    page.goto(f"{module_server.url}/analyse/tictactoe?moves=5")
+    page.fill('input[name="depth"]', "4")
+    page.locator('input[name="depth"]').dispatch_event("change")
+    expect(page.locator("#tree-card")).to_be_visible(timeout=30_000)
+    page.screenshot(path=artifacts / f"analysis-tictactoe-{size}.png", full_page=True)

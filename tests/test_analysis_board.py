@@ -1,0 +1,177 @@
+"""The analysis board's server side: a node is any position (``GET /api/analysis/<game>`` and the Socket.IO
+``analyse``), nothing is stored, the engine's search on it equals ``python -m engine analyse`` with the same
+settings, its exact values equal the truth's, a new node stops the old one's events at once, and bad input gets a
+clear error and changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import analyse_json, eventually
+
+from engine.game import play_moves
+from engine.games import game_class
+from engine.truth import move_values
+from webapp.analysis import search_key, truth_key
+from webapp.sockets import socketio
+
+
+def connect(app):
+    client = socketio.test_client(app)
+    assert client.is_connected()
+    return client
+
+
+def node_event(node: str, game: str, moves: str = "", setup: str = "", **engine) -> dict:
+    return {"node": node, "game": game, "setup": setup, "moves": moves,
+            "engine": {"on": True, "preset": "everything", **engine}}
+
+
+class Inbox:
+    """Every message a test client received, in order, kept across reads."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+        self.messages: list[tuple[str, dict]] = []
+
+    def read(self) -> list[tuple[str, dict]]:
+        self.messages += [(m["name"], m["args"][0]) for m in self.client.get_received()]
+        return self.messages
+
+    def wait_for(self, name: str, what: str, timeout: float = 60, **fields) -> dict:
+        def found():
+            return next((payload for event, payload in self.read() if event == name
+                         and all(payload.get(key) == value for key, value in fields.items())), None)
+        return eventually(found, what, timeout=timeout)
+
+    def search_final(self, node: str, timeout: float = 60) -> dict:
+        def found():
+            return next((payload["info"] for event, payload in self.read() if event == "analysis_search"
+                         and payload["node"] == node and payload["info"]["kind"] == "final"), None)
+        return eventually(found, f"the final search event of node {node}", timeout=timeout)
+
+
+def test_a_node_over_http_names_its_moves_and_stores_nothing(app, client) -> None:
+    answer = client.get("/api/analysis/chess", query_string={"moves": "e2e4 e7e5 g1f3"})
+    assert answer.status_code == 200
+    node = answer.get_json()
+    assert node["shown"] == ["e4", "e5", "Nf3"] and node["ply"] == 3 and node["to_move"] == 1
+    assert {"move": "b8c6", "shown": "Nc6"} in node["legal"] and node["outcome"] is None
+    assert node["view"]["fen"] == "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    finished = client.get("/api/analysis/tictactoe", query_string={"moves": "1 4 2 5 3"}).get_json()
+    assert finished["outcome"] == {"winner": 0, "reason": finished["outcome"]["reason"]} and finished["legal"] == []
+    nim = client.get("/api/analysis/nim", query_string={"setup": "1,3,5 misere"}).get_json()
+    assert nim["setup"] == "1,3,5 misere" and nim["position"] == "1,3,5 misere"
+    assert app.extensions["arena"].reads.live_games() == []
+
+
+@pytest.mark.parametrize(("game", "query", "code", "words"), [
+    ("checkers", {}, "bad_game", "unknown game"),
+    ("chess", {"moves": "e2e4 e2e4"}, "bad_game", "move 2"),
+    ("chess", {"setup": "not a fen"}, "bad_game", "FEN"),
+    ("connect4", {"moves": " ".join(["4"] * 10_000)}, "bad_request", "at most"),
+    ("connect4", {"moves": "4 4 4 4 4 4 4"}, "bad_game", "move 7"),
+])
+def test_bad_nodes_over_http_are_refused_with_a_reason(client, game: str, query: dict, code: str, words: str) -> None:
+    answer = client.get(f"/api/analysis/{game}", query_string=query)
+    assert answer.status_code == 400
+    assert answer.get_json()["error"] == code and words in answer.get_json()["message"]
+
+
+def test_the_engine_on_a_node_equals_the_analyse_command(app, capsys: pytest.CaptureFixture[str]) -> None:
+    """Tic-tac-toe after 5 1, "+ ordering + TT" to depth 5: the panel's numbers are the command's; the truth judges
+    the search as in a game; the node comes first, with the board and the moves as players read them."""
+    expected = analyse_json("tictactoe", "51", 5, "tt", capsys)
+    inbox = Inbox(connect(app))
+    inbox.client.emit("analyse", node_event("n1", "tictactoe", "5 1", preset="tt", depth=5))
+    final = inbox.search_final("n1")
+    names = [event for event, _ in inbox.read()]
+    assert names[0] == "analysis_node"
+    node = inbox.messages[0][1]
+    assert node["node"] == "n1" and node["moves"] == ["5", "1"] and len(node["legal"]) == 7
+    for field in ("nodes", "cutoffs", "pruned", "tt_hits", "score", "best", "depth", "pv"):
+        assert final[field] == expected[field], field
+    assert final["tree"] is not None  # tic-tac-toe draws its tree
+    assert set(final["truth"]) == {entry["move"] for entry in node["legal"]}
+
+
+@pytest.mark.parametrize(("game", "setup", "moves"), [
+    ("tictactoe", "", "5"), ("nim", "1,3,5", "3:2"), ("connect4", "", ""), ("connect4", "", "4 4 3 5 2"),
+])
+def test_the_exact_values_of_a_node_are_the_truths(app, game: str, setup: str, moves: str) -> None:
+    """Every move's exact value, from the empty Connect Four board on, is what ``engine.truth`` says."""
+    inbox = Inbox(connect(app))
+    inbox.client.emit("analyse", node_event("t", game, moves, setup, on=False))
+    truth = inbox.wait_for("analysis_truth", "the exact values", node="t")
+    cls = game_class(game)
+    state = play_moves(cls.from_setup(setup) if setup else cls.initial(), moves.split())
+    expected = move_values(state, 30.0)
+    assert truth["how"] == "exact" and truth["source"]
+    assert {move: hint["value"] for move, hint in truth["moves"].items()} == {
+        move: value.text for move, value in expected.items()}
+    assert not any(event == "analysis_search" for event, _ in inbox.read())  # the engine was off
+
+
+def test_chess_has_no_exact_values_and_says_why(app) -> None:
+    inbox = Inbox(connect(app))
+    inbox.client.emit("analyse", node_event("c", "chess", "e2e4", on=False))
+    truth = inbox.wait_for("analysis_truth", "the answer on exact values", node="c")
+    assert truth["how"] == "unknown" and "chess" in truth["source"] and truth["moves"] == {}
+
+
+def test_a_new_node_stops_the_old_ones_events_at_once(app) -> None:
+    """A search without limits on one node, then another node: once the second node's ``analysis_node`` arrives,
+    no event of the first follows; the first's search was cancelled, and the second's runs."""
+    inbox = Inbox(connect(app))
+    inbox.client.emit("analyse", node_event("old", "chess", "e2e4"))
+    inbox.wait_for("analysis_search", "the first node's search under way", node="old")
+    inbox.client.emit("analyse", node_event("new", "chess", "d2d4", depth=3))
+    inbox.search_final("new")
+    messages = inbox.read()
+    switch = next(i for i, (event, payload) in enumerate(messages)
+                  if event == "analysis_node" and payload["node"] == "new")
+    assert all(payload.get("node") != "old" for _, payload in messages[switch:])
+    old_kinds = [payload["info"]["kind"] for event, payload in messages[:switch]
+                 if event == "analysis_search" and payload["node"] == "old"]
+    assert old_kinds[-1] == "cancelled" and "final" not in old_kinds
+
+
+def test_leaving_the_page_cancels_its_searches(app) -> None:
+    client = connect(app)
+    inbox = Inbox(client)
+    client.emit("analyse", node_event("n", "chess", ""))
+    inbox.wait_for("analysis_search", "the search under way", node="n")
+    runner = app.extensions["arena"].runner
+    sid = next(sid for sid in socketio.server.manager.rooms["/"][None])  # the test client's only connection
+    assert runner.state_of(search_key(sid)) != "idle"
+    client.disconnect()
+    eventually(lambda: runner.state_of(search_key(sid)) == "idle" and runner.state_of(truth_key(sid)) == "idle",
+               "the searches of a closed page cancelled")
+
+
+def test_analyse_stop_cancels_the_search(app) -> None:
+    inbox = Inbox(connect(app))
+    inbox.client.emit("analyse", node_event("n", "connect4", "4"))
+    inbox.wait_for("analysis_search", "the search under way", node="n")
+    inbox.client.emit("analyse_stop", {})
+    eventually(lambda: any(event == "analysis_search" and payload["info"]["kind"] == "cancelled"
+                           for event, payload in inbox.read()), "the cancelled event")
+
+
+@pytest.mark.parametrize(("payload", "code"), [
+    (node_event("x", "checkers"), "bad_game"),
+    (node_event("x", "chess", "e2e5"), "bad_game"),
+    (node_event("x", "chess", setup="8/8/8 w - - 0 1"), "bad_game"),
+    (node_event("x", "chess", preset="mcts"), "bad_request"),
+    (node_event("x", "chess", preset="nonsense"), "bad_request"),
+    (node_event("x", "chess", depth=0), "bad_request"),
+    ({**node_event("x", "chess"), "extra": 1}, "bad_request"),
+    (node_event("", "chess"), "bad_request"),
+    (node_event("x", "connect4", " ".join(["4"] * 2000)), "bad_request"),
+    ("not an object", "bad_request"),
+])
+def test_bad_analyse_events_are_refused_with_a_reason(app, payload: object, code: str) -> None:
+    inbox = Inbox(connect(app))
+    inbox.client.emit("analyse", payload)
+    error = inbox.wait_for("error", "the error", timeout=10)
+    assert error["code"] == code and error["event"] == "analyse" and error["message"]
+    assert [event for event, _ in inbox.read()] == ["error"]

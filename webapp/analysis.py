@@ -1,0 +1,220 @@
+"""The analysis board: any position of any game, both sides' moves, the engine thinking on it and its exact values.
+
+A node of the board is a position: ``game``, ``setup`` (the root, in the game's notation, empty for the start) and
+``moves`` (space-separated, in the game's notation) played from it. Nothing of it is stored: the browser keeps the
+tree of variations and the URL names the node, so visiting a node creates no game row.
+
+The Socket.IO event ``analyse`` (the API description's ``AnalyseNode``) opens a node for its connection: the
+sender gets ``analysis_node`` (``node_payload``: the board, the legal moves as players write them, the path), then
+``analysis_search`` events of the engine's search on it (unless ``engine.on`` is false) and one ``analysis_truth``
+(each move's exact value, where it is known). A connection analyses one node at a time: opening another, sending
+``analyse_stop`` or leaving cancels the searches of the one before, so no event of an old node follows the new
+node's ``analysis_node``. Both searches are background work of the connection's address on the shared runner
+(``webapp.search.fair_queue``: after every live game's engine turn, within the address's share of the engines);
+exact values of Connect Four positions found once are kept for every visitor (``webapp.search.solved``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable
+from typing import Any, TypedDict
+
+from engine.game import GameError, State, play_moves, score_scale
+from engine.games import game_class, game_names
+from engine.review import shown_move
+from engine.search.info import Limits
+from webapp import schema
+from webapp.display import tree_nodes
+from webapp.errors import ArenaError, ErrorCode
+from webapp.lab import PRESETS
+from webapp.search.fair_queue import BACKGROUND
+from webapp.search.jobs import CEILING_SECONDS, Runner, SearchJob
+
+TRUTH_SECONDS = 10.0
+"""What the Connect Four solver gets to prove a node's moves (``engine.truth.move_values``); beyond it the node's
+truth is "not known". Every position of 200 sampled games took under it (docs/truth.md)."""
+TRUTH_SOURCES = {"tictactoe": "read from the solved table", "wolves": "read from the solved table",
+                 "nim": "from Nim's theory and exhaustive search", "connect4": "found by the Connect Four solver"}
+"""Where a game's exact values come from, in words (``engine.truth.move_values``)."""
+NO_TRUTH = {"tictactoe": "the solved table could not be built", "wolves": "the solved table could not be built",
+            "nim": "Nim's theory does not cover these piles and rules",
+            "connect4": f"the solver did not prove this position within {TRUTH_SECONDS:g} s",
+            "chess": "chess positions have no exact values here: no endgame tables yet"}
+"""Why a game's position may have no exact values, in words."""
+MAX_MOVES_TEXT: int = schema.component("AnalyseNode")["properties"]["moves"]["maxLength"]
+"""The longest ``moves`` text a node may have (the API description's ``AnalyseNode.moves``)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class EngineSettings:
+    """How the engine searches a node: ``on`` (else no search), the lab's ``preset`` and its ``limits``."""
+
+    on: bool
+    preset: str
+    limits: Limits
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Node:
+    """A node of the analysis board: its root (``start``, whose setup is ``setup``), the ``moves`` from it, the
+    position they reach (``state``) and the client's name for it (``node``: echoed in every event about it)."""
+
+    node: str
+    setup: str
+    start: State
+    moves: list[str]
+    state: State
+
+
+class LegalMove(TypedDict):
+    """A legal move of a node: in the game's notation and as players read it (SAN in chess)."""
+
+    move: str
+    shown: str
+
+
+class NodePayload(TypedDict):
+    """The ``analysis_node`` event and the body of ``GET /api/analysis/<game>`` (docs/protocol.md)."""
+
+    node: str
+    game: str
+    title: str
+    players: list[str]
+    setup: str
+    moves: list[str]
+    shown: list[str]
+    ply: int
+    to_move: int
+    position: str
+    view: dict[str, Any]
+    legal: list[LegalMove]
+    outcome: dict[str, Any] | None
+    move_notation: str
+    score_unit: str
+    score_axis: dict[str, Any]
+    search_tree: bool
+
+
+def parse_position(game: str, setup: str, moves_text: str) -> tuple[State, State, list[str]]:
+    """The root (``setup`` of ``game``, its start when empty) and the position after ``moves_text`` (moves in the
+    game's notation, separated by spaces), with the moves as a list. ``ArenaError`` "bad_game" for an unknown
+    game, a bad setup or an illegal move (the message names it), "bad_request" for too long a text."""
+    if game not in game_names():
+        raise ArenaError(ErrorCode.BAD_GAME, f"unknown game {game!r}; games: {', '.join(game_names())}")
+    if len(moves_text) > MAX_MOVES_TEXT:
+        raise ArenaError(ErrorCode.BAD_REQUEST, f"moves is {len(moves_text)} characters; at most {MAX_MOVES_TEXT}")
+    cls = game_class(game)
+    moves = moves_text.split()
+    try:
+        start = cls.from_setup(setup) if setup.strip() else cls.initial()
+        return start, play_moves(start, moves), moves
+    except GameError as error:
+        raise ArenaError(ErrorCode.BAD_GAME, str(error)) from None
+
+
+def parse_engine(settings: dict[str, Any]) -> EngineSettings:
+    """Schema-checked ``engine`` settings ``{on, preset, depth?, time?}``: an unknown or MCTS preset raises
+    ``ArenaError`` "bad_request". Without a depth or a time the search runs until it is stopped, its value is
+    proven, or the ceiling of every search (``CEILING_SECONDS``) is reached."""
+    preset = settings["preset"]
+    if preset not in PRESETS or preset == "mcts":
+        choices = ", ".join(name for name in PRESETS if name != "mcts")
+        raise ArenaError(ErrorCode.BAD_REQUEST, f"unknown preset {preset!r}; presets: {choices}")
+    depth, seconds = settings.get("depth"), settings.get("time")
+    return EngineSettings(bool(settings["on"]), preset, Limits(depth=depth, time=seconds))
+
+
+def parse_node(data: object) -> tuple[Node, EngineSettings]:
+    """The node and engine settings of an ``analyse`` payload (the ``AnalyseNode`` schema); anything wrong raises
+    ``ArenaError``: "bad_game" for the game or the position, else "bad_request"."""
+    payload = schema.check(schema.component_ref("AnalyseNode"), data, {"game": ErrorCode.BAD_GAME})
+    start, state, moves = parse_position(payload["game"], payload["setup"], payload["moves"])
+    return (Node(payload["node"], start.setup(), start, moves, state), parse_engine(payload["engine"]))
+
+
+def node_payload(node: Node) -> NodePayload:
+    """What the board needs of ``node``: its view, legal moves, path as players read it and the game's facts."""
+    state, start = node.state, node.start
+    shown: list[str] = []
+    walk = start
+    for move in node.moves:
+        shown.append(shown_move(walk, move))
+        walk = walk.play(walk.parse_move(move))
+    outcome = state.outcome()
+    legal: list[LegalMove] = [] if outcome is not None else [
+        {"move": text, "shown": shown_move(state, text)} for text in map(state.move_text, state.legal_moves())]
+    return {"node": node.node, "game": state.name, "title": state.title, "players": list(state.players),
+            "setup": node.setup, "moves": node.moves, "shown": shown, "ply": len(node.moves),
+            "to_move": state.to_move, "position": state.setup(), "view": state.view(), "legal": legal,
+            "outcome": None if outcome is None else outcome.to_dict(), "move_notation": state.move_notation,
+            "score_unit": state.score_unit, "score_axis": {"unit": state.score_axis, "per_unit": score_scale(state)},
+            "search_tree": tree_nodes(state.name) > 0}
+
+
+def search_key(sid: str) -> str:
+    """The runner's key of the engine's search for connection ``sid``."""
+    return f"analysis:{sid}"
+
+
+def truth_key(sid: str) -> str:
+    """The runner's key of the exact values worked out for connection ``sid``."""
+    return f"analysis-truth:{sid}"
+
+
+class Analysis:
+    """The analysis board's searches, one node per connection. ``emit(event, payload, to=sid)`` sends Socket.IO
+    messages; ``job_ids()`` numbers the jobs."""
+
+    def __init__(self, runner: Runner, emit: Callable[..., None], job_ids: Callable[[], int]) -> None:
+        self.runner = runner
+        self.emit = emit
+        self._job_ids = job_ids
+
+    def open(self, sid: str, node: Node, engine: EngineSettings, client: str) -> None:
+        """Cancel what ``sid`` analysed before, send it ``analysis_node``, then start (or queue) the exact values
+        of ``node`` and the engine's search on it, in that order, as background work of ``client`` (an address).
+        A finished position gets neither."""
+        self.stop(sid)
+        self.emit("analysis_node", node_payload(node), to=sid)
+        state = node.state
+        if state.outcome() is not None:
+            return
+        ply = len(node.moves)
+        # The exact values first: on the client's share of the engines they come before the search, which may run
+        # until it is stopped.
+        self.runner.submit(SearchJob(id=self._job_ids(), key=truth_key(sid), ply=ply, seat=state.to_move,
+                                     state=state, engine={"truth": {"seconds": TRUTH_SECONDS}}, client=client,
+                                     priority=BACKGROUND),
+                           functools.partial(self._on_truth, sid, node.node))
+        if engine.on:
+            options = dataclasses.replace(PRESETS[engine.preset][2], record_tree=tree_nodes(state.name))
+            limits = engine.limits
+            if limits.depth is None and limits.time is None:
+                limits = dataclasses.replace(limits, time=CEILING_SECONDS)
+            lab = {"preset": engine.preset, "options": dataclasses.asdict(options),
+                   "limits": dataclasses.asdict(limits)}
+            self.runner.submit(SearchJob(id=self._job_ids(), key=search_key(sid), ply=ply, seat=state.to_move,
+                                         state=state, engine={"lab": lab}, client=client, priority=BACKGROUND),
+                               functools.partial(self._on_search, sid, node.node))
+
+    def stop(self, sid: str) -> None:
+        """Cancel the searches of ``sid``'s node still queued or running (its events stop at once)."""
+        self.runner.cancel(search_key(sid), "position changed")
+        self.runner.cancel(truth_key(sid), "position changed")
+
+    def _on_search(self, sid: str, node: str, job: SearchJob, info: dict[str, Any]) -> None:
+        """The runner's handler of the engine's search on ``node``: ``analysis_search`` to the connection."""
+        self.emit("analysis_search", {"node": node, "ply": job.ply, "seat": job.seat, "info": info}, to=sid)
+
+    def _on_truth(self, sid: str, node: str, job: SearchJob, info: dict[str, Any]) -> None:
+        """The runner's handler of the exact values of ``node``: one ``analysis_truth`` once they are known (or
+        known not to be)."""
+        game = job.state.name
+        if info["kind"] == "final" and info["hints"] is not None:
+            self.emit("analysis_truth", {"node": node, "how": "exact", "source": TRUTH_SOURCES.get(game, ""),
+                                         "moves": info["hints"]["moves"]}, to=sid)
+        elif info["kind"] in ("final", "failed"):
+            reason = NO_TRUTH.get(game, "no exact values are known") if info["kind"] == "final" else info["message"]
+            self.emit("analysis_truth", {"node": node, "how": "unknown", "source": reason, "moves": {}}, to=sid)
