@@ -10,14 +10,18 @@ for every phase (``bench/engine_share.py``'s players: the figure is the time fro
 reply being in the game, polled every 20 ms). Phases alternate, ``--rounds`` times: ``--phase`` seconds quiet, then
 ``--phase`` seconds with the crowd: each page (a Socket.IO connection) opens a node every ``--step`` seconds,
 walking a random Connect Four or chess opening forward (then starting another), its engine on without limits (the
-search runs until the next node): the analysis board as people use it, clicking through a line. Prints each
-phase's waits (p50, p99, max) and, for the crowd, how many nodes were opened, how many got their exact values and
-their first search event, and the median time to those.
+search runs until the next node, and a page sends ``analyse_stop`` when its phase ends): the analysis board as
+people use it, clicking through a line. The crowd runs in a process of its own at the lowest CPU priority, as its
+clients would be other machines. Prints each phase's waits (p50, p99, max) and, for the crowd, how many nodes were
+opened, how many got their exact values and their first search event, and the median time to those.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -103,19 +107,55 @@ def crowd_steps(pages: list[Page], step: float, stop: threading.Event) -> None:
         rounds += 1
 
 
-def run_phase(server: LiveServer, seconds: float, pages: list[Page] | None, step: float) -> dict[str, list[float]]:
-    """The players' waits over one phase, with the crowd stepping when ``pages`` is given."""
+def crowd_main(url: str, count: int, step: float, stepping: Any, quit_: Any, report: Any) -> None:
+    """The crowd, in a process of its own at the lowest CPU priority (its clients would be other people's machines;
+    here they share the node's cores, and must not take them from the node): ``count`` pages, stepping while
+    ``stepping`` is set, each sending ``analyse_stop`` when it stops; ``report`` gets "ready", the nodes opened after
+    each phase, then every page's timings once ``quit_`` is set."""
+    with contextlib.suppress(OSError):
+        os.nice(19)
+    rng = random.Random(41)
+    pages = [Page(url, f"10.9.{index // 250}.{index % 250 + 1}", rng) for index in range(count)]
+    report.put(("ready", None))
+    try:
+        while not quit_.is_set():
+            if not stepping.wait(0.2):
+                continue
+            stop = threading.Event()
+            thread = threading.Thread(target=crowd_steps, args=(pages, step, stop), daemon=True)
+            opened_before = sum(page.count for page in pages)
+            thread.start()
+            while stepping.is_set() and not quit_.is_set():
+                time.sleep(0.05)
+            stop.set()
+            thread.join()
+            for page in pages:  # leave the page: nothing of the crowd runs in the quiet phase
+                page.client.emit("analyse_stop", {})
+            report.put(("phase", sum(page.count for page in pages) - opened_before))
+        truth = [page.truth[node] - page.opened[node] for page in pages for node in page.truth]
+        searched = [page.searched[node] - page.opened[node] for page in pages for node in page.searched]
+        report.put(("done", (sum(len(page.opened) for page in pages), truth, searched,
+                             sum(page.errors for page in pages))))
+    finally:
+        for page in pages:
+            page.close()
+
+
+def run_phase(server: LiveServer, seconds: float, stepping: Any | None) -> dict[str, list[float]]:
+    """The players' waits over one phase, with the crowd stepping when ``stepping`` (its event) is given."""
     stop = threading.Event()
     waits: dict[str, list[float]] = {source: [] for source in VICTIMS}
     threads = [threading.Thread(target=play_victim, daemon=True, args=(
         Http(server.port, "127.0.0.1", {"X-Forwarded-For": source}), game, level, stop, waits[source]))
         for source, (game, level) in VICTIMS.items()]
-    if pages:
-        threads.append(threading.Thread(target=crowd_steps, args=(pages, step, stop), daemon=True))
+    if stepping is not None:
+        stepping.set()
     for thread in threads:
         thread.start()
     time.sleep(seconds)
     stop.set()
+    if stepping is not None:
+        stepping.clear()
     for thread in threads:
         thread.join(timeout=40)
     return waits
@@ -128,6 +168,10 @@ def describe(waits: list[float]) -> str:
             f"p99 {percentile(waits, 0.99) * 1000:,.0f} ms, max {max(waits) * 1000:,.0f} ms")
 
 
+def median_ms(values: list[float]) -> str:
+    return f"{statistics.median(values) * 1000:,.0f} ms" if values else "none"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=100)
@@ -136,42 +180,40 @@ def main() -> None:
     parser.add_argument("--step", type=float, default=1.0)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    rng = random.Random(41)
+    context = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory() as folder:
         env = {"ARENA_WORKERS": str(args.workers), "ARENA_PROXY_HOPS": "1", **GENEROUS_CONNECTIONS,
                "ARENA_ANALYSIS_LIMIT": "100000/minute"}
         server = LiveServer(Path(folder) / "instance", env=env).start()
-        pages: list[Page] = []
+        stepping, quit_, report = context.Event(), context.Event(), context.Queue()
+        crowd = context.Process(target=crowd_main, args=(server.url, args.pages, args.step, stepping, quit_, report))
+        crowd.start()
         try:
-            pages = [Page(server.url, f"10.9.{index // 250}.{index % 250 + 1}", rng) for index in range(args.pages)]
+            if report.get(timeout=120)[0] != "ready":
+                raise RuntimeError("the crowd did not start")
             print(f"{args.pages} analysis pages stepping every {args.step:g} s, {args.workers} engine workers, "
                   f"phases of {args.phase:g} s")
             summary: dict[str, dict[str, list[float]]] = {"quiet": {s: [] for s in VICTIMS},
                                                           "crowd": {s: [] for s in VICTIMS}}
             for round_number in range(1, args.rounds + 1):
-                for name, crowd in (("quiet", None), ("crowd", pages)):
-                    opened_before = sum(page.count for page in pages)
-                    waits = run_phase(server, args.phase, crowd, args.step)
+                for name, crowd_stepping in (("quiet", None), ("crowd", stepping)):
+                    waits = run_phase(server, args.phase, crowd_stepping)
                     for source, values in waits.items():
                         summary[name][source] += values
                     line = "; ".join(f"{VICTIMS[s][0]} level {VICTIMS[s][1]}: {describe(v)}" for s, v in waits.items())
-                    print(f"round {round_number} {name}: {line}")
-                    if crowd:
-                        print(f"    nodes opened: {sum(page.count for page in pages) - opened_before}")
+                    print(f"round {round_number} {name}: {line}", flush=True)
+                    if crowd_stepping is not None:
+                        print(f"    nodes opened: {report.get(timeout=60)[1]}", flush=True)
             for name, by_source in summary.items():
                 for source, values in by_source.items():
                     print(f"all {name}: {VICTIMS[source][0]} level {VICTIMS[source][1]}: {describe(values)}")
-            truth_times = [page.truth[node] - page.opened[node] for page in pages for node in page.truth]
-            search_times = [page.searched[node] - page.opened[node] for page in pages for node in page.searched]
-            opened = sum(len(page.opened) for page in pages)
-            print(f"crowd: {opened} nodes opened, {len(truth_times)} got their exact values (median "
-                  f"{statistics.median(truth_times) * 1000 if truth_times else float('nan'):,.0f} ms), "
-                  f"{len(search_times)} a search event (median "
-                  f"{statistics.median(search_times) * 1000 if search_times else float('nan'):,.0f} ms), "
-                  f"{sum(page.errors for page in pages)} errors")
+            quit_.set()
+            opened, truth, searched, errors = report.get(timeout=60)[1]
+            print(f"crowd: {opened} nodes opened, {len(truth)} got their exact values (median {median_ms(truth)}), "
+                  f"{len(searched)} a search event (median {median_ms(searched)}), {errors} errors")
         finally:
-            for page in pages:
-                page.close()
+            quit_.set()
+            crowd.join(timeout=30)
             server.stop()
 
 

@@ -111,7 +111,8 @@ def with_readable_moves(state: State, info: SearchInfo) -> SearchInfo:
     readable_line = getattr(state, "readable_line", None)
     if readable_line is None:
         return info
-    root_moves = [dataclasses.replace(root, text=next(iter(readable_line([root.move])), None))
+    root_moves = [dataclasses.replace(root, text=next(iter(readable_line([root.move])), None),
+                                      pv_text=None if root.pv is None else readable_line(root.pv))
                   for root in info.root_moves]
     return dataclasses.replace(info, pv_text=readable_line(info.pv), root_moves=root_moves)
 

@@ -10,6 +10,7 @@ from helpers import analyse_json, eventually
 
 from engine.game import play_moves
 from engine.games import game_class
+from engine.search.every_move import score_every_move
 from engine.truth import move_values
 from webapp.analysis import search_key, truth_key
 from webapp.sockets import socketio
@@ -175,3 +176,22 @@ def test_bad_analyse_events_are_refused_with_a_reason(app, payload: object, code
     error = inbox.wait_for("error", "the error", timeout=10)
     assert error["code"] == code and error["event"] == "analyse" and error["message"]
     assert [event for event, _ in inbox.read()] == ["error"]
+
+
+@pytest.mark.parametrize(("game", "moves"), [("chess", "e2e4 e7e5"), ("connect4", "4 4"), ("tictactoe", "5")])
+def test_several_lines_score_every_move_with_a_full_window(app, game: str, moves: str) -> None:
+    """Three lines: every root move's score is exact (as ``score_every_move`` has them at that depth), and each
+    has its own line, its move first (SAN in chess)."""
+    inbox = Inbox(connect(app))
+    inbox.client.emit("analyse", node_event("l", game, moves, depth=3, lines=3))
+    final = inbox.search_final("l")
+    cls = game_class(game)
+    state = play_moves(cls.initial(), moves.split())
+    expected = score_every_move(state, 3)
+    assert {row["move"]: row["score"] for row in final["root_moves"]} == {
+        row.move: row.score for row in expected.root_moves}
+    for row in final["root_moves"]:
+        assert row["bound"] == "exact" and row["pv"][0] == row["move"]
+        assert (row["pv_text"] is not None) == (game == "chess")
+    if game == "chess":
+        assert all(row["pv_text"][0] == row["text"] for row in final["root_moves"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from webapp.search.fair_queue import BACKGROUND, LIVE, FairQueue, background_slots, client_share
+from webapp.search.fair_queue import BACKGROUND, EXPLORATION, LIVE, FairQueue, background_slots, client_share
 
 
 @dataclass(frozen=True)
@@ -67,3 +67,12 @@ def test_background_work_leaves_a_worker_to_live_turns():
     queue.push(Job(3, "player"))
     assert queue.take({"visitor a": 1}, background=1) == Job(3, "player")
     assert queue.take({"visitor a": 1, "player": 1}, background=0) == Job(2, "visitor b", BACKGROUND)
+
+
+def test_exact_values_go_before_an_open_ended_analysis_search():
+    queue: FairQueue[Job] = FairQueue(share=1, background_slots=1)
+    queue.push(Job(1, "visitor a", EXPLORATION))
+    queue.push(Job(2, "visitor b", BACKGROUND))
+    assert queue.take({}, background=0) == Job(2, "visitor b", BACKGROUND)
+    assert queue.take({"visitor b": 1}, background=1) is None  # an exploration counts as background work too
+    assert queue.take({}, background=0) == Job(1, "visitor a", EXPLORATION)

@@ -52,7 +52,7 @@ def _request_identity() -> str:
     return request.endpoint or request.path
 
 
-limiter = Limiter(key_func=get_remote_address, strategy="moving-window", headers_enabled=True,
+limiter = Limiter(key_func=get_remote_address, strategy="sliding-window-counter", headers_enabled=True,
                   swallow_errors=True, in_memory_fallback_enabled=True, request_identifier=_request_identity)
 
 

@@ -5,12 +5,13 @@ A node of the board is a position: ``game``, ``setup`` (the root, in the game's 
 tree of variations and the URL names the node, so visiting a node creates no game row.
 
 The Socket.IO event ``analyse`` (the API description's ``AnalyseNode``) opens a node for its connection: the
-sender gets ``analysis_node`` (``node_payload``: the board, the legal moves as players write them, the path), then
+sender gets ``analysis_node`` (``Node.payload``: the board, the legal moves as players write them, the path), then
 ``analysis_search`` events of the engine's search on it (unless ``engine.on`` is false) and one ``analysis_truth``
 (each move's exact value, where it is known). A connection analyses one node at a time: opening another, sending
 ``analyse_stop`` or leaving cancels the searches of the one before, so no event of an old node follows the new
-node's ``analysis_node``. Both searches are background work of the connection's address on the shared runner
-(``webapp.search.fair_queue``: after every live game's engine turn, within the address's share of the engines);
+node's ``analysis_node``. Both are background work of the connection's address on the shared runner
+(``webapp.search.fair_queue``: after every live game's engine turn, within the address's share of the engines,
+leaving a worker free for live turns; the search, open-ended, after every other background job);
 exact values of Connect Four positions found once are kept for every visitor (``webapp.search.solved``).
 """
 
@@ -24,17 +25,19 @@ from typing import Any, TypedDict
 from engine.game import GameError, State, play_moves, score_scale
 from engine.games import game_class, game_names
 from engine.review import shown_move
-from engine.search.info import Limits
+from engine.search.every_move import every_move_options
+from engine.search.info import Limits, SearchOptions
 from webapp import schema
 from webapp.display import tree_nodes
 from webapp.errors import ArenaError, ErrorCode
 from webapp.lab import PRESETS
-from webapp.search.fair_queue import BACKGROUND
+from webapp.search.fair_queue import BACKGROUND, EXPLORATION
 from webapp.search.jobs import CEILING_SECONDS, Runner, SearchJob
 
 TRUTH_SECONDS = 10.0
 """What the Connect Four solver gets to prove a node's moves (``engine.truth.move_values``); beyond it the node's
-truth is "not known". Every position of 200 sampled games took under it (docs/truth.md)."""
+truth is "not known". (Within 1 s the solver proved 195 of 200 positions sampled at 12 stones, the hardest ply:
+``engine.hints.HINT_TRUTH_SECONDS``.)"""
 TRUTH_SOURCES = {"tictactoe": "read from the solved table", "wolves": "read from the solved table",
                  "nim": "from Nim's theory and exhaustive search", "connect4": "found by the Connect Four solver"}
 """Where a game's exact values come from, in words (``engine.truth.move_values``)."""
@@ -43,29 +46,29 @@ NO_TRUTH = {"tictactoe": "the solved table could not be built", "wolves": "the s
             "connect4": f"the solver did not prove this position within {TRUTH_SECONDS:g} s",
             "chess": "chess positions have no exact values here: no endgame tables yet"}
 """Why a game's position may have no exact values, in words."""
+POSITIONS_KEPT = 2048
+"""How many positions the node keeps ready (``position``): people click through the same openings."""
 MAX_MOVES_TEXT: int = schema.component("AnalyseNode")["properties"]["moves"]["maxLength"]
 """The longest ``moves`` text a node may have (the API description's ``AnalyseNode.moves``)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class EngineSettings:
-    """How the engine searches a node: ``on`` (else no search), the lab's ``preset`` and its ``limits``."""
+    """How the engine searches a node: ``on`` (else no search), the lab's ``preset``, its ``limits`` and how many
+    ``lines`` the page shows (above 1, every root move is searched with a full window and keeps its own line)."""
 
     on: bool
     preset: str
     limits: Limits
+    lines: int = 1
 
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Node:
-    """A node of the analysis board: its root (``start``, whose setup is ``setup``), the ``moves`` from it, the
-    position they reach (``state``) and the client's name for it (``node``: echoed in every event about it)."""
-
-    node: str
-    setup: str
-    start: State
-    moves: list[str]
-    state: State
+    def options(self, game: str) -> SearchOptions:
+        """The search options of these settings in ``game``: the preset's, the tree recorded where the game draws
+        it, every root move exact and with its line when several lines are asked for (alpha-beta)."""
+        options = dataclasses.replace(PRESETS[self.preset][2], record_tree=tree_nodes(game))
+        if self.lines > 1 and options.algorithm == "alphabeta":
+            options = dataclasses.replace(every_move_options(options), root_lines=True)
+        return options
 
 
 class LegalMove(TypedDict):
@@ -97,25 +100,8 @@ class NodePayload(TypedDict):
     search_tree: bool
 
 
-def parse_position(game: str, setup: str, moves_text: str) -> tuple[State, State, list[str]]:
-    """The root (``setup`` of ``game``, its start when empty) and the position after ``moves_text`` (moves in the
-    game's notation, separated by spaces), with the moves as a list. ``ArenaError`` "bad_game" for an unknown
-    game, a bad setup or an illegal move (the message names it), "bad_request" for too long a text."""
-    if game not in game_names():
-        raise ArenaError(ErrorCode.BAD_GAME, f"unknown game {game!r}; games: {', '.join(game_names())}")
-    if len(moves_text) > MAX_MOVES_TEXT:
-        raise ArenaError(ErrorCode.BAD_REQUEST, f"moves is {len(moves_text)} characters; at most {MAX_MOVES_TEXT}")
-    cls = game_class(game)
-    moves = moves_text.split()
-    try:
-        start = cls.from_setup(setup) if setup.strip() else cls.initial()
-        return start, play_moves(start, moves), moves
-    except GameError as error:
-        raise ArenaError(ErrorCode.BAD_GAME, str(error)) from None
-
-
 def parse_engine(settings: dict[str, Any]) -> EngineSettings:
-    """Schema-checked ``engine`` settings ``{on, preset, depth?, time?}``: an unknown or MCTS preset raises
+    """Schema-checked ``engine`` settings ``{on, preset, depth?, time?, lines?}``: an unknown or MCTS preset raises
     ``ArenaError`` "bad_request". Without a depth or a time the search runs until it is stopped, its value is
     proven, or the ceiling of every search (``CEILING_SECONDS``) is reached."""
     preset = settings["preset"]
@@ -123,30 +109,74 @@ def parse_engine(settings: dict[str, Any]) -> EngineSettings:
         choices = ", ".join(name for name in PRESETS if name != "mcts")
         raise ArenaError(ErrorCode.BAD_REQUEST, f"unknown preset {preset!r}; presets: {choices}")
     depth, seconds = settings.get("depth"), settings.get("time")
-    return EngineSettings(bool(settings["on"]), preset, Limits(depth=depth, time=seconds))
+    return EngineSettings(bool(settings["on"]), preset, Limits(depth=depth, time=seconds), settings.get("lines", 1))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AnalysedPosition:
+    """A position of the analysis board, the same for every visitor: its root (``start``), the ``moves`` from it,
+    the position they reach (``state``) and what a client is told of it (``payload``, its ``node`` "")."""
+
+    start: State
+    moves: tuple[str, ...]
+    state: State
+    payload: NodePayload
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Node:
+    """A node of one client's analysis board: its ``position`` and the client's name for it (``node``, echoed in
+    every event about it)."""
+
+    node: str
+    position: AnalysedPosition
+
+    def payload(self) -> NodePayload:
+        """The ``analysis_node`` event of this node."""
+        return {**self.position.payload, "node": self.node}
+
+
+@functools.lru_cache(maxsize=POSITIONS_KEPT)
+def position(game: str, setup: str, moves_text: str) -> AnalysedPosition:
+    """The position of ``game`` after ``moves_text`` (moves in the game's notation, separated by spaces) from
+    ``setup`` (its start when empty), kept for the next visitor (the last ``POSITIONS_KEPT``). ``ArenaError``
+    "bad_game" for an unknown game, a bad setup or an illegal move (the message names it), "bad_request" for too
+    long a text."""
+    if game not in game_names():
+        raise ArenaError(ErrorCode.BAD_GAME, f"unknown game {game!r}; games: {', '.join(game_names())}")
+    if len(moves_text) > MAX_MOVES_TEXT:
+        raise ArenaError(ErrorCode.BAD_REQUEST, f"moves is {len(moves_text)} characters; at most {MAX_MOVES_TEXT}")
+    cls = game_class(game)
+    moves = tuple(moves_text.split())
+    try:
+        start = cls.from_setup(setup) if setup.strip() else cls.initial()
+        state = play_moves(start, moves)
+    except GameError as error:
+        raise ArenaError(ErrorCode.BAD_GAME, str(error)) from None
+    return AnalysedPosition(start, moves, state, _payload(start, moves, state))
 
 
 def parse_node(data: object) -> tuple[Node, EngineSettings]:
     """The node and engine settings of an ``analyse`` payload (the ``AnalyseNode`` schema); anything wrong raises
     ``ArenaError``: "bad_game" for the game or the position, else "bad_request"."""
     payload = schema.check(schema.component_ref("AnalyseNode"), data, {"game": ErrorCode.BAD_GAME})
-    start, state, moves = parse_position(payload["game"], payload["setup"], payload["moves"])
-    return (Node(payload["node"], start.setup(), start, moves, state), parse_engine(payload["engine"]))
+    return (Node(payload["node"], position(payload["game"], payload["setup"], payload["moves"])),
+            parse_engine(payload["engine"]))
 
 
-def node_payload(node: Node) -> NodePayload:
-    """What the board needs of ``node``: its view, legal moves, path as players read it and the game's facts."""
-    state, start = node.state, node.start
+def _payload(start: State, moves: tuple[str, ...], state: State) -> NodePayload:
+    """What the board needs of the position ``state`` reached by ``moves`` from ``start``: its view, legal moves,
+    path as players read it and the game's facts (``node`` "")."""
     shown: list[str] = []
     walk = start
-    for move in node.moves:
+    for move in moves:
         shown.append(shown_move(walk, move))
         walk = walk.play(walk.parse_move(move))
     outcome = state.outcome()
     legal: list[LegalMove] = [] if outcome is not None else [
         {"move": text, "shown": shown_move(state, text)} for text in map(state.move_text, state.legal_moves())]
-    return {"node": node.node, "game": state.name, "title": state.title, "players": list(state.players),
-            "setup": node.setup, "moves": node.moves, "shown": shown, "ply": len(node.moves),
+    return {"node": "", "game": state.name, "title": state.title, "players": list(state.players),
+            "setup": start.setup(), "moves": list(moves), "shown": shown, "ply": len(moves),
             "to_move": state.to_move, "position": state.setup(), "view": state.view(), "legal": legal,
             "outcome": None if outcome is None else outcome.to_dict(), "move_notation": state.move_notation,
             "score_unit": state.score_unit, "score_axis": {"unit": state.score_axis, "per_unit": score_scale(state)},
@@ -177,11 +207,11 @@ class Analysis:
         of ``node`` and the engine's search on it, in that order, as background work of ``client`` (an address).
         A finished position gets neither."""
         self.stop(sid)
-        self.emit("analysis_node", node_payload(node), to=sid)
-        state = node.state
+        self.emit("analysis_node", node.payload(), to=sid)
+        state = node.position.state
         if state.outcome() is not None:
             return
-        ply = len(node.moves)
+        ply = len(node.position.moves)
         # The exact values first: on the client's share of the engines they come before the search, which may run
         # until it is stopped.
         self.runner.submit(SearchJob(id=self._job_ids(), key=truth_key(sid), ply=ply, seat=state.to_move,
@@ -189,14 +219,14 @@ class Analysis:
                                      priority=BACKGROUND),
                            functools.partial(self._on_truth, sid, node.node))
         if engine.on:
-            options = dataclasses.replace(PRESETS[engine.preset][2], record_tree=tree_nodes(state.name))
+            options = engine.options(state.name)
             limits = engine.limits
             if limits.depth is None and limits.time is None:
                 limits = dataclasses.replace(limits, time=CEILING_SECONDS)
             lab = {"preset": engine.preset, "options": dataclasses.asdict(options),
                    "limits": dataclasses.asdict(limits)}
             self.runner.submit(SearchJob(id=self._job_ids(), key=search_key(sid), ply=ply, seat=state.to_move,
-                                         state=state, engine={"lab": lab}, client=client, priority=BACKGROUND),
+                                         state=state, engine={"lab": lab}, client=client, priority=EXPLORATION),
                                functools.partial(self._on_search, sid, node.node))
 
     def stop(self, sid: str) -> None:

@@ -22,7 +22,7 @@ from webapp.address_limits import (
     limit_reads,
     limit_seats,
 )
-from webapp.analysis import Node, node_payload, parse_position
+from webapp.analysis import position
 from webapp.arena.assemble import Arena
 from webapp.chess_import import chess_setup
 from webapp.errors import ArenaError, ErrorCode, logged_failure
@@ -200,9 +200,9 @@ def get_analysis_node(game: str) -> Response:
     """A node of the analysis board (``?setup=&moves=``, both optional): its board, legal moves and path, as the
     Socket.IO ``analysis_node`` has it (``node`` ""). Nothing is stored; a long path costs more reads."""
     setup, moves_text = request.args.get("setup", ""), request.args.get("moves", "")
-    start, state, moves = parse_position(game, setup, moves_text)
-    charge_reads(extra_reads(len(moves)))
-    return jsonify(node_payload(Node("", start.setup(), start, moves, state)))
+    found = position(game, setup, moves_text)
+    charge_reads(extra_reads(len(found.moves)))
+    return jsonify(found.payload)
 
 
 @bp.get("/games/<game_id>/positions/<int:ply>")

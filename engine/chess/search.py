@@ -286,9 +286,12 @@ class ChessSearcher(BaseSearcher):
         else:
             white = self.white
             self.pv, self.best = pv, best
-            self.root_moves = [RootMove(convert.move_uci(move, white), self.root_scores.get(move),
-                                        self.root_nodes.get(move, 0), bound=self.root_bounds.get(move))
-                               for move, *_ in entries]
+            lines = self.options.root_lines and self.options.root_margin > 0
+            self.root_moves = [RootMove(convert.move_uci(entry[0], white), self.root_scores.get(entry[0]),
+                                        self.root_nodes.get(entry[0], 0), bound=self.root_bounds.get(entry[0]),
+                                        pv=self._pv(entry) if lines and self.root_bounds.get(entry[0]) == "exact"
+                                        else None)
+                               for entry in entries]
         if kind == "depth":
             self._completed = (list(self.pv), self.best, list(self.root_moves))
         super()._emit(kind)

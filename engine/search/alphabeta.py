@@ -207,6 +207,7 @@ class Searcher(BaseSearcher):
         moves = self._root_order
         self.generated += len(moves)
         margin = self.options.root_margin
+        lines = self.options.root_lines and margin > 0
         ab = self._alphabeta
         visit = self._visit_recorded if recorder is not None else self._negamax
         best, best_move = -INFINITY, moves[0]
@@ -229,7 +230,8 @@ class Searcher(BaseSearcher):
                     if floor < score < beta:
                         score = -visit(child, depth - 1, -beta, -floor, 1, move)
             bound = "exact" if not ab or floor < score < beta else ("upper" if score <= floor else "lower")
-            results[move] = RootMove(text, score, self.nodes - nodes_before, bound=bound)
+            line = self._line_texts([move, *self._pv_table[1]]) if lines and bound == "exact" else None
+            results[move] = RootMove(text, score, self.nodes - nodes_before, bound=bound, pv=line)
             order_keys[move] = score
             if score > best:
                 best, best_move = score, move
@@ -261,7 +263,11 @@ class Searcher(BaseSearcher):
 
     def _principal_variation(self) -> list[str]:
         """The PV of the last iteration as move texts, extended from the TT while its moves stay legal."""
-        line = list(self._pv_table[0])
+        return self._line_texts(list(self._pv_table[0]))
+
+    def _line_texts(self, line: list[Move]) -> list[str]:
+        """The moves of ``line``, played from the root, as texts, extended from the TT while its moves stay
+        legal."""
         state = cast(HintedState, self.state)
         texts = []
         for move in line:

@@ -61,6 +61,9 @@ class SearchOptions:
     """Seed of the random choices (MCTS playouts); None for a fresh seed."""
     root_margin: int = 0
     """Root moves scoring within this margin of the best get exact scores (level play picks among them)."""
+    root_lines: bool = False
+    """With ``root_margin``, every root move with an exact score also gets its own line (``RootMove.pv``): the
+    several lines of an analysis (multi-PV)."""
     personality: str | None = None
     """An evaluation style the game offers (its state class's ``personalities``, e.g. chess: balanced, aggressive,
     solid), used by its alpha-beta searcher; None for the game's default. Games without any refuse one."""
@@ -84,6 +87,11 @@ class RootMove:
     a cutoff), "lower" (at least this), or None when there is no score."""
     text: str | None = None
     """``move`` in the notation people read (chess: SAN) when the game has one that differs; else None."""
+    pv: list[str] | None = None
+    """The line the search expects after this move, the move first, when the search keeps one per root move
+    (``SearchOptions.root_lines``) and the score is exact; else None."""
+    pv_text: list[str] | None = None
+    """``pv`` in the notation people read (chess: SAN) when the game has one that differs; else None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +160,8 @@ class RootMoveDict(TypedDict):
     value: float | None
     bound: str | None
     text: str | None
+    pv: list[str] | None
+    pv_text: list[str] | None
     score_text: NotRequired[str | None]
     """Added by ``SearchInfo.to_dict``: the text of ``score``, as the event's own ``score_text`` is written."""
 

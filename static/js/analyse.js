@@ -64,7 +64,7 @@ const socket = io({ transports: ["websocket", "polling"], tryAllTransports: true
 function engineSettings() {
   const form = $("engine-form").elements;
   const number = (name) => (form[name].value.trim() === "" ? null : Number(form[name].value));
-  const settings = { on: form.on.checked, preset: form.preset.value };
+  const settings = { on: form.on.checked, preset: form.preset.value, lines: Number(form.lines.value) };
   if (number("depth") !== null) settings.depth = number("depth");
   if (number("time") !== null) settings.time = number("time");
   return settings;
@@ -87,13 +87,21 @@ function open(node, { immediately = false } = {}) {
   page.best = null;
   window.history.replaceState(null, "", nodeUrl(node));
   saveTree();
-  const known = page.nodes.get(node.id);
-  if (known) page.panel.onPosition({ ply: known.ply, toMove: known.to_move, scoreUnit: known.score_unit, scoreAxis: known.score_axis });
+  // The panel is cleared at once: nothing of the node left behind stays on it.
+  showPosition(page.nodes.get(node.id) ?? { ply: page.tree.depth(node), to_move: null });
   $("tree-card").hidden = true;
   drawAll();
   window.clearTimeout(page.sendTimer);
   if (immediately) send();
   else page.sendTimer = window.setTimeout(send, SEND_DELAY_MS);
+}
+
+/** The panel, cleared for the node `payload` describes (before it is known: its ply, and no side to move). */
+function showPosition(payload) {
+  page.panel.onPosition({
+    ply: payload.ply, toMove: payload.to_move, scoreUnit: payload.score_unit, scoreAxis: payload.score_axis,
+    lines: engineSettings().lines,
+  });
 }
 
 function onMove(move) {
@@ -286,7 +294,7 @@ socket.on("analysis_node", (payload) => {
   });
   if (node !== page.current) return;
   saveTree();
-  page.panel.onPosition({ ply: payload.ply, toMove: payload.to_move, scoreUnit: payload.score_unit, scoreAxis: payload.score_axis });
+  showPosition(payload);
   if (payload.outcome) page.panel.onSearch({ ply: payload.ply, seat: payload.to_move, info: { kind: "cancelled" } });
   drawAll();
 });

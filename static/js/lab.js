@@ -57,7 +57,7 @@ function renderRow(column) {
   const final = entry.state === "done";
   row.append(
     cell(entry.label), cell(entry.state), cell(info.depth ?? "–"), cell(final ? info.score_text ?? "–" : "–"),
-    cell(final ? info.best ?? "–" : "–"), cell(formatCount(info.nodes ?? 0)), cell(formatCount(info.pruned ?? 0)),
+    cell(final ? info.pv_text?.[0] ?? info.best ?? "–" : "–"), cell(formatCount(info.nodes ?? 0)), cell(formatCount(info.pruned ?? 0)),
     cell(info.time_ms === undefined ? "–" : formatMillis(info.time_ms)), cell(formatCount(info.nps ?? 0)),
     cell(info.ebf == null ? "–" : info.ebf.toFixed(2)), cell(entry.agrees ?? ""), truthCell(info, final),
   );

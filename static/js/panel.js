@@ -81,6 +81,7 @@ export class EnginePanel {
     this.seat = null;
     this.sideText = "the engine's side";
     this.analysing = false;
+    this.lines = 1;
     this.state = "idle";
     this.queuePosition = null;
     this.evals = [];
@@ -187,7 +188,8 @@ export class EnginePanel {
 
   /** A position searched outside any game (the analysis board): its ply, side to move and score unit; the panel is
    * cleared until that position's search events arrive. */
-  onPosition({ ply, toMove, scoreUnit, scoreAxis }) {
+  onPosition({ ply, toMove, scoreUnit, scoreAxis, lines = 1 }) {
+    this.lines = lines;
     this.seat = toMove;
     this.livePly = ply + 1;
     this.totalPlies = ply;
@@ -300,11 +302,28 @@ export class EnginePanel {
       + "in progress.";
 
     this.drawStrip(stateText, info);
+    this.drawLines(info);
     this.drawIterations(info);
     this.drawRootMoves(info, this.record ? this.recordPly : this.livePly);
     let noDepths = info?.algorithm === "mcts" ? "tree search by playouts: no depths" : "no completed depth yet";
     if (ORACLES.has(info?.source)) noDepths = `no search: the move comes from the ${info.source === "book" ? "opening book" : info.source === "table" ? "solved table" : "solver"}`;
     drawNodesPerDepth(this.$("p-depth-chart"), info?.nodes_per_depth ?? [], noDepths);
+  }
+
+  /** The best `lines` root moves that came with a line of their own (the analysis board's multi-PV), best first,
+   * each with its exact score and line; hidden when fewer than two lines are asked for. */
+  drawLines(info) {
+    const block = this.$("p-lines-block");
+    const rows = (info?.root_moves ?? []).filter((rm) => rm.pv && rm.bound === "exact" && Number.isFinite(rm.score));
+    block.hidden = this.lines < 2 || rows.length === 0;
+    if (block.hidden) return;
+    rows.sort((a, b) => b.score - a.score);
+    const seat = this.seat ?? 0;
+    this.$("p-lines").innerHTML = rows.slice(0, this.lines).map((rm) => {
+      const moves = (rm.pv_text ?? rm.pv).map((move, i) => `<span class="p${(seat + i) % 2}">${escapeHtml(move)}</span>`);
+      return `<li><span class="line-score ${scoreClass(rm.score_text)}">${escapeHtml(rm.score_text ?? "")}</span>`
+        + `<span class="pv">${moves.join("")}</span></li>`;
+    }).join("");
   }
 
   /** The one-line summary: state, score, depth, nodes, pruned share and best move. */

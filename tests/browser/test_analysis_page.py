@@ -149,8 +149,8 @@ def test_a_bad_position_gets_a_clear_error_on_the_page(module_server, browser: B
 @pytest.mark.parametrize(("width", "height", "scheme"), [(1400, 900, "light"), (1400, 900, "dark"),
                                                           (390, 844, "light"), (390, 844, "dark")])
 def test_screenshots(module_server, browser: Browser, artifacts: Path, width: int, height: int, scheme: str) -> None:
-    """The empty Connect Four board with its seven values, a chess node with three lines of a variation tree, a
-    tic-tac-toe node with its search tree."""
+    """The empty Connect Four board with its seven values, a chess node of a variation tree with the engine's three
+    best lines, a tic-tac-toe node with its search tree."""
     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
     page = context.new_page()
     size = f"{width}x{height}-{scheme}"
@@ -160,12 +160,14 @@ def test_screenshots(module_server, browser: Browser, artifacts: Path, width: in
     page.screenshot(path=artifacts / f"analysis-connect4-{size}.png", full_page=True)
     page.goto(f"{module_server.url}/analyse/chess?moves=e2e4+e7e5+g1f3")
     expect(page.locator("#status-main")).to_contain_text("Black to move")
+    page.select_option('select[name="lines"]', "3")
     page.keyboard.press("ArrowLeft")
     play(page, "chess", "f2f4")
     page.keyboard.press("ArrowLeft")
     play(page, "chess", "b1c3")
     expect(page.locator("#move-tree .variation")).to_have_count(2)
-    expect(page.locator("#p-depth")).not_to_have_text("–", timeout=30_000)
+    expect(page.locator("#status-sub")).to_contain_text("a variation")
+    expect(page.locator("#p-lines li")).to_have_count(3, timeout=30_000)
     page.screenshot(path=artifacts / f"analysis-chess-{size}.png", full_page=True)
     page.goto(f"{module_server.url}/analyse/tictactoe?moves=5")
     page.fill('input[name="depth"]', "4")

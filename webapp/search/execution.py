@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from engine.game import State
 from engine.hints import exact_hints, move_hints
-from engine.player import think
+from engine.player import think, with_readable_moves
 from engine.review import SearchSettings, look_at
 from engine.search import make_searcher
 from engine.search.every_move import score_every_move
@@ -116,8 +116,9 @@ def search_events(job: SearchJob, stop: Any, clock: Clock) -> Iterator[SearchInf
     the search with its best move."""
     if "lab" in job.engine:
         lab = job.engine["lab"]
-        return make_searcher(job.state, Limits(**lab["limits"]), SearchOptions(**lab["options"]), stop,
-                             clock.monotonic).search()
+        searcher = make_searcher(job.state, Limits(**lab["limits"]), SearchOptions(**lab["options"]), stop,
+                                 clock.monotonic)
+        return (with_readable_moves(job.state, info) for info in searcher.search())
     rng = random.Random(job.seed)
     personality = job.engine.get("personality")
     if "level" in job.engine:

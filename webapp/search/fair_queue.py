@@ -9,7 +9,7 @@ waiting to play against (the lab's races). When a worker is free, ``FairQueue.ta
    and background work only while fewer than ``background_slots`` background searches run (with several workers,
    one stays free for live turns however much background work waits: a lab race, a review or the analysis board
    never makes a player wait for a worker),
-2. live turns before background work,
+2. live turns before background work, and that before the analysis board's open-ended searches,
 3. the client running the fewest searches first, then the one that has waited longest.
 
 A client's several games therefore take turns in arrival order, and a newcomer goes before a client already
@@ -26,8 +26,11 @@ from typing import Generic, Protocol, TypeVar
 LIVE = 0
 """Priority of a game's engine turn: somebody is waiting for the move."""
 BACKGROUND = 1
-"""Priority of work nobody waits to play against (the lab's races, reviews, hints, the analysis board): it waits
-for every live turn."""
+"""Priority of work nobody waits to play against (the lab's races, reviews, hints, the analysis board's exact
+values): it waits for every live turn."""
+EXPLORATION = 2
+"""Priority of the analysis board's searches, which run until their page moves on: they wait for every other
+search, live or background (so a page's exact values come before anybody's open-ended search)."""
 CLIENT_SHARE = 0.5
 """The part of the workers one client may use at once (at least one worker)."""
 LIVE_RESERVE = 1
@@ -99,14 +102,15 @@ class FairQueue(Generic[Job]):
 
     def take(self, running: Mapping[str, int], background: int = 0) -> Job | None:
         """Remove and return the job to start next, given how many searches each client runs (``running``) and how
-        many of all running searches are background work (``background``); None when every waiting job's client is
-        at its share, or the background slots are full and only background work waits (or nothing waits)."""
+        many of all running searches are background work of either kind (``background``); None when every waiting
+        job's client is at its share, or the background slots are full and only background work waits (or nothing
+        waits)."""
         best: tuple[int, int, int] | None = None
         chosen = None
         slots_full = self.background_slots is not None and background >= self.background_slots
         for job, arrival in self._waiting.values():
             busy = running.get(job.client, 0)
-            if busy >= self.share or (slots_full and job.priority == BACKGROUND):
+            if busy >= self.share or (slots_full and job.priority != LIVE):
                 continue
             key = (job.priority, busy, arrival)
             if best is None or key < best:

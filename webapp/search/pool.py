@@ -31,7 +31,7 @@ from typing import Any
 
 from webapp.clock import Clock
 from webapp.search.execution import WORKER_NICENESS, run_job
-from webapp.search.fair_queue import BACKGROUND, FairQueue, background_slots, client_share
+from webapp.search.fair_queue import LIVE, FairQueue, background_slots, client_share
 from webapp.search.jobs import EventHandler, SearchJob, deliver
 from webapp.search.stop_flag import SharedStopFlag
 
@@ -212,7 +212,7 @@ class EngineRunner:
     def _dispatch_waiting_locked(self) -> None:
         """Give every free worker the next waiting job the fair queue hands out, while it hands out any."""
         running = Counter(w.job.client for w in self._workers if w.job is not None)
-        background = sum(1 for w in self._workers if w.job is not None and w.job.priority == BACKGROUND)
+        background = sum(1 for w in self._workers if w.job is not None and w.job.priority != LIVE)
         for worker in self._workers:
             if worker.job is not None:
                 continue
@@ -221,7 +221,7 @@ class EngineRunner:
                 return
             self._dispatch_locked(worker, job)
             running[job.client] += 1
-            background += job.priority == BACKGROUND
+            background += job.priority != LIVE
 
     # --- relay ------------------------------------------------------------------------------------------------
 

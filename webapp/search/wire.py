@@ -3,9 +3,9 @@ and the Redis names and timings of a search's events and cancellation (see ``web
 
 from __future__ import annotations
 
-from webapp.search.fair_queue import BACKGROUND, LIVE
+from webapp.search.fair_queue import BACKGROUND, EXPLORATION, LIVE
 
-QUEUE_NAMES = {LIVE: "arena-search", BACKGROUND: "arena-search-background"}
+QUEUE_NAMES = {LIVE: "arena-search", BACKGROUND: "arena-search-background", EXPLORATION: "arena-search-exploration"}
 """The RQ queue of each priority. A worker serves them in this order: it takes from a queue only when those
 before it are empty."""
 RUN_QUEUED = "webapp.search.worker.run_queued"
