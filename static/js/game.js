@@ -54,7 +54,7 @@ page.offers = new Offers(
   (text, isError) => showToast(text, isError),
 );
 page.gameReview = new GameReview($("review-card"), gameId, (ply) => review(ply),
-  () => page.reviewPly ?? page.state?.ply ?? 0);
+  () => page.reviewPly ?? page.state?.ply ?? 0, (ply) => (page.state ? analyseHref(page.state, ply) : null));
 
 async function loadBoardModule(game) {
   try {
@@ -376,13 +376,14 @@ function drawAll() {
   page.panel?.onState(state);
 }
 
-/** The analysis board's link to the position shown: the game's start and the moves to it, or, for a path longer
- * than a URL comfortably holds, the position's own setup (chess: its FEN). */
-function analyseHref(state) {
-  const ply = isLive() ? state.ply : page.reviewPly;
+/** The analysis board's link to the position after `ply` moves (default: the one shown): the game's start and the
+ * moves to it, or, for a path longer than a URL comfortably holds, the position's own setup (chess: its FEN), which
+ * only the position shown has at hand (another's link is then null). */
+function analyseHref(state, ply = isLive() ? state.ply : page.reviewPly) {
   const moves = state.moves.slice(0, ply).join(" ");
   const query = new URLSearchParams();
   if (moves.length > ANALYSE_LINK_MOVES) {
+    if (ply !== (isLive() ? state.ply : page.reviewPly)) return null; // only the position shown has its setup here
     query.set("setup", state.game === "chess" ? (isLive() ? state.view : page.reviewView).fen : state.setup);
   } else {
     if (state.start_setup) query.set("setup", state.start_setup);

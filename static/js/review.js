@@ -39,9 +39,11 @@ function aboutVerdicts(verdicts, settings) {
 
 export class GameReview {
   /** `root` is the review card; `onSelect(ply)` shows the position after `ply` moves; `viewedPly()` is the ply of
-   * the position the board shows. */
-  constructor(root, gameId, onSelect, viewedPly) {
+   * the position the board shows; `analyseLink(ply)` the analysis board's link to the position after `ply` moves
+   * (or null). */
+  constructor(root, gameId, onSelect, viewedPly, analyseLink) {
     this.root = root;
+    this.analyseLink = analyseLink;
     this.gameId = gameId;
     this.onSelect = onSelect;
     this.viewedPly = viewedPly;
@@ -167,6 +169,15 @@ export class GameReview {
       button.append(symbol, this.describe(verdict));
       button.addEventListener("click", () => this.focus(verdict));
       item.append(button);
+      const href = this.analyseLink(verdict.ply - 1);
+      if (href) {
+        const link = document.createElement("a");
+        link.className = "btn small review-analyse";
+        link.href = href;
+        link.textContent = "Analyse";
+        link.setAttribute("aria-label", `Analyse the position before ${moveNumber(verdict.ply)} ${verdict.move_shown}`);
+        item.append(link);
+      }
       return item;
     }));
     if (errors.length === 0) list.innerHTML = '<li class="hint">No error on either side.</li>';

@@ -43,6 +43,11 @@ def test_a_finished_game_is_reviewed_in_the_page(module_server, browser: Browser
     spectator.click("#analyse-position")  # what would the engine do here, before 3... Nf6?
     expect(spectator.locator("#review-focus")).to_contain_text("the position after 5 moves the engine would play")
     expect(spectator.locator("#review-focus")).not_to_contain_text("Nf6")
+    analyse = spectator.locator('.review-analyse[aria-label="Analyse the position before 3… Nf6"]')
+    expect(analyse).to_have_attribute("href", re.compile(r"^/analyse/chess\?.*moves=e2e4\+e7e5\+d1h5\+b8c6\+f1c4$"))
+    analyse.click()  # the analysis board, on the position before the blunder, with its moves
+    expect(spectator.locator("#status-main")).to_have_text("Black to move")
+    expect(spectator.locator('#move-tree .mv[aria-current="true"]')).to_have_text("Bc4")
 
     late, late_errors = open_page(browser, 390, 844)
     late.goto(f"{module_server.url}/g/{game_id}")
