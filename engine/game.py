@@ -83,6 +83,8 @@ class State(Protocol):
     - ``view()``: a JSON-able dict the browser draws from (cells, last move, legal moves as text, whose turn).
 
     Optional hints the search uses when present: ``order_hint(move) -> int`` (higher is searched first),
+    ``refutations_transfer`` (a class attribute, True when absent: whether a move that refuted one position is worth
+    trying first in its siblings, as killers and history assume; Nim says False),
     ``noisy_moves()`` (for quiescence), ``score_bounds() -> (low, high)`` (exact bounds from the rules on the
     value for the side to move, decided scores counted in plies from this position), ``non_losing_moves()``
     (the legal moves after which the opponent cannot win at once; empty when none), ``symmetric_key`` (the same

@@ -41,7 +41,9 @@ PRESETS: dict[str, tuple[str, str, SearchOptions]] = {
                 SearchOptions(algorithm="minimax", iterative=False)),
     "alphabeta": ("Alpha-beta", "one pass at the full depth, moves in the game's order, cutting off refuted moves",
                   _BARE),
-    "ordering": ("+ ordering", "alpha-beta with the likeliest best moves first (captures, killers, history)",
+    "ordering": ("+ ordering", "alpha-beta with the likeliest best moves first (the game's hint: captures, the centre, "
+                 "Nim's winning moves by its theory; then killers and history, except in Nim, where a move that "
+                 "refuted one position says nothing of the next)",
                  dataclasses.replace(_BARE, ordering=True, killers=True, history=True)),
     "tt": ("+ ordering + TT", "and a transposition table: a position reached twice is searched once",
            dataclasses.replace(_BARE, ordering=True, killers=True, history=True, tt=True)),

@@ -42,6 +42,9 @@ class Nim:
     score_axis: ClassVar[str] = ""
     """The unit of a chart's value axis, in one word ("" for none: no heuristic scores)."""
     players: ClassVar[tuple[str, str]] = ("First", "Second")
+    refutations_transfer: ClassVar[bool] = False
+    """A move that refuted one position says nothing of its siblings ("2:1" wins or loses by the piles' nim-sum,
+    not by itself): the search keeps no killers or history for Nim and orders by ``order_hint`` alone."""
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.piles) <= MAX_PILES:
@@ -127,6 +130,14 @@ class Nim:
             moves.extend((index, count) for count in range(most, 0, -1))
         return moves
 
+    def order_hint(self, move: tuple[int, int]) -> int:
+        """1 for a move that leaves the opponent a position the theory loses (``theory_loss``), else 0: the search
+        tries the winning moves first. Only an order: the search still proves every value."""
+        index, count = move
+        piles = [*self.piles]
+        piles[index] -= count
+        return 1 if theory_loss(piles, self.max_take, self.misere) else 0
+
     def play(self, move: tuple[int, int]) -> Nim:
         """The position after taking ``count`` counters from pile ``index``."""
         if not (isinstance(move, tuple) and len(move) == 2 and all(isinstance(v, int) for v in move)):
@@ -178,6 +189,19 @@ class Nim:
             "legal": [self.move_text(m) for m in self.legal_moves()],
             "to_move": self.player,
         }
+
+
+def theory_loss(piles: list[int], max_take: int | None, misere: bool) -> bool:
+    """Whether the player to move with ``piles`` loses with best play by Nim's theory: the nim-sum of the piles
+    (each counted modulo ``max_take + 1`` under a take limit, its Grundy value) is 0; under misère without a take
+    limit, when no pile holds more than one, an odd number of piles holding one. Misère with a take limit has no such
+    rule: the normal one is used, which may be wrong (fine for ordering moves, never for a value)."""
+    grundy = 0
+    for size in piles:
+        grundy ^= size if max_take is None else size % (max_take + 1)
+    if misere and max_take is None and all(size <= 1 for size in piles):
+        return sum(piles) % 2 == 1
+    return grundy == 0
 
 
 GAME_STATE = Nim

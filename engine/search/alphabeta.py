@@ -73,7 +73,8 @@ class Searcher(BaseSearcher):
                  stop: StopFlag | None = None, clock: Monotonic = SYSTEM_MONOTONIC) -> None:
         super().__init__(state, limits, options, stop, clock)
         self.tt = TranspositionTable(options.tt_size) if options.tt else None
-        self.orderer = MoveOrderer(options.killers, options.history)
+        transfer = getattr(type(state), "refutations_transfer", True)
+        self.orderer = MoveOrderer(options.killers and transfer, options.history and transfer)
 
     # -- iterative deepening ----------------------------------------------------------------------------------
 

@@ -48,6 +48,13 @@ function truthCell(info, final) {
   return td;
 }
 
+/** The column's best move as players write it (SAN in chess); none for a search that completed no depth (its
+ * "best" is only the first move it would have tried). */
+function shownBest(info) {
+  if (!info.depth && info.algorithm !== "mcts") return "–";
+  return info.pv_text?.[0] ?? info.root_moves?.find((rm) => rm.move === info.best)?.text ?? info.best ?? "–";
+}
+
 function renderRow(column) {
   const entry = columns[column];
   const info = entry.info ?? {};
@@ -57,7 +64,7 @@ function renderRow(column) {
   const final = entry.state === "done";
   row.append(
     cell(entry.label), cell(entry.state), cell(info.depth ?? "–"), cell(final ? info.score_text ?? "–" : "–"),
-    cell(final ? info.pv_text?.[0] ?? info.best ?? "–" : "–"), cell(formatCount(info.nodes ?? 0)), cell(formatCount(info.pruned ?? 0)),
+    cell(final ? shownBest(info) : "–"), cell(formatCount(info.nodes ?? 0)), cell(formatCount(info.pruned ?? 0)),
     cell(info.time_ms === undefined ? "–" : formatMillis(info.time_ms)), cell(formatCount(info.nps ?? 0)),
     cell(info.ebf == null ? "–" : info.ebf.toFixed(2)), cell(entry.agrees ?? ""), truthCell(info, final),
   );
@@ -66,17 +73,44 @@ function renderRow(column) {
   else tbody.append(row);
 }
 
-function finish() {
-  const finals = columns.filter((c) => c.state === "done" && c.info.algorithm !== "mcts");
-  const reference = finals[0]?.info.score;
+/**
+ * Whether each finished column agrees with the others, like with like: only searches that completed the same depth
+ * are compared (a column that did not reach the depth it was asked for says how far it got), and values agree when
+ * they read the same as shown (the panel's precision). MCTS has no depth and is not compared.
+ */
+function judgeAgreement() {
+  const comparable = (entry) => entry.state === "done" && entry.info.algorithm !== "mcts" && entry.info.depth > 0
+    && (entry.config.depth === null || entry.info.depth >= entry.config.depth);
   for (const entry of columns) {
+    const info = entry.info;
     if (entry.state !== "done") entry.agrees = "";
-    else if (entry.info.algorithm === "mcts") entry.agrees = "n/a (MCTS)";
-    else entry.agrees = entry.info.score === reference ? "yes" : "no";
+    else if (info.algorithm === "mcts") entry.agrees = "n/a (MCTS)";
+    else if (!info.depth) entry.agrees = "no value: no depth completed";
+    else if (!comparable(entry)) entry.agrees = `n/a: depth ${info.depth} of ${entry.config.depth}`;
+    else {
+      const peers = columns.filter((other) => other !== entry && comparable(other) && other.info.depth === info.depth);
+      entry.agrees = peers.length === 0 ? `alone at depth ${info.depth}`
+        : peers.every((other) => other.info.score_text === info.score_text) ? "yes" : "no";
+    }
   }
+  const depths = [...new Set(columns.filter(comparable).map((entry) => entry.info.depth))].sort((a, b) => a - b);
+  const sentences = depths.map((depth) => {
+    const group = columns.filter((entry) => comparable(entry) && entry.info.depth === depth);
+    if (group.length < 2) return null;
+    const values = new Set(group.map((entry) => entry.info.score_text));
+    return values.size === 1 ? `At depth ${depth} the ${group.length} values agree (${group[0].info.score_text}).`
+      : `At depth ${depth} the values differ: ${group.map((entry) => `${entry.label} ${entry.info.score_text}`).join(", ")}.`;
+  }).filter(Boolean);
+  const short = columns.filter((entry) => entry.state === "done" && entry.info.algorithm !== "mcts" && !comparable(entry));
+  if (short.length) {
+    sentences.push(`Not compared: ${short.map((entry) => `${entry.label} (depth ${entry.info.depth || 0} of the ${entry.config.depth ?? "?"} asked)`).join(", ")}.`);
+  }
+  return sentences.join(" ");
+}
+
+function finish() {
+  agree.textContent = judgeAgreement();
   columns.forEach((_, column) => renderRow(column));
-  const values = new Set(finals.map((c) => c.info.score));
-  agree.textContent = finals.length < 2 ? "" : values.size === 1 ? "All values agree." : "The values differ (different depths or limits?).";
   runButton.disabled = false;
   stopButton.disabled = true;
   status.textContent = "Done.";
@@ -103,7 +137,7 @@ form.addEventListener("submit", (event) => {
     return;
   }
   const moves = form.elements.moves.value.trim().split(/\s+/).filter(Boolean);
-  columns = chosen.map(({ label }) => ({ label, state: "waiting", info: null }));
+  columns = chosen.map(({ label, config }) => ({ label, config, state: "waiting", info: null }));
   tbody.replaceChildren();
   columns.forEach((_, column) => renderRow(column));
   agree.textContent = "";

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.sync_api import Browser, expect
@@ -31,10 +32,32 @@ def test_lab_compares_two_searches_from_a_game_position(live_server, browser: Br
     rows = page.locator("#lab-table tbody tr")
     expect(rows).to_have_count(2)
     expect(page.locator('#lab-table tbody tr[data-state="done"]')).to_have_count(2, timeout=30_000)
-    expect(page.locator("#lab-agree")).to_have_text("All values agree.")
+    expect(page.locator("#lab-agree")).to_contain_text("At depth 4 the 2 values agree")
     minimax, everything = (rows.nth(i).locator("td") for i in range(2))
     assert minimax.nth(6).inner_text() == "0"  # minimax prunes nothing
     assert everything.nth(6).inner_text() != "0"
     assert minimax.nth(10).inner_text() == everything.nth(10).inner_text() == "yes"
     page.screenshot(path=artifacts / "lab.png", full_page=True)
     assert errors == []
+
+
+def test_the_lab_compares_only_searches_of_the_same_depth(module_server, browser: Browser) -> None:
+    """Chess after 1.e4 e5 2.Nf3 Nc6 at depth 4: minimax, given 0.05 s, does not get there and is not compared;
+    the three alpha-beta searches that do agree to the shown precision; the best move is written in SAN."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(f"{module_server.url}/lab?game=chess")
+    page.fill('input[name="moves"]', "e2e4 e7e5 g1f3 b8c6")
+    for column, preset in enumerate(["minimax", "ordering", "tt", "everything"]):
+        page.select_option(f'select[name="preset{column}"]', preset)
+        page.fill(f'input[name="depth{column}"]', "4")
+        page.fill(f'input[name="time{column}"]', "0.05" if preset == "minimax" else "30")
+    page.click("#lab-run")
+    expect(page.locator('#lab-table tbody tr[data-state="done"]')).to_have_count(4, timeout=90_000)
+    rows = page.locator("#lab-table tbody tr")
+    assert rows.nth(0).locator("td").nth(10).inner_text() == "no value: no depth completed"
+    assert [rows.nth(i).locator("td").nth(10).inner_text() for i in (1, 2, 3)] == ["yes", "yes", "yes"]
+    best = [rows.nth(i).locator("td").nth(4).inner_text() for i in range(4)]
+    assert best[0] == "–"  # minimax completed no depth: it has no best move
+    assert not any(re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", move) for move in best), best  # SAN, not UCI
+    expect(page.locator("#lab-agree")).to_contain_text("At depth 4 the 3 values agree")
+    expect(page.locator("#lab-agree")).to_contain_text("Not compared: Minimax (depth 0 of the 4 asked)")
