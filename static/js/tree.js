@@ -43,6 +43,12 @@ function claimText(view) {
   return text;
 }
 
+/** What a move searched twice at one node is, each time (principal-variation search). */
+const PASS_TEXT = {
+  probe: "; a null-window probe: only whether the move beats the best so far",
+  "re-search": "; the re-search with the full window, after the probe found the move better",
+};
+
 /** Estimated width in SVG units of a label in the 11 px monospace font. */
 const labelWidth = (text) => text.length * 6.7;
 
@@ -120,7 +126,20 @@ export class SearchTree {
       const open = !this.collapsed.has(node);
       const kids = [];
       if (open) {
-        for (const child of node.children ?? []) kids.push(place(child, depth + 1));
+        const children = node.children ?? [];
+        children.forEach((child, index) => {
+          const kid = place(child, depth + 1);
+          // A move searched twice in a row at one node: principal-variation search first asked with a null window
+          // whether it beats the best so far (the probe), and since it did, searched it again with the full window.
+          if (index > 0 && children[index - 1].move === child.move) {
+            const probe = kids.at(-1);
+            probe.pass = "probe";
+            probe.label += " probe";
+            kid.pass = "re-search";
+            kid.label += " re-search";
+          }
+          kids.push(kid);
+        });
         for (const move of node.pruned ?? []) {
           kids.push({ cut: move, x: MARGIN + (depth + 1) * COL, y: MARGIN + row * ROW });
           deepest = Math.max(deepest, depth + 1);
@@ -148,7 +167,10 @@ export class SearchTree {
     svg.append(edges, bestEdges, nodes);
     for (const item of placed) {
       const { node } = item;
-      const bestChild = (node.children ?? []).find((c) => Number.isFinite(c.score) && c.score === -node.score);
+      // The first child with the node's score, a probe's re-search rather than the probe.
+      const children = node.children ?? [];
+      const bestChild = children.find((c, i) => Number.isFinite(c.score) && c.score === -node.score
+        && children[i + 1]?.move !== c.move);
       for (const kid of item.kids) {
         // An elbow: along from the parent's label, down a trunk shared by its children, along to the child. It
         // stays readable however far down the child is drawn (a fully opened tree).
@@ -194,7 +216,7 @@ export class SearchTree {
       tabindex: 0, role: "treeitem", "aria-expanded": hasKids ? String(item.open) : null,
       // Its name is its visible text (move, score); the window is its description.
       "aria-description": `score ${claimText(item.view)}, searched with the window`
-        + ` ${boundText(item.view.alpha)} to ${boundText(item.view.beta)}`,
+        + ` ${boundText(item.view.alpha)} to ${boundText(item.view.beta)}${PASS_TEXT[item.pass] ?? ""}`,
     });
     g.append(el("rect", {
       class: "hit", x: item.x - RADIUS - 3, y: item.y - (ROW - 4) / 2, width: Math.max(44, labelWidth(item.label) + 2 * RADIUS + 14),
@@ -205,6 +227,10 @@ export class SearchTree {
     const move = el("tspan", { "font-weight": 700 }, [document.createTextNode(`${node.move ?? "root"} `)]);
     const score = el("tspan", { class: "score", dx: 2 }, [document.createTextNode(claimText(item.view))]);
     text.append(move, score);
+    if (item.pass) {
+      text.append(el("tspan", { class: "pass", dx: 4 }, [document.createTextNode(item.pass)]));
+      g.classList.add(item.pass === "probe" ? "probe" : "research");
+    }
     g.append(text);
     if (hasKids && !item.open) {
       const hidden = (node.children?.length ?? 0) + (node.pruned?.length ?? 0);

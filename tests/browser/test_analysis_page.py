@@ -174,3 +174,20 @@ def test_screenshots(module_server, browser: Browser, artifacts: Path, width: in
     page.locator('input[name="depth"]').dispatch_event("change")
     expect(page.locator("#tree-card")).to_be_visible(timeout=30_000)
     page.screenshot(path=artifacts / f"analysis-tictactoe-{size}.png", full_page=True)
+
+
+def test_the_tree_names_a_probe_and_its_re_search(module_server, browser: Browser) -> None:
+    """Tic-tac-toe after 5, depth 4: principal-variation search probes moves with a null window and searches some
+    again; the tree lists each of those twice, marked "probe" then "re-search", and its legend says what they are."""
+    page, errors = open_page(browser)
+    page.goto(f"{module_server.url}/analyse/tictactoe?moves=5")
+    page.fill('input[name="depth"]', "4")
+    page.locator('input[name="depth"]').dispatch_event("change")
+    expect(page.locator("#tree-card")).to_be_visible(timeout=30_000)
+    page.click("#tree-expand")
+    expect(page.locator("#tree .tnode.probe").first).to_be_visible()
+    assert page.locator("#tree .tnode.probe").count() == page.locator("#tree .tnode.research").count()
+    description = page.locator("#tree .tnode.probe").first.get_attribute("aria-description")
+    assert "null-window probe" in description
+    expect(page.locator(".tree-legend")).to_contain_text("probe, then re-search")
+    assert errors == []
