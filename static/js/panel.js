@@ -30,6 +30,13 @@ const BOUND_TITLE = { lower: " (a lower bound: at least this)", upper: " (an upp
 const ORACLES = new Set(["book", "table", "solver"]);
 const SOLVED = new Set(["table", "solver"]);
 
+/** The nodes-per-depth chart of a move that comes from no iterative search. */
+const ORACLE_DEPTHS = {
+  book: "a move of the opening book: not searched",
+  table: "every move's exact value read from the solved table",
+  solver: "the solver searched to the end of the game at once: no iterations",
+};
+
 const SOURCE_TEXT = {
   book: " · a move of the opening book, not searched",
   table: " · the exact value, read from the solved table",
@@ -280,16 +287,19 @@ export class EnginePanel {
       ? pv.map((move, i) => `<span class="p${(seat + i) % 2}">${escapeHtml(move)}</span>`).join("")
       : `<span class="muted">${view.state === "queued" ? "waiting for a free worker…" : "–"}</span>`;
 
-    // A move from an oracle (book, table, solver) had no search: no search counters, only the time it took.
+    // A move of the book or a table had no search: only the time it took. The solver searched to the end of the
+    // game: its depth, nodes and speed are its own (it counts no cutoffs, pruning or TT hits for the panel).
     const searched = info && !ORACLES.has(info.source) ? info : null;
-    this.$("p-depth").innerHTML = searched ? `${searched.depth}<small>/${searched.seldepth}</small>` : "–";
-    this.countUp("p-nodes", searched?.nodes);
+    const solved = info?.source === "solver" ? info : null;
+    this.$("p-depth").innerHTML = searched ? `${searched.depth}<small>/${searched.seldepth}</small>`
+      : solved ? `${solved.depth}<small> to the end</small>` : "–";
+    this.countUp("p-nodes", searched?.nodes ?? solved?.nodes);
     this.$("p-pruned").innerHTML = searched
       ? `${formatCount(searched.pruned)} <small>${formatPercent(searched.pruned, searched.generated)}</small>` : "–";
     this.countUp("p-cutoffs", searched?.cutoffs);
     this.$("p-tt").innerHTML = searched
       ? `${formatPercent(searched.tt_hits, searched.tt_probes)} <small>${formatCount(searched.tt_hits)}</small>` : "–";
-    this.$("p-nps").textContent = searched ? formatCount(searched.nps) : "–";
+    this.$("p-nps").textContent = searched || solved ? formatCount((searched ?? solved).nps) : "–";
     this.$("p-time").textContent = info ? formatMillis(info.time_ms) : "–";
     // The branching of one depth is only the number of moves: shown from the second depth on.
     this.$("p-ebf").textContent = searched && searched.depth >= 2 && Number.isFinite(searched.ebf)
@@ -306,7 +316,7 @@ export class EnginePanel {
     this.drawIterations(info);
     this.drawRootMoves(info, this.record ? this.recordPly : this.livePly);
     let noDepths = info?.algorithm === "mcts" ? "tree search by playouts: no depths" : "no completed depth yet";
-    if (ORACLES.has(info?.source)) noDepths = `no search: the move comes from the ${info.source === "book" ? "opening book" : info.source === "table" ? "solved table" : "solver"}`;
+    if (info?.source in ORACLE_DEPTHS) noDepths = ORACLE_DEPTHS[info.source];
     drawNodesPerDepth(this.$("p-depth-chart"), info?.nodes_per_depth ?? [], noDepths);
   }
 

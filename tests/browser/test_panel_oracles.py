@@ -1,5 +1,6 @@
 """A move from an oracle (a solved table, the opening book) had no search, and the panel says so: no search counters,
-the source named once; a search's branching factor only from its second depth (headless Chromium, real gunicorn)."""
+the source named once; the solver's move shows the solver's own counters; a search's branching factor only from its
+second depth (headless Chromium, real gunicorn)."""
 
 from __future__ import annotations
 
@@ -58,4 +59,20 @@ def test_branching_waits_for_a_second_depth(module_server, browser: Browser) -> 
         "type": "engine", "depth": 1, "algorithm": "alphabeta"}})
     expect(page.locator("#p-depth")).to_have_text("1/1")
     expect(page.locator("#p-ebf")).to_have_text("–")
+    assert errors == []
+
+
+def test_the_solvers_move_shows_the_solvers_counters(module_server, browser: Browser) -> None:
+    """Connect Four at level 8 past its opening book: the solver searched to the end of the game, and the panel shows
+    its depth, nodes and speed as its own (no cutoffs, pruning or TT hits, which it does not count for the panel)."""
+    page, created, errors = engine_first(module_server, browser, {"game": "connect4", "setup": "4453",
+                                                                "opponent": {"type": "engine", "level": 8}})
+    record = requests.get(f"{module_server.url}/api/games/{created['id']}/searches/1", timeout=10).json()["info"]
+    assert record["source"] == "solver" and record["nodes"] > 0
+    expect(page.locator("#p-depth")).to_have_text(f"{record['depth']} to the end")
+    expect(page.locator("#p-nodes")).to_have_text(f"{record['nodes']:,}")
+    expect(page.locator("#p-nps")).to_have_text(f"{record['nps']:,}")
+    for counter in ("#p-pruned", "#p-cutoffs", "#p-tt", "#p-ebf"):
+        expect(page.locator(counter)).to_have_text("–")
+    expect(page.locator("#p-depth-chart")).to_contain_text("the solver searched to the end of the game")
     assert errors == []
