@@ -76,3 +76,11 @@ def test_exact_values_go_before_an_open_ended_analysis_search():
     assert queue.take({}, background=0) == Job(2, "visitor b", BACKGROUND)
     assert queue.take({"visitor b": 1}, background=1) is None  # an exploration counts as background work too
     assert queue.take({}, background=0) == Job(1, "visitor a", EXPLORATION)
+
+
+def test_background_waits_only_for_a_client_below_its_share():
+    queue: FairQueue[Job] = FairQueue(share=1, background_slots=1)
+    queue.push(Job(1, "visitor a", BACKGROUND))
+    assert queue.background_waits({}) and not queue.background_waits({"visitor a": 1})
+    queue.push(Job(2, "player"))
+    assert not queue.background_waits({"visitor a": 1})  # a live turn is not background work

@@ -52,8 +52,9 @@ def final_event(game: str, position: str | None, depth: int) -> SearchInfo:
     # decided: the search scored them by its evaluation
     ("tictactoe", "2", 2, {"7": "consistent", "9": "consistent", "4": "consistent", "6": "consistent",
                            "5": "undecided", "1": "undecided", "3": "undecided", "8": "undecided"}),
-    # 1:2 is the only winning move, beyond a depth of 2; 1:3, the search's choice, loses beyond it too
-    ("nim", "3,4,5", 2, {"1:2": "undecided", "1:3": "undecided", "2:1": "consistent", "3:1": "consistent"}),
+    # 1:2, the only winning move and the search's choice (Nim tries its theory's moves first), wins beyond a depth of
+    # 2; the others, searched after it, are refuted to at most its score: consistent with their losses
+    ("nim", "3,4,5", 2, {"1:2": "undecided", "1:3": "consistent", "2:1": "consistent", "3:1": "consistent"}),
     ("nim", "3,4,5", 12, {"1:2": "consistent", "1:1": "consistent", "3:5": "consistent"}),  # decided bounds
     ("connect4", "4444", 4, {"4": "undecided", "3": "undecided", "5": "consistent", "1": "consistent"}),
     ("wolves", None, 3, {"c1-b2": "undecided", "c1-d2": "consistent"}),

@@ -379,6 +379,7 @@ function wireControls() {
   $("engine-form").addEventListener("change", () => open(page.current, { immediately: true }));
   $("engine-form").addEventListener("submit", (event) => event.preventDefault());
   $("engine-stop").addEventListener("click", () => socket.emit("analyse_stop", {}));
+  $("engine-again").addEventListener("click", () => open(page.current, { immediately: true }));
   $("setup-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const setup = $("setup-text").value.trim();

@@ -277,6 +277,12 @@ export class EnginePanel {
         + `(${preferred.score_text ?? "…"}).`
       : "";
 
+    const yielded = this.$("p-yielded");
+    yielded.hidden = !info?.yielded;
+    yielded.textContent = info?.yielded
+      ? `Stopped after ${formatMillis(info.time_ms)} to let other people's searches have the engine: what it found by `
+        + `depth ${info.depth}. Search again to go on.` : "";
+
     const unit = this.$("p-score-unit");
     unit.hidden = !info || !Number.isFinite(info.score) || isDecided(info.score) || ORACLES.has(info.source)
       || !this.scoreUnit;

@@ -33,6 +33,10 @@ EXPLORATION = 2
 search, live or background (so a page's exact values come before anybody's open-ended search)."""
 CLIENT_SHARE = 0.5
 """The part of the workers one client may use at once (at least one worker)."""
+EXPLORATION_SLICE = 2.0
+"""Seconds an analysis board's open-ended search keeps a worker while other background work waits for one: then it
+stops with its best so far (its final event says ``yielded``), and the next waiting job runs
+(``webapp.search.pool``)."""
 LIVE_RESERVE = 1
 """Workers background work leaves free for live turns (when there are more than this many)."""
 
@@ -92,6 +96,12 @@ class FairQueue(Generic[Job]):
     def clear(self) -> None:
         """Forget every waiting job."""
         self._waiting.clear()
+
+    def background_waits(self, running: Mapping[str, int]) -> bool:
+        """Whether background work of a client below its share (``running``: searches per client) waits: it would
+        run if a background slot were free."""
+        return any(job.priority != LIVE and running.get(job.client, 0) < self.share
+                   for job, _ in self._waiting.values())
 
     def position(self, job: Job) -> int:
         """``job``'s place (1 for the next) among the waiting jobs, by priority then arrival; the order ``take``

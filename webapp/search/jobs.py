@@ -70,7 +70,8 @@ class Runner(Protocol):
 
     A submitted job's events reach its handler in order: "queued" when it has to wait (``position`` in the queue,
     or None when unknown), then "started", "progress" and "depth", and finally one "final" (whose ``best`` is the
-    move to play) or "failed". A cancelled job gets "cancelled" and nothing after that. Threads: a "queued" sent
+    move to play; ``"yielded": true`` when the runner stopped an open-ended analysis search early to share its
+    workers) or "failed". A cancelled job gets "cancelled" and nothing after that. Threads: a "queued" sent
     because the job must wait from the start comes from the thread that called ``submit``, during that call;
     "cancelled" from the thread that called ``cancel`` (or ``submit`` with the same key), during that call; every
     other event from the runner's one relay thread. An exception raised by a handler is logged; the runner lives

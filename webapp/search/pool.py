@@ -13,7 +13,9 @@ protocol says: from the relay thread, except the first "queued" (from ``submit``
 
 Each worker process has its own stop flag (``SharedStopFlag``, which no side ever waits on); cancelling a running
 job sets the flag of the worker running it, and the parent clears it before handing that worker its next job, so
-the flag acts as the job's own.
+the flag acts as the job's own. The relay thread also sets it, without cancelling, for an analysis board's
+open-ended search (``fair_queue.EXPLORATION``) that has had ``EXPLORATION_SLICE`` seconds while other background
+work waits: that search ends with its best so far, its final event marked ``"yielded": true``.
 """
 
 from __future__ import annotations
@@ -31,7 +33,14 @@ from typing import Any
 
 from webapp.clock import Clock
 from webapp.search.execution import WORKER_NICENESS, run_job
-from webapp.search.fair_queue import LIVE, FairQueue, background_slots, client_share
+from webapp.search.fair_queue import (
+    EXPLORATION,
+    EXPLORATION_SLICE,
+    LIVE,
+    FairQueue,
+    background_slots,
+    client_share,
+)
 from webapp.search.jobs import EventHandler, SearchJob, deliver
 from webapp.search.stop_flag import SharedStopFlag
 
@@ -78,6 +87,10 @@ class _Worker:
     events: Any
     stop: SharedStopFlag
     job: SearchJob | None = None
+    started: float = 0.0
+    """The clock's monotonic time when its job was handed to it."""
+    yielded: bool = False
+    """Whether its job, an open-ended analysis search, was stopped early to let waiting background work run."""
 
 
 class EngineRunner:
@@ -201,6 +214,8 @@ class EngineRunner:
     def _dispatch_locked(self, worker: _Worker, job: SearchJob) -> None:
         worker.stop.clear()
         worker.job = job
+        worker.started = self._clock.monotonic()
+        worker.yielded = False
         # A worker that has just died cannot take it; the relay thread sees its sentinel and fails the job.
         with contextlib.suppress(OSError):
             worker.jobs.send(job)
@@ -231,6 +246,7 @@ class EngineRunner:
                 if self._closed:
                     return
                 by_handle = {w.events: w for w in self._workers} | {w.process.sentinel: w for w in self._workers}
+                self._share_locked()
             ready = wait([*by_handle, self._wake_reader], timeout=POLL_SECONDS)
             for handle in ready:
                 worker = by_handle.get(handle)
@@ -241,6 +257,19 @@ class EngineRunner:
                 else:
                     self._drain(worker)
                     self._replace_dead_worker(worker)
+
+    def _share_locked(self) -> None:
+        """Stop, with its best so far, every analysis search that has had its ``EXPLORATION_SLICE`` of a worker while
+        background work that could take its place waits."""
+        running = Counter(w.job.client for w in self._workers if w.job is not None)
+        if not self._waiting.background_waits(running):
+            return
+        now = self._clock.monotonic()
+        for worker in self._workers:
+            if (worker.job is not None and worker.job.priority == EXPLORATION and not worker.yielded
+                    and now - worker.started >= EXPLORATION_SLICE):
+                worker.yielded = True
+                worker.stop.set()
 
     def _drain(self, worker: _Worker) -> None:
         """Relay every message waiting on the worker's event pipe."""
@@ -257,6 +286,8 @@ class EngineRunner:
                 return
             job = worker.job
             on_event = self._handlers.get(job.id) if self._by_key.get(job.key) is job else None
+            if worker.yielded and info.get("kind") == "final":
+                info = {**info, "yielded": True}
             if info.get("kind") in ("final", "failed"):
                 if on_event is not None:
                     del self._by_key[job.key]
