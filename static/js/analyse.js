@@ -5,7 +5,7 @@ import { io } from "./socketio.js";
 import { EnginePanel } from "./panel.js";
 import { SearchTree } from "./tree.js";
 import { MoveTree } from "./movetree.js";
-import { hintLegend, hintMark } from "./hintmarks.js";
+import { hintItems, hintLegend } from "./hintmarks.js";
 import { escapeHtml } from "./format.js";
 import { showToast } from "./toast.js";
 
@@ -169,16 +169,7 @@ function drawTruth(payload) {
   else if (!truth) source.textContent = "are being worked out…";
   else if (truth.how === "exact") source.textContent = `for ${payload?.players[payload.to_move] ?? "the side to move"}, ${truth.source}:`;
   else source.textContent = `are not known here: ${truth.source}.`;
-  const entries = truth?.how === "exact" ? Object.entries(truth.moves) : [];
-  entries.sort(([, a], [, b]) => (b.score ?? 0) - (a.score ?? 0));
-  list.replaceChildren(...entries.map(([, hint]) => {
-    const mark = hintMark(hint, "exact");
-    const item = document.createElement("li");
-    item.className = mark.kind;
-    item.textContent = `${hint.shown} ${mark.label}`;
-    item.title = `${hint.shown}: ${mark.title}`;
-    return item;
-  }));
+  list.replaceChildren(...(truth?.how === "exact" ? hintItems({ how: "exact", moves: truth.moves }) : []));
 }
 
 function drawBoard(payload) {

@@ -6,7 +6,7 @@ import {
 } from "./api.js";
 import { Clocks } from "./clock.js";
 import { escapeHtml } from "./format.js";
-import { hintLegend, hintMark } from "./hintmarks.js";
+import { hintItems, hintLegend } from "./hintmarks.js";
 import { MoveList } from "./movelist.js";
 import { Offers } from "./offers.js";
 import { GameReview } from "./review.js";
@@ -259,16 +259,7 @@ function drawHints() {
   $("hints-legend").textContent = hints ? hintLegend(hints.how) : "";
   const list = $("hints-list");
   list.classList.toggle("visually-hidden", BOARD_HINTS.has(page.state.game));
-  const entries = hints ? Object.entries(hints.moves) : [];
-  entries.sort(([, a], [, b]) => (b.score ?? 0) - (a.score ?? 0));
-  list.replaceChildren(...entries.map(([, hint]) => {
-    const mark = hintMark(hint, hints.how);
-    const item = document.createElement("li");
-    item.className = mark.kind;
-    item.textContent = `${hint.shown} ${mark.label}`;
-    item.title = `${hint.shown}: ${mark.title}`;
-    return item;
-  }));
+  list.replaceChildren(...(hints ? hintItems(hints) : []));
 }
 
 /** Shows the engine's current favourite on the board, redrawn at most once per animation frame. */

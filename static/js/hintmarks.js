@@ -22,3 +22,17 @@ export function hintLegend(how) {
     ? "W7: wins in 7 moves of the side to move, L3: loses in 3, D: draw (exact, with perfect play from both sides)."
     : "Search scores for the side to move: above 0 better, below 0 worse.";
 }
+
+/** The list items of every move's hint in `hints` ({how, moves}), best first: "Nf3 W7", titled with the value in
+ * words, classed by its kind. */
+export function hintItems(hints) {
+  const entries = Object.entries(hints.moves).sort(([, a], [, b]) => (b.score ?? 0) - (a.score ?? 0));
+  return entries.map(([, hint]) => {
+    const mark = hintMark(hint, hints.how);
+    const item = document.createElement("li");
+    item.className = mark.kind;
+    item.textContent = `${hint.shown} ${mark.label}`;
+    item.title = `${hint.shown}: ${mark.title}`;
+    return item;
+  });
+}
