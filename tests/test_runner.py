@@ -254,3 +254,17 @@ def test_an_open_ended_analysis_search_gives_its_worker_to_waiting_background_wo
         assert "yielded" not in recorder.wait_kind(2, "final")
     finally:
         pool.close()
+
+
+def test_an_open_ended_analysis_search_gives_way_to_another_page_of_its_own_address(recorder):
+    pool = EngineRunner(1, SYSTEM_CLOCK)
+    try:
+        pool.submit(SearchJob(1, "analysis:a", 0, 0, new_game("nim", piles=[9, 9, 9, 9]), LONG, client="10.0.0.1",
+                              priority=EXPLORATION), recorder)
+        recorder.wait_kind(1, "started")
+        pool.submit(SearchJob(2, "analysis-truth:b", 0, 0, new_game("tictactoe"), {"level": 3}, client="10.0.0.1",
+                              priority=BACKGROUND), recorder)
+        assert recorder.wait_kind(1, "final", timeout=EXPLORATION_SLICE + 10)["yielded"] is True
+        recorder.wait_kind(2, "final")
+    finally:
+        pool.close()

@@ -2,7 +2,9 @@
 
 Starts the app with gunicorn on a free loopback port (an empty database in a temporary folder), starts a few games
 so the home page has something to show, then drives headless Chromium: ``home.png`` is the home page, ``game.png``
-a Connect Four game against the engine, taken while the engine thinks.
+a Connect Four game against the engine, taken while the engine thinks; ``analysis-chess.png`` the analysis board on
+a chess position of a tree of variations with the engine's three best lines, ``analysis-connect4-phone.png`` the
+empty Connect Four board with every column's exact value on a phone.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Browser, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -20,6 +22,8 @@ from browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from servers import LiveServer  # noqa: E402
 
 OUT = Path(__file__).resolve().parent
+"""The pages are opened with their content security policy bypassed: Playwright's waits for a condition evaluate
+its text, which the policy (no ``eval``) forbids."""
 VIEWPORT = {"width": 1280, "height": 820}
 
 
@@ -30,13 +34,36 @@ def start_background_games(server: LiveServer) -> None:
     server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "engine", "level": 5}, "side": 1})
 
 
+def take_analysis(browser: Browser, server: LiveServer) -> None:
+    """The analysis board: chess after 1. e4 e5 with 2. Nf3, 2. f4 and 2. Nc3 (the last shown, three lines), light
+    theme; Connect Four's empty board on a phone, dark theme."""
+    page = browser.new_page(viewport={"width": 1400, "height": 900}, color_scheme="light", bypass_csp=True)
+    page.goto(server.url + "/analyse/chess?moves=e2e4+e7e5+g1f3")
+    page.wait_for_function("document.querySelector('#status-main').textContent === 'Black to move'")
+    page.select_option('select[name="lines"]', "3")
+    for move in ("f2f4", "b1c3"):
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_function("document.querySelector('#status-main').textContent === 'White to move'")
+        page.click(f'[data-square="{move[:2]}"]')
+        page.click(f'[data-square="{move[2:]}"]')
+    page.wait_for_function("document.querySelector('#status-sub').textContent.includes('a variation')"
+                           " && document.querySelectorAll('#p-lines li').length === 3"
+                           " && document.querySelector('#p-depth').textContent.startsWith('4')")
+    page.screenshot(path=OUT / "analysis-chess.png", full_page=True)
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, color_scheme="dark", bypass_csp=True)
+    phone.goto(server.url + "/analyse/connect4")
+    phone.wait_for_function("document.querySelectorAll('#truth-list li').length === 7"
+                            " && parseInt(document.querySelector('#p-depth').textContent, 10) >= 8")
+    phone.screenshot(path=OUT / "analysis-connect4-phone.png", full_page=True)
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         server = LiveServer(Path(folder) / "instance", env={"ARENA_WORKERS": "2"}).start()
         try:
             start_background_games(server)
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport=VIEWPORT, color_scheme="dark")
+            page = browser.new_page(viewport=VIEWPORT, color_scheme="dark", bypass_csp=True)
             page.goto(server.url + "/")
             page.click('.game-card[data-game="connect4"]')
             page.wait_for_selector("#live-list .live-item")
@@ -56,6 +83,7 @@ def main() -> None:
                                    " && document.querySelectorAll('#p-depth-chart rect.bar').length >= 9")
             page.mouse.move(2, 2)
             page.screenshot(path=OUT / "game.png")
+            take_analysis(browser, server)
             browser.close()
         finally:
             server.stop()

@@ -230,6 +230,19 @@ function drawTree() {
   $("go-end").disabled = !page.current.children.length;
 }
 
+/** Tells screen readers the node shown: "Move 2, White: Nc3, a variation" or "The start position". */
+function announce(payload) {
+  const node = page.current;
+  if (!node.parent) {
+    $("announcer").textContent = "The start position";
+    return;
+  }
+  const ply = rootPly(payload) + page.tree.depth(node) - 1;
+  const side = payload?.players[(payload.to_move + 1) % 2] ?? "";
+  const line = page.tree.isMain(node) ? "" : ", a variation";
+  $("announcer").textContent = `Move ${Math.floor(ply / 2) + 1}, ${side}: ${node.shown}${line}`;
+}
+
 function drawAll() {
   const payload = page.nodes.get(page.current.id);
   drawStatus(payload);
@@ -286,6 +299,7 @@ socket.on("analysis_node", (payload) => {
   if (node !== page.current) return;
   saveTree();
   showPosition(payload);
+  announce(payload);
   if (payload.outcome) page.panel.onSearch({ ply: payload.ply, seat: payload.to_move, info: { kind: "cancelled" } });
   drawAll();
 });

@@ -191,3 +191,26 @@ def test_the_tree_names_a_probe_and_its_re_search(module_server, browser: Browse
     assert "null-window probe" in description
     expect(page.locator(".tree-legend")).to_contain_text("probe, then re-search")
     assert errors == []
+
+
+def test_the_moves_copy_as_pgn_with_their_variations(module_server, browser: Browser) -> None:
+    """Chess: 1. e4 e5 2. Nf3, then 2. f4 and 2. Nc3 beside it, and 2... Nc6 after f4: the copied PGN keeps every
+    variation where it branches; each move is announced to screen readers."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, permissions=["clipboard-read",
+                                                                                      "clipboard-write"])
+    page = context.new_page()
+    page.goto(f"{module_server.url}/analyse/chess?moves=e2e4+e7e5+g1f3")
+    expect(page.locator("#status-main")).to_have_text("Black to move")
+    expect(page.locator("#announcer")).to_have_text("Move 2, White: Nf3")
+    page.keyboard.press("ArrowLeft")
+    play(page, "chess", "f2f4")
+    expect(page.locator("#announcer")).to_have_text("Move 2, White: f4, a variation")
+    play(page, "chess", "b8c6")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    play(page, "chess", "b1c3")
+    page.click("#copy-moves")
+    expect(page.locator("#toast")).to_have_text("PGN copied.")
+    pgn = page.evaluate("navigator.clipboard.readText()")
+    assert pgn.splitlines()[0] == '[Event "Analysis"]'
+    assert pgn.rstrip().endswith("1. e4 e5 2. Nf3 (2. f4 Nc6) (2. Nc3) *")

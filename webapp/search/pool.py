@@ -260,14 +260,16 @@ class EngineRunner:
 
     def _share_locked(self) -> None:
         """Stop, with its best so far, every analysis search that has had its ``EXPLORATION_SLICE`` of a worker while
-        background work that could take its place waits."""
+        background work that could take its place waits (another page of the same address too)."""
         running = Counter(w.job.client for w in self._workers if w.job is not None)
-        if not self._waiting.background_waits(running):
-            return
         now = self._clock.monotonic()
         for worker in self._workers:
-            if (worker.job is not None and worker.job.priority == EXPLORATION and not worker.yielded
-                    and now - worker.started >= EXPLORATION_SLICE):
+            job = worker.job
+            if (job is None or job.priority != EXPLORATION or worker.yielded
+                    or now - worker.started < EXPLORATION_SLICE):
+                continue
+            # What would wait for a worker if this one were free (its client's own other pages included)?
+            if self._waiting.background_waits(running - Counter({job.client: 1})):
                 worker.yielded = True
                 worker.stop.set()
 
