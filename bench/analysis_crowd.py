@@ -13,7 +13,8 @@ walking a random Connect Four or chess opening forward (then starting another), 
 search runs until the next node, and a page sends ``analyse_stop`` when its phase ends): the analysis board as
 people use it, clicking through a line. The crowd runs in a process of its own at the lowest CPU priority, as its
 clients would be other machines. Prints each phase's waits (p50, p99, max) and, for the crowd, how many nodes were
-opened, how many got their exact values and their first search event, and the median time to those.
+opened, how many of the Connect Four ones got their exact values (chess has none) and how many nodes their first
+search event, and the median time to those.
 """
 
 from __future__ import annotations
@@ -62,12 +63,14 @@ class Page:
         self.client.on("error", self._on_error)
         self.client.connect(url, headers={"X-Forwarded-For": address}, transports=["websocket"], wait_timeout=20)
         self.count = 0
+        self.connect4_opened = 0
         self.line: list[str] = []
         self.walked: list[str] = []
         self.game = ""
 
     def _on_truth(self, payload: dict[str, Any]) -> None:
-        self.truth.setdefault(payload["node"], time.perf_counter())
+        if payload["how"] == "exact":  # chess has none: it is told so at once
+            self.truth.setdefault(payload["node"], time.perf_counter())
 
     def _on_search(self, payload: dict[str, Any]) -> None:
         if payload["info"]["kind"] not in ("queued", "started", "cancelled"):
@@ -86,6 +89,8 @@ class Page:
         self.count += 1
         node = str(self.count)
         self.opened[node] = time.perf_counter()
+        if self.game == "connect4":
+            self.connect4_opened += 1
         self.client.emit("analyse", {"node": node, "game": self.game, "setup": "", "moves": " ".join(self.walked),
                                      "engine": {"on": True, "preset": "everything"}})
 
@@ -134,8 +139,8 @@ def crowd_main(url: str, count: int, step: float, stepping: Any, quit_: Any, rep
             report.put(("phase", sum(page.count for page in pages) - opened_before))
         truth = [page.truth[node] - page.opened[node] for page in pages for node in page.truth]
         searched = [page.searched[node] - page.opened[node] for page in pages for node in page.searched]
-        report.put(("done", (sum(len(page.opened) for page in pages), truth, searched,
-                             sum(page.errors for page in pages))))
+        report.put(("done", (sum(len(page.opened) for page in pages), sum(page.connect4_opened for page in pages),
+                             truth, searched, sum(page.errors for page in pages))))
     finally:
         for page in pages:
             page.close()
@@ -208,8 +213,9 @@ def main() -> None:
                 for source, values in by_source.items():
                     print(f"all {name}: {VICTIMS[source][0]} level {VICTIMS[source][1]}: {describe(values)}")
             quit_.set()
-            opened, truth, searched, errors = report.get(timeout=60)[1]
-            print(f"crowd: {opened} nodes opened, {len(truth)} got their exact values (median {median_ms(truth)}), "
+            opened, connect4, truth, searched, errors = report.get(timeout=60)[1]
+            print(f"crowd: {opened} nodes opened, {len(truth)} of the {connect4} Connect Four ones got their exact "
+                  f"values (median {median_ms(truth)}), "
                   f"{len(searched)} a search event (median {median_ms(searched)}), {errors} errors")
         finally:
             quit_.set()

@@ -22,7 +22,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypedDict
 
-from engine.game import GameError, State, play_moves, score_scale
+from engine.game import GameError, IllegalMoveError, State, score_scale
 from engine.games import game_class, game_names
 from engine.review import shown_move
 from engine.search.every_move import every_move_options
@@ -50,6 +50,8 @@ POSITIONS_KEPT = 2048
 """How many positions the node keeps ready (``position``): people click through the same openings."""
 MAX_MOVES_TEXT: int = schema.component("AnalyseNode")["properties"]["moves"]["maxLength"]
 """The longest ``moves`` text a node may have (the API description's ``AnalyseNode.moves``)."""
+MAX_SETUP_TEXT: int = schema.component("AnalyseNode")["properties"]["setup"]["maxLength"]
+"""The longest ``setup`` text a node may have (the API description's ``AnalyseNode.setup``)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -86,6 +88,7 @@ class NodePayload(TypedDict):
     title: str
     players: list[str]
     setup: str
+    setup_fen: str | None
     moves: list[str]
     shown: list[str]
     ply: int
@@ -146,14 +149,32 @@ def position(game: str, setup: str, moves_text: str) -> AnalysedPosition:
         raise ArenaError(ErrorCode.BAD_GAME, f"unknown game {game!r}; games: {', '.join(game_names())}")
     if len(moves_text) > MAX_MOVES_TEXT:
         raise ArenaError(ErrorCode.BAD_REQUEST, f"moves is {len(moves_text)} characters; at most {MAX_MOVES_TEXT}")
+    if len(setup) > MAX_SETUP_TEXT:
+        raise ArenaError(ErrorCode.BAD_REQUEST, f"setup is {len(setup)} characters; at most {MAX_SETUP_TEXT}")
     cls = game_class(game)
-    moves = tuple(moves_text.split())
     try:
         start = cls.from_setup(setup) if setup.strip() else cls.initial()
-        state = play_moves(start, moves)
+        moves, shown, state = _replay(start, moves_text.split())
     except GameError as error:
         raise ArenaError(ErrorCode.BAD_GAME, str(error)) from None
-    return AnalysedPosition(start, moves, state, _payload(start, moves, state))
+    return AnalysedPosition(start, moves, state, _payload(start, moves, shown, state))
+
+
+def _replay(start: State, texts: list[str]) -> tuple[tuple[str, ...], list[str], State]:
+    """``texts`` played from ``start``: the moves as the game writes them (a chess move given in SAN comes back in
+    UCI), as players read them, and the position reached. ``IllegalMoveError`` names the first bad one's number."""
+    moves: list[str] = []
+    shown: list[str] = []
+    walk = start
+    for number, text in enumerate(texts, 1):
+        try:
+            move = walk.parse_move(text)
+        except IllegalMoveError as error:
+            raise IllegalMoveError(f"move {number}: {error}") from None
+        moves.append(walk.move_text(move))
+        shown.append(shown_move(walk, moves[-1]))
+        walk = walk.play(move)
+    return tuple(moves), shown, walk
 
 
 def parse_node(data: object) -> tuple[Node, EngineSettings]:
@@ -164,19 +185,15 @@ def parse_node(data: object) -> tuple[Node, EngineSettings]:
             parse_engine(payload["engine"]))
 
 
-def _payload(start: State, moves: tuple[str, ...], state: State) -> NodePayload:
-    """What the board needs of the position ``state`` reached by ``moves`` from ``start``: its view, legal moves,
-    path as players read it and the game's facts (``node`` "")."""
-    shown: list[str] = []
-    walk = start
-    for move in moves:
-        shown.append(shown_move(walk, move))
-        walk = walk.play(walk.parse_move(move))
+def _payload(start: State, moves: tuple[str, ...], shown: list[str], state: State) -> NodePayload:
+    """What the board needs of the position ``state`` reached by ``moves`` (``shown``: as players read them) from
+    ``start``: its view, legal moves, path and the game's facts (``node`` "")."""
     outcome = state.outcome()
     legal: list[LegalMove] = [] if outcome is not None else [
         {"move": text, "shown": shown_move(state, text)} for text in map(state.move_text, state.legal_moves())]
     return {"node": "", "game": state.name, "title": state.title, "players": list(state.players),
-            "setup": start.setup(), "moves": list(moves), "shown": shown, "ply": len(moves),
+            "setup": start.setup(), "setup_fen": start.view().get("fen"), "moves": list(moves), "shown": shown,
+            "ply": len(moves),
             "to_move": state.to_move, "position": state.setup(), "view": state.view(), "legal": legal,
             "outcome": None if outcome is None else outcome.to_dict(), "move_notation": state.move_notation,
             "score_unit": state.score_unit, "score_axis": {"unit": state.score_axis, "per_unit": score_scale(state)},
@@ -206,18 +223,20 @@ class Analysis:
         """Cancel what ``sid`` analysed before, send it ``analysis_node``, then start (or queue) the exact values
         of ``node`` and the engine's search on it, in that order, as background work of ``client`` (an address).
         A finished position gets neither."""
-        self.stop(sid)
+        self.leave(sid, "position changed")
         self.emit("analysis_node", node.payload(), to=sid)
         state = node.position.state
         if state.outcome() is not None:
             return
         ply = len(node.position.moves)
-        # The exact values first: on the client's share of the engines they come before the search, which may run
-        # until it is stopped.
-        self.runner.submit(SearchJob(id=self._job_ids(), key=truth_key(sid), ply=ply, seat=state.to_move,
-                                     state=state, engine={"truth": {"seconds": TRUTH_SECONDS}}, client=client,
-                                     priority=BACKGROUND),
-                           functools.partial(self._on_truth, sid, node.node))
+        if state.name not in TRUTH_SOURCES:
+            self.emit("analysis_truth", {"node": node.node, "how": "unknown", "moves": {},
+                                         "source": NO_TRUTH.get(state.name, "no exact values are known")}, to=sid)
+        else:  # the exact values first: on the client's share of the engines they come before the search
+            self.runner.submit(SearchJob(id=self._job_ids(), key=truth_key(sid), ply=ply, seat=state.to_move,
+                                         state=state, engine={"truth": {"seconds": TRUTH_SECONDS}}, client=client,
+                                         priority=BACKGROUND),
+                               functools.partial(self._on_truth, sid, node.node))
         if engine.on:
             options = engine.options(state.name)
             limits = engine.limits
@@ -230,12 +249,21 @@ class Analysis:
                                functools.partial(self._on_search, sid, node.node))
 
     def stop(self, sid: str) -> None:
-        """Cancel the searches of ``sid``'s node still queued or running (its events stop at once)."""
-        self.runner.cancel(search_key(sid), "position changed")
-        self.runner.cancel(truth_key(sid), "position changed")
+        """Cancel the engine's search on ``sid``'s node (its last event ``cancelled``, reason "stopped"); its exact
+        values still come."""
+        self.runner.cancel(search_key(sid), "stopped")
+
+    def leave(self, sid: str, reason: str) -> None:
+        """Cancel everything ``sid``'s node still has queued or running, for ``reason``: its events stop at once."""
+        self.runner.cancel(search_key(sid), reason)
+        self.runner.cancel(truth_key(sid), reason)
 
     def _on_search(self, sid: str, node: str, job: SearchJob, info: dict[str, Any]) -> None:
-        """The runner's handler of the engine's search on ``node``: ``analysis_search`` to the connection."""
+        """The runner's handler of the engine's search on ``node``: ``analysis_search`` to the connection, unless a
+        later node has replaced the search meanwhile (the client names each request, so it drops any that slips by)."""
+        current = self.runner.current_job(search_key(sid))
+        if current is not None and current.id != job.id:
+            return
         self.emit("analysis_search", {"node": node, "ply": job.ply, "seat": job.seat, "info": info}, to=sid)
 
     def _on_truth(self, sid: str, node: str, job: SearchJob, info: dict[str, Any]) -> None:

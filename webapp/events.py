@@ -182,7 +182,7 @@ def on_disconnect(reason: object = None) -> None:
     arena = _arena()
     for run in connection.runs if connection is not None else ():
         arena.lab.stop(run)
-    arena.analysis.stop(sid)
+    arena.analysis.leave(sid, "page left")
     arena.membership.leave_all(sid)
 
 
@@ -360,5 +360,5 @@ def on_analyse(arena: Arena, connection: Connection, data: dict[str, Any]) -> No
 
 @game_event("analyse_stop", ())
 def on_analyse_stop(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
-    """Stop the searches of the sender's node (each gets a ``cancelled`` event)."""
+    """Stop the engine's search on the sender's node (it gets a ``cancelled`` event); its exact values still come."""
     arena.analysis.stop(_sid())

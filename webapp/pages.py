@@ -19,6 +19,7 @@ from engine.games import game_class, game_names
 from engine.levels import game_levels
 from engine.oracles import describe_level
 from webapp import chess_assets, schema
+from webapp.analysis import MAX_SETUP_TEXT
 from webapp.display import score_facts
 from webapp.lab import Lab
 from webapp.search.jobs import Ceiling
@@ -113,12 +114,13 @@ def index() -> str:
 def game(game_id: str) -> str:
     """The page of one game, with the visitor's seat token and the game's invitation code when their browser holds
     a seat (so the page can hand the token to Socket.IO and share the invitation link; the cookie itself is
-    HttpOnly). The game is loaded by the browser; an id that is no game's answers the site's 404 page."""
+    HttpOnly), and the longest setup the analysis board takes (for its "Analyse" links). The game is loaded by the
+    browser; an id that is no game's answers the site's 404 page."""
     if not GAME_ID.fullmatch(game_id) or not current_app.extensions["arena"].reads.exists(game_id):
         abort(404)
     seat = current_app.extensions["players"].seat_in(game_id)
     secret = current_app.config["SECRET_KEY"]
-    return render_template("game.html", game_id=game_id,
+    return render_template("game.html", game_id=game_id, analyse_setup_limit=MAX_SETUP_TEXT,
                            token="" if seat is None else issue_token(secret, game_id, seat),
                            invite="" if seat is None else invite_code(secret, game_id))
 

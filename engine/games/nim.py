@@ -131,8 +131,9 @@ class Nim:
         return moves
 
     def order_hint(self, move: tuple[int, int]) -> int:
-        """1 for a move that leaves the opponent a position the theory loses (``theory_loss``), else 0: the search
-        tries the winning moves first. Only an order: the search still proves every value."""
+        """1 for a move that leaves the opponent a position the theory loses (``theory_loss``), else 0 (also where
+        the theory has no rule): the search tries the winning moves first. Only an order: the search still proves
+        every value."""
         index, count = move
         piles = [*self.piles]
         piles[index] -= count
@@ -191,17 +192,23 @@ class Nim:
         }
 
 
-def theory_loss(piles: list[int], max_take: int | None, misere: bool) -> bool:
-    """Whether the player to move with ``piles`` loses with best play by Nim's theory: the nim-sum of the piles
-    (each counted modulo ``max_take + 1`` under a take limit, its Grundy value) is 0; under misère without a take
-    limit, when no pile holds more than one, an odd number of piles holding one. Misère with a take limit has no such
-    rule: the normal one is used, which may be wrong (fine for ordering moves, never for a value)."""
+def theory_loss(piles: list[int], max_take: int | None, misere: bool) -> bool | None:
+    """Whether the player to move with ``piles`` loses with best play, by Nim's theory; None where it has no rule.
+
+    Normal play is Bouton's theorem on Grundy values (a pile of ``n`` under "take at most ``k``" has Grundy value
+    ``n mod (k + 1)``): the side to move loses exactly when their XOR is 0. Misère play without a limit is Bouton's
+    misère rule: when every pile holds at most one counter, the side to move loses exactly when the number of
+    non-empty piles is odd; otherwise as in normal play. Misère play with a limit ``k`` on one pile: the side to move
+    loses exactly when the pile holds ``1 mod (k + 1)`` counters; on several piles there is no rule (None)."""
     grundy = 0
     for size in piles:
         grundy ^= size if max_take is None else size % (max_take + 1)
-    if misere and max_take is None and all(size <= 1 for size in piles):
-        return sum(piles) % 2 == 1
-    return grundy == 0
+    if not misere:
+        return grundy == 0
+    if max_take is None:
+        return sum(piles) % 2 == 1 if all(size <= 1 for size in piles) else grundy == 0
+    nonempty = [size for size in piles if size]
+    return nonempty[0] % (max_take + 1) == 1 if len(nonempty) == 1 else None
 
 
 GAME_STATE = Nim

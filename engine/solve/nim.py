@@ -5,11 +5,8 @@ Two sources, the first that applies:
 1. **Exhaustive search** (``EXHAUSTIVE_STATES``): when the piles allow at most that many distinct positions,
    negamax over the sorted piles with a memo gives the exact distance (the winner wins as fast as it can, the loser
    resists as long as it can), for any rules.
-2. **Theory** (result only, no distance): normal play is Bouton's theorem on Grundy values (a pile of ``n`` under
-   "take at most ``k``" has Grundy value ``n mod (k + 1)``): the side to move loses exactly when their XOR is 0.
-   Misère play without a limit is Bouton's misère rule: when every pile holds at most one counter, the side to move
-   loses exactly when the number of non-empty piles is odd; otherwise as in normal play. Misère play with a limit
-   ``k`` on one pile: the side to move loses exactly when the pile holds ``1 mod (k + 1)`` counters.
+2. **Theory** (result only, no distance): ``engine.games.nim.theory_loss``, Bouton's theorem and its misère rule
+   (the same rule orders the search's moves).
 
 Misère play with a limit on several large piles has neither here: ``value`` answers None.
 """
@@ -17,10 +14,9 @@ Misère play with a limit on several large piles has neither here: ``value`` ans
 from __future__ import annotations
 
 import math
-from functools import lru_cache, reduce
-from operator import xor
+from functools import lru_cache
 
-from engine.games.nim import Nim
+from engine.games.nim import Nim, theory_loss
 
 EXHAUSTIVE_STATES = 20_000
 """The most positions the exhaustive search may meet (the product of pile sizes plus one bounds it). Its memo
@@ -34,19 +30,8 @@ def value(state: Nim) -> tuple[bool, int | None] | None:
     if math.prod(size + 1 for size in piles) <= EXHAUSTIVE_STATES:
         score = _search(piles, state.max_take, state.misere)
         return score > 0, abs(score) - 1
-    if not state.misere:
-        return reduce(xor, (_grundy(size, state.max_take) for size in piles), 0) != 0, None
-    if state.max_take is None:
-        if all(size <= 1 for size in piles):
-            return len(piles) % 2 == 0, None
-        return reduce(xor, piles, 0) != 0, None
-    if len(piles) == 1:
-        return piles[0] % (state.max_take + 1) != 1, None
-    return None
-
-
-def _grundy(size: int, max_take: int | None) -> int:
-    return size if max_take is None else size % (max_take + 1)
+    loses = theory_loss(list(piles), state.max_take, state.misere)
+    return None if loses is None else (not loses, None)
 
 
 @lru_cache(maxsize=100_000)

@@ -26,6 +26,9 @@ const page = {
   board: null,
   flipped: false,
   sendTimer: 0,
+  request: "", // the name of the last `analyse` sent: "<node id>.<count>"; events of any other are old
+  requests: 0,
+  rootPly: null, // half-moves before the root, once a node has told them
   searchTree: new SearchTree($("tree"), $("tree-summary")),
   panel: null,
   ready: false,
@@ -76,8 +79,10 @@ function send() {
   page.sendTimer = 0;
   const node = page.current;
   if (!page.ready) return; // connected before the board and the controls were ready: start() sends
+  page.requests += 1;
+  page.request = `${node.id}.${page.requests}`;
   socket.emit("analyse", {
-    node: String(node.id), game, setup: page.setup, moves: page.tree.path(node).join(" "), engine: engineSettings(),
+    node: page.request, game, setup: page.setup, moves: page.tree.path(node).join(" "), engine: engineSettings(),
   });
 }
 
@@ -86,7 +91,6 @@ function open(node, { immediately = false } = {}) {
   page.current = node;
   page.best = null;
   window.history.replaceState(null, "", nodeUrl(node));
-  saveTree();
   // The panel is cleared at once: nothing of the node left behind stays on it.
   showPosition(page.nodes.get(node.id) ?? { ply: page.tree.depth(node), to_move: null });
   $("tree-card").hidden = true;
@@ -113,14 +117,20 @@ function onMove(move) {
 
 // ---- drawing ----
 
-/** Half-moves before the root, for numbering: chess reads them from the FEN, the others from the side to move. */
-function rootPly(payload) {
-  if (!payload) return 0;
+/** Half-moves before the root, for numbering (the same for every node; 0 until a node has told): chess reads
+ * them from the FEN, the others from the side to move. */
+function rootPly() {
+  return page.rootPly ?? 0;
+}
+
+/** Learns the half-moves before the root from a node's `payload`. */
+function learnRootPly(payload) {
   if (game === "chess") {
     const [, turn, , , , fullmove] = payload.view.fen.split(" ");
-    return (Number(fullmove) - 1) * 2 + (turn === "b" ? 1 : 0) - payload.ply;
+    page.rootPly = (Number(fullmove) - 1) * 2 + (turn === "b" ? 1 : 0) - payload.ply;
+  } else {
+    page.rootPly = (((payload.to_move - payload.ply) % 2) + 2) % 2;
   }
-  return (((payload.to_move - payload.ply) % 2) + 2) % 2;
 }
 
 function drawStatus(payload) {
@@ -140,7 +150,7 @@ function drawStatus(payload) {
     dot.className = `turn-dot p${payload.to_move}`;
     main.textContent = `${names[payload.to_move]} to move`;
   }
-  const ply = rootPly(payload) + payload.ply;
+  const ply = rootPly() + payload.ply;
   const line = page.tree.isMain(page.current) ? "main line" : "a variation";
   sub.textContent = `${payload.title} · analysis board · move ${Math.floor(ply / 2) + 1} · ${payload.ply === 0 ? "the start" : line}`;
   document.title = `${main.textContent} · ${payload.title} analysis · Alpha-Beta Arena`;
@@ -219,7 +229,7 @@ function drawTree() {
   if (!page.tree.root.children.length) {
     host.innerHTML = '<span class="none">No moves yet: play one on the board, for either side.</span>';
   } else {
-    host.innerHTML = lineHtml(page.tree.root, rootPly(payload), true);
+    host.innerHTML = lineHtml(page.tree.root, rootPly(), true);
     host.querySelector('[aria-current="true"]')?.scrollIntoView({ block: "nearest" });
   }
   $("promote").disabled = page.tree.isMain(page.current);
@@ -237,7 +247,7 @@ function announce(payload) {
     $("announcer").textContent = "The start position";
     return;
   }
-  const ply = rootPly(payload) + page.tree.depth(node) - 1;
+  const ply = rootPly() + page.tree.depth(node) - 1;
   const side = payload?.players[(payload.to_move + 1) % 2] ?? "";
   const line = page.tree.isMain(node) ? "" : ", a variation";
   $("announcer").textContent = `Move ${Math.floor(ply / 2) + 1}, ${side}: ${node.shown}${line}`;
@@ -271,16 +281,13 @@ async function copy(text, what) {
  * moves numbered the same way. */
 function movesText() {
   const payload = page.nodes.get(page.current.id);
-  const movetext = page.tree.movetext(rootPly(payload));
+  const movetext = page.tree.movetext(rootPly());
   if (game !== "chess") {
     const from = page.setup ? ` from ${page.setup}` : "";
     return `${payload?.title ?? game}${from}: ${movetext || "no moves"}`;
   }
   const headers = ['[Event "Analysis"]', `[Site "${window.location.origin}"]`, '[Result "*"]'];
-  if (page.setup) {
-    const rootFen = page.nodes.get(page.tree.root.id)?.view.fen ?? page.setup;
-    headers.push('[SetUp "1"]', `[FEN "${rootFen}"]`);
-  }
+  if (page.setup && payload?.setup_fen) headers.push('[SetUp "1"]', `[FEN "${payload.setup_fen}"]`);
   return `${headers.join("\n")}\n\n${movetext ? `${movetext} ` : ""}*\n`;
 }
 
@@ -288,12 +295,18 @@ function movesText() {
 
 socket.on("connect", () => send());
 
+/** The tree node an `analyse` request named ("<node id>.<count>"), if it is still in the tree. */
+const requested = (name) => page.tree.get(String(name).split(".")[0]);
+
 socket.on("analysis_node", (payload) => {
-  const node = page.tree.get(payload.node);
+  const node = requested(payload.node);
   if (!node) return;
   page.nodes.set(node.id, payload);
-  // The path's texts as players read them (a node made from the URL knew only the moves).
+  learnRootPly(payload);
+  // The path as the server writes it (a move typed in SAN is UCI in chess) and as players read it (a node made
+  // from the URL knew only what the URL said).
   page.tree.line(node).forEach((step, i) => {
+    step.move = payload.moves[i] ?? step.move;
     step.shown = payload.shown[i] ?? step.shown;
   });
   if (node !== page.current) return;
@@ -305,7 +318,7 @@ socket.on("analysis_node", (payload) => {
 });
 
 socket.on("analysis_search", ({ node, ply, seat, info }) => {
-  if (node !== String(page.current.id)) return; // an event of a node left behind
+  if (node !== page.request) return; // an event of a node left behind, or of an earlier request
   page.panel.onSearch({ ply, seat, info });
   const payload = page.nodes.get(page.current.id);
   if (info.best !== undefined && info.best !== page.best) {
@@ -319,7 +332,7 @@ socket.on("analysis_search", ({ node, ply, seat, info }) => {
 });
 
 socket.on("analysis_truth", (truth) => {
-  const node = page.tree.get(truth.node);
+  const node = requested(truth.node);
   if (!node) return;
   page.truth.set(node.id, truth);
   if (node === page.current) {
@@ -333,6 +346,8 @@ socket.on("error", (payload) => {
   if (payload.event !== "analyse" && payload.event !== "analyse_stop") return;
   $("status-sub").textContent = payload.message;
   showToast(payload.message, true);
+  // A refused node changed nothing on the server: the search of the node before would run on.
+  if (payload.event === "analyse") socket.emit("analyse_stop", {});
 });
 
 function go(node) {
@@ -356,7 +371,10 @@ function wireControls() {
   });
   $("delete-node").addEventListener("click", () => {
     const parent = page.tree.remove(page.current);
-    if (parent) open(parent, { immediately: true });
+    if (parent) {
+      saveTree();
+      open(parent, { immediately: true });
+    }
   });
   $("flip").addEventListener("click", () => {
     page.flipped = !page.flipped;
@@ -408,9 +426,10 @@ function wireControls() {
       Home: () => page.tree.root,
       End: () => page.tree.end(page.current),
     };
-    if (!moves[event.key]) return;
+    const target = moves[event.key]?.();
+    if (!target || target === page.current) return; // nowhere to go: the key keeps its usual job (scrolling)
     event.preventDefault();
-    go(moves[event.key]());
+    go(target);
   });
 }
 

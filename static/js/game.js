@@ -23,6 +23,7 @@ const BOARD_HINTS = new Set(["connect4", "tictactoe", "nim", "wolves"]);
 const PANEL_KEY = "arena.panel.hidden";
 const FOLLOW_SECONDS = 5; // before a spectator follows the players into their rematch
 const ANALYSE_LINK_MOVES = 2000; // characters of moves an "Analyse" link carries at most (a URL's request line: 4 KB)
+const ANALYSE_SETUP_LIMIT = Number(root.dataset.analyseSetupLimit); // the longest setup the analysis board takes
 
 const page = {
   token: root.dataset.token || null,
@@ -368,14 +369,16 @@ function drawAll() {
 }
 
 /** The analysis board's link to the position after `ply` moves (default: the one shown): the game's start and the
- * moves to it, or, for a path longer than a URL comfortably holds, the position's own setup (chess: its FEN), which
- * only the position shown has at hand (another's link is then null). */
+ * moves to it; for a path longer than a URL comfortably holds, or a start longer than the board takes (a chess game
+ * set up from a long PGN), the position's own FEN, which only the position shown has at hand (another position's
+ * link, or one that needs a FEN outside chess, is then null). */
 function analyseHref(state, ply = isLive() ? state.ply : page.reviewPly) {
   const moves = state.moves.slice(0, ply).join(" ");
   const query = new URLSearchParams();
-  if (moves.length > ANALYSE_LINK_MOVES) {
-    if (ply !== (isLive() ? state.ply : page.reviewPly)) return null; // only the position shown has its setup here
-    query.set("setup", state.game === "chess" ? (isLive() ? state.view : page.reviewView).fen : state.setup);
+  if (moves.length > ANALYSE_LINK_MOVES || state.start_setup.length > ANALYSE_SETUP_LIMIT) {
+    const shown = ply === (isLive() ? state.ply : page.reviewPly);
+    if (!shown || state.game !== "chess") return null;
+    query.set("setup", (isLive() ? state.view : page.reviewView).fen);
   } else {
     if (state.start_setup) query.set("setup", state.start_setup);
     if (moves) query.set("moves", moves);

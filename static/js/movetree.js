@@ -79,7 +79,7 @@ export class MoveTree {
   }
 
   /** Makes the variation `node` is in one step more important: the move where it leaves its parent's line moves
-   * one place forward among its siblings (to the front: it becomes that line's continuation). */
+   * one place forward among its siblings (from the second place to the first, it becomes the line's continuation). */
   promote(node) {
     for (let walk = node; walk.parent; walk = walk.parent) {
       const siblings = walk.parent.children;

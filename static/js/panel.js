@@ -280,8 +280,8 @@ export class EnginePanel {
     const yielded = this.$("p-yielded");
     yielded.hidden = !info?.yielded;
     yielded.textContent = info?.yielded
-      ? `Stopped after ${formatMillis(info.time_ms)} to let other people's searches have the engine: what it found by `
-        + `depth ${info.depth}. Search again to go on.` : "";
+      ? `Stopped after ${formatMillis(info.time_ms)} to give the engine to other work waiting for it: what it found by `
+        + `depth ${info.depth}. Search again to start it anew.` : "";
 
     const unit = this.$("p-score-unit");
     unit.hidden = !info || !Number.isFinite(info.score) || isDecided(info.score) || ORACLES.has(info.source)
