@@ -59,7 +59,7 @@ def test_a_removed_job_is_never_handed_out():
 
 def test_background_work_leaves_a_worker_to_live_turns():
     assert [background_slots(workers) for workers in (1, 2, 3, 8)] == [1, 1, 2, 7]
-    queue: FairQueue[Job] = FairQueue(share=1, background_slots=1)
+    queue: FairQueue[Job] = FairQueue(share=1, background_limit=1)
     queue.push(Job(1, "visitor a", BACKGROUND))
     queue.push(Job(2, "visitor b", BACKGROUND))
     assert queue.take({}, background=0) == Job(1, "visitor a", BACKGROUND)
@@ -70,7 +70,7 @@ def test_background_work_leaves_a_worker_to_live_turns():
 
 
 def test_exact_values_go_before_an_open_ended_analysis_search():
-    queue: FairQueue[Job] = FairQueue(share=1, background_slots=1)
+    queue: FairQueue[Job] = FairQueue(share=1, background_limit=1)
     queue.push(Job(1, "visitor a", EXPLORATION))
     queue.push(Job(2, "visitor b", BACKGROUND))
     assert queue.take({}, background=0) == Job(2, "visitor b", BACKGROUND)
@@ -79,7 +79,7 @@ def test_exact_values_go_before_an_open_ended_analysis_search():
 
 
 def test_background_waits_only_for_a_client_below_its_share():
-    queue: FairQueue[Job] = FairQueue(share=1, background_slots=1)
+    queue: FairQueue[Job] = FairQueue(share=1, background_limit=1)
     queue.push(Job(1, "visitor a", BACKGROUND))
     assert queue.background_waits({}) and not queue.background_waits({"visitor a": 1})
     queue.push(Job(2, "player"))

@@ -6,7 +6,7 @@ waiting to play against (the lab's races). When a worker is free, ``FairQueue.ta
 
 1. only searches of clients running fewer than ``share`` searches (so one client never holds more than its share
    of the workers, however many games it starts; a worker may stay idle rather than go to a client over it),
-   and background work only while fewer than ``background_slots`` background searches run (with several workers,
+   and background work only while fewer than ``background_limit`` background searches run (with several workers,
    one stays free for live turns however much background work waits: a lab race, a review or the analysis board
    never makes a player wait for a worker),
 2. live turns before background work, and that before the analysis board's open-ended searches,
@@ -70,11 +70,11 @@ Job = TypeVar("Job", bound=Queued)
 class FairQueue(Generic[Job]):
     """The searches waiting for a worker. Not thread-safe: its owner holds its own lock around every call."""
 
-    def __init__(self, share: int, background_slots: int | None = None) -> None:
-        """``share``: the searches one client may run at once; ``background_slots``: the background searches that
+    def __init__(self, share: int, background_limit: int | None = None) -> None:
+        """``share``: the searches one client may run at once; ``background_limit``: the background searches that
         may run at once (None: no limit beyond the workers)."""
         self.share = share
-        self.background_slots = background_slots
+        self.background_limit = background_limit
         self._arrival = itertools.count()
         self._waiting: dict[int, tuple[Job, int]] = {}
         """Each waiting job with its arrival number, by job id."""
@@ -117,7 +117,7 @@ class FairQueue(Generic[Job]):
         waits)."""
         best: tuple[int, int, int] | None = None
         chosen = None
-        slots_full = self.background_slots is not None and background >= self.background_slots
+        slots_full = self.background_limit is not None and background >= self.background_limit
         for job, arrival in self._waiting.values():
             busy = running.get(job.client, 0)
             if busy >= self.share or (slots_full and job.priority != LIVE):
