@@ -237,34 +237,20 @@ def test_a_search_past_its_deadline_still_plays_a_move_at_once(clock):
     assert final["depth"] <= 2 and final["nodes"] < 2_000
 
 
-def test_an_open_ended_analysis_search_gives_its_worker_to_waiting_background_work(recorder):
+@pytest.mark.parametrize("waiting_client", ["10.0.0.2", "10.0.0.1"])
+def test_an_analysis_search_gives_its_worker_to_waiting_background_work(recorder, waiting_client: str):
     """One worker: a page's search without end holds it while nobody waits; once another page's background job
-    waits, the search stops after its slice with its best so far (marked ``yielded``) and the waiting job runs."""
-    pool = EngineRunner(1, SYSTEM_CLOCK)
-    try:
-        explore = SearchJob(1, "analysis:a", 0, 0, new_game("nim", piles=[9, 9, 9, 9]), LONG, client="10.0.0.1",
-                            priority=EXPLORATION)
-        pool.submit(explore, recorder)
-        recorder.wait_kind(1, "started")
-        pool.submit(SearchJob(2, "analysis-truth:b", 0, 0, new_game("tictactoe"), {"level": 3}, client="10.0.0.2",
-                              priority=BACKGROUND), recorder)
-        final = recorder.wait_kind(1, "final", timeout=EXPLORATION_SLICE + 10)
-        assert final["yielded"] is True and final["best"]
-        recorder.wait_kind(2, "final")
-        assert "yielded" not in recorder.wait_kind(2, "final")
-    finally:
-        pool.close()
-
-
-def test_an_open_ended_analysis_search_gives_way_to_another_page_of_its_own_address(recorder):
+    waits (of another address, or of the same one, whose share the search holds), the search stops after its slice
+    with its best so far (marked ``yielded``) and the waiting job runs."""
     pool = EngineRunner(1, SYSTEM_CLOCK)
     try:
         pool.submit(SearchJob(1, "analysis:a", 0, 0, new_game("nim", piles=[9, 9, 9, 9]), LONG, client="10.0.0.1",
                               priority=EXPLORATION), recorder)
         recorder.wait_kind(1, "started")
-        pool.submit(SearchJob(2, "analysis-truth:b", 0, 0, new_game("tictactoe"), {"level": 3}, client="10.0.0.1",
-                              priority=BACKGROUND), recorder)
-        assert recorder.wait_kind(1, "final", timeout=EXPLORATION_SLICE + 10)["yielded"] is True
-        recorder.wait_kind(2, "final")
+        pool.submit(SearchJob(2, "analysis-truth:b", 0, 0, new_game("tictactoe"), {"level": 3},
+                              client=waiting_client, priority=BACKGROUND), recorder)
+        final = recorder.wait_kind(1, "final", timeout=EXPLORATION_SLICE + 10)
+        assert final["yielded"] is True and final["best"]
+        assert "yielded" not in recorder.wait_kind(2, "final")
     finally:
         pool.close()

@@ -199,28 +199,14 @@ function moveButton(node, ply) {
     + ` aria-label="Move ${Math.floor(ply / 2) + 1}, ${escapeHtml(side)}: ${escapeHtml(node.shown)}">${escapeHtml(node.shown)}</button>`;
 }
 
-/** The moves from `node` on as HTML: its line, each variation in its own indented block after the move it
- * replaces. */
-function lineHtml(node, ply, forceNumber) {
-  const parts = [];
-  let walk = node;
-  let current = ply;
-  let needNumber = forceNumber;
-  const number = (p) => Math.floor(p / 2) + 1;
-  while (walk.children.length) {
-    const [main, ...others] = walk.children;
-    if (current % 2 === 0) parts.push(`<span class="no">${number(current)}.</span>`);
-    else if (needNumber) parts.push(`<span class="no">${number(current)}…</span>`);
-    parts.push(moveButton(main, current));
-    for (const other of others) {
-      const no = current % 2 === 0 ? `${number(current)}.` : `${number(current)}…`;
-      parts.push(`<div class="variation"><span class="no">${no}</span>${moveButton(other, current)}${lineHtml(other, current + 1, false)}</div>`);
-    }
-    needNumber = others.length > 0;
-    walk = main;
-    current += 1;
-  }
-  return parts.join("");
+/** The tree's moves as HTML (`MoveTree.tokens`): the main line flowing, each variation in an indented block of its
+ * own after the move it replaces. */
+function treeHtml() {
+  return page.tree.tokens(rootPly()).map((token) => {
+    if (token.number) return `<span class="no">${token.number.replace("...", "…")}</span>`;
+    if (token.node) return moveButton(token.node, token.ply);
+    return token.open ? '<div class="variation">' : "</div>";
+  }).join("");
 }
 
 function drawTree() {
@@ -229,7 +215,7 @@ function drawTree() {
   if (!page.tree.root.children.length) {
     host.innerHTML = '<span class="none">No moves yet: play one on the board, for either side.</span>';
   } else {
-    host.innerHTML = lineHtml(page.tree.root, rootPly(), true);
+    host.innerHTML = treeHtml();
     host.querySelector('[aria-current="true"]')?.scrollIntoView({ block: "nearest" });
   }
   $("promote").disabled = page.tree.isMain(page.current);

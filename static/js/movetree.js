@@ -127,12 +127,14 @@ export class MoveTree {
   }
 
   /**
-   * The moves under the root as a PGN movetext: numbered from `startPly` (half-moves before the root: odd when the
-   * second player moves first, "N..."), variations in parentheses after the move they replace.
+   * The moves under the root in reading order, numbered from `startPly` (half-moves before the root: odd when the
+   * second player moves first): `{number: "3."}` or `{number: "3..."}` before a first player's move and before a
+   * second player's that opens a line or follows a variation, `{node, ply}` for each move, and `{open: true}` /
+   * `{close: true}` around each variation, which follows the move it replaces.
    */
-  movetext(startPly = 0) {
-    const parts = [];
-    const number = (ply) => Math.floor(ply / 2) + 1;
+  tokens(startPly = 0) {
+    const tokens = [];
+    const number = (ply) => `${Math.floor(ply / 2) + 1}${ply % 2 === 0 ? "." : "..."}`;
     const write = (node, ply, forceNumber) => {
       // The line from `node` on: its first child, the variations beside that child, then the rest of the line.
       let walk = node;
@@ -140,15 +142,12 @@ export class MoveTree {
       let needNumber = forceNumber;
       while (walk.children.length) {
         const [main, ...others] = walk.children;
-        if (current % 2 === 0) parts.push(`${number(current)}.`);
-        else if (needNumber) parts.push(`${number(current)}...`);
-        parts.push(main.shown);
+        if (current % 2 === 0 || needNumber) tokens.push({ number: number(current) });
+        tokens.push({ node: main, ply: current });
         for (const other of others) {
-          parts.push("(");
-          parts.push(current % 2 === 0 ? `${number(current)}.` : `${number(current)}...`);
-          parts.push(other.shown);
+          tokens.push({ open: true }, { number: number(current) }, { node: other, ply: current });
           write(other, current + 1, false);
-          parts.push(")");
+          tokens.push({ close: true });
         }
         needNumber = others.length > 0;
         walk = main;
@@ -156,6 +155,12 @@ export class MoveTree {
       }
     };
     write(this.root, startPly, true);
+    return tokens;
+  }
+
+  /** The moves under the root as a PGN movetext (`tokens`): variations in parentheses. */
+  movetext(startPly = 0) {
+    const parts = this.tokens(startPly).map((token) => token.number ?? token.node?.shown ?? (token.open ? "(" : ")"));
     return parts.join(" ").replaceAll("( ", "(").replaceAll(" )", ")");
   }
 }

@@ -332,7 +332,10 @@ export class EnginePanel {
     const block = this.$("p-lines-block");
     const rows = (info?.root_moves ?? []).filter((rm) => rm.pv && rm.bound === "exact" && Number.isFinite(rm.score));
     block.hidden = this.lines < 2 || rows.length === 0;
-    if (block.hidden) return;
+    if (block.hidden) {
+      this.$("p-lines").replaceChildren(); // no line of an earlier search stays behind, even unseen
+      return;
+    }
     rows.sort((a, b) => b.score - a.score);
     const seat = this.seat ?? 0;
     this.$("p-lines").innerHTML = rows.slice(0, this.lines).map((rm) => {
