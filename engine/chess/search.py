@@ -35,6 +35,7 @@ from engine.search.base import (
     effective_branching_factor,
 )
 from engine.search.info import Algorithm, EventKind, Limits, RootMove, SearchOptions
+from engine.search.steps import StepRecord, StepRecorder
 
 SOFT_TIME = 0.6
 """With a time limit, no new iteration starts after this share of it (an unfinished one still counts its moves)."""
@@ -202,6 +203,12 @@ class ChessSearcher(BaseSearcher):
         core = self.core
         negamax = core.negamax
         core.generated += len(entries)
+        core.nodes += 1
+        steps = core.steps
+        if steps is not None:
+            steps.root()
+            steps.enter(alpha, beta, depth)
+            steps.ordered([entry[0] for entry in entries], self._root_reasons(depth))
         best = -INF
         for index, entry in enumerate(list(entries)):
             move, child, child_check, hm = entry
@@ -210,12 +217,20 @@ class ChessSearcher(BaseSearcher):
             bound = "exact"
             board, value, kings = child
             if exact_all:
+                if steps is not None:
+                    steps.child(index, "F", move)
                 score = -negamax(board, value, kings, -INF, INF, new_depth, 1, hm, child_check, True)
             elif index == 0 or not pvs:
+                if steps is not None:
+                    steps.child(index, "F", move)
                 score = -negamax(board, value, kings, -beta, -alpha, new_depth, 1, hm, child_check, True)
             else:
+                if steps is not None:
+                    steps.child(index, "P", move)
                 score = -negamax(board, value, kings, -alpha - 1, -alpha, new_depth, 1, hm, child_check, True)
                 if alpha < score < beta:
+                    if steps is not None:
+                        steps.child(index, "S", move)
                     score = -negamax(board, value, kings, -beta, -alpha, new_depth, 1, hm, child_check, True)
             if not exact_all:
                 bound = "upper" if score <= alpha else "lower" if score >= beta else "exact"
@@ -239,8 +254,40 @@ class ChessSearcher(BaseSearcher):
                 if alpha >= beta:
                     core.cutoffs += 1
                     core.pruned += len(entries) - index - 1
+                    if steps is not None:
+                        steps.cutoff(index)
                     break
+        if steps is not None:
+            steps.leave(best)
         return best
+
+    def _root_reasons(self, depth: int) -> list[str]:
+        """Why each root move is where it is in an iteration to ``depth``: the first orders by the ordering keys,
+        later ones keep the last pass's order, in which each move that raised the best went to the front."""
+        if depth == 1:
+            return self.core.order_reasons(self.root.board, vec[i64]([entry[0] for entry in self.entries]), 0, 0)
+        return ["the best move of the last pass over the root" if index == 0
+                else "its place after the last pass over the root (a move that raised the best went first)"
+                for index in range(len(self.entries))]
+
+    def record_steps(self, recorder: StepRecorder | None) -> None:
+        """Record every node of the next searches in ``recorder`` (None: stop recording); the core records."""
+        super().record_steps(recorder)
+        self.core.steps = recorder
+
+    def readable_steps(self, record: StepRecord) -> StepRecord:
+        """``record`` with the core's internal moves written in UCI ("pass" for a null move)."""
+        white = self.white
+
+        def text(move: int, ply: int) -> str:
+            return convert.move_uci(move, white == (ply % 2 == 0)) if move else "pass"
+
+        moves = record["move"]
+        plies = record["ply"]
+        order = {node: [[text(int(move), plies[int(node)]), reason] for move, reason in rows]
+                 for node, rows in record["order"].items()}
+        return {**record, "order": order,
+                "move": [text(int(move), ply - 1) if ply else "" for move, ply in zip(moves, plies, strict=True)]}
 
     def _pv(self, entry: list[Any]) -> list[str]:
         """The principal variation starting with ``entry``'s move, continued from the TT while legal."""

@@ -103,6 +103,8 @@ class ChessState:
     move_notation: ClassVar[str] = (
         "standard algebraic notation (SAN: e4, Nf3, O-O, exd5, e8=Q); type moves in SAN or UCI (e2e4)")
     """How its moves are written, in words (the move list says it)."""
+    order_hint_label: ClassVar[str] = "capture value"
+    """What ``order_hint`` rates, in a few words (the search stepper names each move's place by it)."""
     score_unit: ClassVar[str] = (
         "pawns (the engine counts in hundredths of a pawn)")
     """What a heuristic score counts, in words (decided scores read "win in N" / "loss in N")."""

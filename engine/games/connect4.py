@@ -63,6 +63,8 @@ class Connect4:
     move_notation: ClassVar[str] = (
         "the column the disc is dropped in, 1 (left) to 7, as numbered under the board")
     """How its moves are written, in words (the move list says it)."""
+    order_hint_label: ClassVar[str] = "a win (1000) or nearness to the centre"
+    """What ``order_hint`` rates, in a few words (the search stepper names each move's place by it)."""
     score_unit: ClassVar[str] = (
         "points of a heuristic: 1 for each stone in a line of four the opponent has not blocked, 2 more for "
         "such a line holding two, 12 for each threat on a good row (6 on another) and 20 more for a threat "

@@ -63,6 +63,8 @@ class TicTacToe:
     move_notation: ClassVar[str] = (
         "the cell, 1 to 9 row by row from the top left, as numbered on the board")
     """How its moves are written, in words (the move list says it)."""
+    order_hint_label: ClassVar[str] = "lines through the cell"
+    """What ``order_hint`` rates, in a few words (the search stepper names each move's place by it)."""
     score_unit: ClassVar[str] = (
         "lines: the lines still open for the engine minus those still open for its opponent (a guess, before "
         "the search sees the end)")

@@ -166,6 +166,8 @@ class Wolves:
     move_notation: ClassVar[str] = (
         "from-to squares of the piece moved, files a-h from the left and ranks 1-8 from the bottom: c1-b2")
     """How its moves are written, in words (the move list says it)."""
+    order_hint_label: ClassVar[str] = "rabbit: upward step; wolves: rearmost, towards the rabbit"
+    """What ``order_hint`` rates, in a few words (the search stepper names each move's place by it)."""
     score_unit: ClassVar[str] = (
         "points of a heuristic for the rabbit's escape: 10 for each move of its shortest way to the top row "
         "with the wolves standing still (1000 when it has none), 20 for each wolf already below it and 10 for"

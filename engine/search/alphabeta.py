@@ -60,6 +60,10 @@ NULL_MOVE_REDUCTION = 2
 ASPIRATION_TRIES = 3
 
 
+UNORDERED = "the order the game generates moves in"
+"""The reason a move has its place when ordering is off."""
+
+
 class Searcher(BaseSearcher):
     """Alpha-beta searcher for one game session: the TT, killers and history survive ``set_position``.
 
@@ -97,6 +101,7 @@ class Searcher(BaseSearcher):
         self._horizon = 0
         self._in_null = 0
         self._scores: list[int] = []
+        self._last_root_scores: dict[Move, int] = {}
         self._pv_table: list[list[Move]] = [[] for _ in range(DEEPEST_ITERATION + 2)]
         if self.tt is not None:
             self.tt.new_search()
@@ -207,10 +212,16 @@ class Searcher(BaseSearcher):
         alpha_start, horizon_before = alpha, self._horizon
         moves = self._root_order
         self.generated += len(moves)
+        steps = self.steps
+        if steps is not None:
+            steps.root()
+            steps.enter(alpha, beta, depth)
+            steps.ordered([state.move_text(m) for m in moves], self._root_reasons(moves))
         margin = self.options.root_margin
         lines = self.options.root_lines and margin > 0
         ab = self._alphabeta
-        visit = self._visit_recorded if recorder is not None else self._negamax
+        visit = self._visit_recorded if recorder is not None else self._visit_stepped if steps is not None else (
+            self._negamax)
         best, best_move = -INFINITY, moves[0]
         results: dict[Move, RootMove] = {}
         order_keys: dict[Move, int] = {}
@@ -220,15 +231,23 @@ class Searcher(BaseSearcher):
             nodes_before = self.nodes
             text = state.move_text(move)
             if not ab:
+                if steps is not None:
+                    steps.child(index, "F", text)
                 score = -visit(child, depth - 1, -INFINITY, INFINITY, 1, move)
                 floor = -INFINITY
             else:
                 floor = alpha if index == 0 else max(alpha, best - margin - 1 if margin else best)
                 if index == 0 or not self._pvs:
+                    if steps is not None:
+                        steps.child(index, "F", text)
                     score = -visit(child, depth - 1, -beta, -floor, 1, move)
                 else:
+                    if steps is not None:
+                        steps.child(index, "P", text)
                     score = -visit(child, depth - 1, -floor - 1, -floor, 1, move)
                     if floor < score < beta:
+                        if steps is not None:
+                            steps.child(index, "S", text)
                         score = -visit(child, depth - 1, -beta, -floor, 1, move)
             bound = "exact" if not ab or floor < score < beta else ("upper" if score <= floor else "lower")
             line = self._line_texts([move, *self._pv_table[1]]) if lines and bound == "exact" else None
@@ -244,12 +263,17 @@ class Searcher(BaseSearcher):
                     self.pruned += len(moves) - index - 1
                     if recorder is not None:
                         recorder.prune([state.move_text(m) for m in moves[index + 1:]])
+                    if steps is not None:
+                        steps.cutoff(index)
                     break
                 if ab and score > alpha and not margin:
                     alpha = score
         if recorder is not None:
             recorder.leave(best)
+        if steps is not None:
+            steps.leave(best)
         # next iteration: best first, then by this iteration's scores (unsearched moves keep their place)
+        self._last_root_scores = order_keys
         searched = sorted(order_keys, key=order_keys.__getitem__, reverse=True)
         searched.remove(best_move)
         self._root_order = [best_move, *searched, *(m for m in moves if m not in order_keys)]
@@ -287,7 +311,34 @@ class Searcher(BaseSearcher):
                 seen.add(state.key)
         return texts
 
+    def _root_reasons(self, moves: list[Move]) -> list[str]:
+        """Why each root move is where it is: the first iteration orders like any node; later ones put the last
+        iteration's best first, then its other moves by their scores."""
+        last = self._last_root_scores
+        if not last:
+            if not self._ordering:
+                return [UNORDERED] * len(moves)
+            return self.orderer.reasons(self.state, moves, self._root_tt_move(), 0)
+        reasons = []
+        for index, move in enumerate(moves):
+            if index == 0:
+                reasons.append("the best move of the last pass over the root")
+            elif move in last:
+                reasons.append(f"its score in the last pass over the root: {last[move]}")
+            else:
+                reasons.append("not searched in the last pass over the root")
+        return reasons
+
     # -- interior nodes -------------------------------------------------------------------------------------------
+
+    def _visit_stepped(self, state: HintedState, depth: int, alpha: int, beta: int, ply: int,
+                       move: Move | None) -> int:
+        steps = self.steps
+        assert steps is not None, "only visited while the steps are recorded"
+        steps.enter(alpha, beta, depth)
+        score = self._negamax(state, depth, alpha, beta, ply, move)
+        steps.leave(score)
+        return score
 
     def _visit_recorded(self, state: HintedState, depth: int, alpha: int, beta: int, ply: int, move: Move) -> int:
         recorder = self._recorder
@@ -318,8 +369,11 @@ class Searcher(BaseSearcher):
             self.seldepth = ply
         pv_table = self._pv_table
         pv_table[ply] = []
+        steps = self.steps
         outcome = state.outcome()
         if outcome is not None:
+            if steps is not None:
+                steps.answer("e")
             return terminal_score(outcome, state.to_move, ply)
         if self._check_extension and ply < DEEPEST_ITERATION - 1 and state.in_check():
             depth += 1
@@ -328,6 +382,8 @@ class Searcher(BaseSearcher):
             if self._quiesce:
                 return self._quiescence(state, alpha, beta, ply)
             self._horizon += 1
+            if steps is not None:
+                steps.answer("h")
             return state.evaluate()
         if self._mate_pruning:
             low, high = -(WIN - ply - 1), WIN - ply - 1
@@ -335,19 +391,27 @@ class Searcher(BaseSearcher):
                 bound_low, bound_high = state.score_bounds()
                 low, high = max(low, from_table(bound_low, ply)), min(high, from_table(bound_high, ply))
             if low >= beta:
+                if steps is not None:
+                    steps.answer("b")
                 return low
             if high <= alpha:
+                if steps is not None:
+                    steps.answer("b")
                 return high
             if low > alpha:
                 alpha = low
             if high < beta:
                 beta = high
             if alpha >= beta:
+                if steps is not None:
+                    steps.answer("b")
                 return alpha
             if depth <= 0:
                 if self._quiesce:
                     return self._quiescence(state, alpha, beta, ply)
                 self._horizon += 1
+                if steps is not None:
+                    steps.answer("h")
                 return state.evaluate()
         alpha_start = alpha
         tt = self.tt
@@ -356,31 +420,47 @@ class Searcher(BaseSearcher):
             key = state.symmetric_key if self._symmetric else state.key
             self.tt_probes += 1
             entry = tt.get(key)
-            if entry is not None:
+            if entry is None:
+                if steps is not None:
+                    steps.probe("m")
+            else:
                 self.tt_hits += 1
                 if entry[5] == state.key:
                     tt_move = entry[4]
+                if steps is not None:
+                    steps.probe("o", *_entry_text(entry, ply))
                 if entry[1] >= depth:
                     lower, upper = from_table(entry[2], ply), from_table(entry[3], ply)
                     if lower == upper or (ab and (lower >= beta or upper <= alpha)):
                         if entry[1] != SOLVED_DEPTH:
                             self._horizon += 1
+                        if steps is not None:
+                            steps.probe("c", *_entry_text(entry, ply))
+                            steps.answer("t")
                         return lower if lower == upper or lower >= beta else upper
                     if ab and (lower > alpha or upper < beta):
                         # a narrower window; results within the stored bounds stay exact, so no horizon mark
                         alpha, beta = max(alpha, lower), min(beta, upper)
                         alpha_start = alpha
+                        if steps is not None:
+                            steps.probe("n", *_entry_text(entry, ply))
         horizon_before = self._horizon
+        visit = self._visit_recorded if self._recorder is not None else self._visit_stepped if steps is not None else (
+            self._negamax)
         if (self._null_move and not self._in_null and depth > NULL_MOVE_REDUCTION and not is_decided(beta)
                 and not (hasattr(state, "in_check") and state.in_check())):
             self._in_null += 1
+            if steps is not None:
+                steps.child(-1, "N", "pass")
             try:
-                score = -self._negamax(state.play_null(), depth - 1 - NULL_MOVE_REDUCTION, -beta, -beta + 1,
-                                       ply + 1)
+                score = -(self._negamax if steps is None else self._visit_stepped)(
+                    state.play_null(), depth - 1 - NULL_MOVE_REDUCTION, -beta, -beta + 1, ply + 1, None)
             finally:
                 self._in_null -= 1
             if score >= beta:
                 self._horizon += 1
+                if steps is not None:
+                    steps.answer("p")
                 return score
         moves = state.legal_moves()
         self.generated += len(moves)
@@ -390,18 +470,27 @@ class Searcher(BaseSearcher):
                 self.pruned += len(moves) - len(safe)
                 if self._recorder is not None:
                     self._recorder.prune([state.move_text(m) for m in moves if m not in safe])
+                if steps is not None:
+                    steps.skip([state.move_text(m) for m in moves if m not in safe])
                 moves = safe
         if self._ordering:
             moves = self.orderer.order(state, moves, tt_move, ply)
-        visit = self._visit_recorded if self._recorder is not None else self._negamax
+        if steps is not None:
+            steps.ordered([state.move_text(m) for m in moves],
+                          self.orderer.reasons(state, moves, tt_move, ply) if self._ordering
+                          else [UNORDERED] * len(moves))
         pvs = self._pvs
         noisy = None
         best, best_move = -INFINITY, None
         for index, move in enumerate(moves):
             child = state.play(move)
             if not ab:
+                if steps is not None:
+                    steps.child(index, "F", state.move_text(move))
                 score = -visit(child, depth - 1, -INFINITY, INFINITY, ply + 1, move)
             elif index == 0 or not pvs:
+                if steps is not None:
+                    steps.child(index, "F", state.move_text(move))
                 score = -visit(child, depth - 1, -beta, -alpha, ply + 1, move)
             else:
                 reduction = 0
@@ -412,10 +501,16 @@ class Searcher(BaseSearcher):
                     killers = self.orderer.killers[ply] if ply < len(self.orderer.killers) else ()
                     if move not in noisy and move not in killers:
                         reduction = 1
+                if steps is not None:
+                    steps.child(index, "L" if reduction else "P", state.move_text(move))
                 score = -visit(child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, move)
                 if reduction and score > alpha:
+                    if steps is not None:
+                        steps.child(index, "P", state.move_text(move))
                     score = -visit(child, depth - 1, -alpha - 1, -alpha, ply + 1, move)
                 if alpha < score < beta:
+                    if steps is not None:
+                        steps.child(index, "S", state.move_text(move))
                     score = -visit(child, depth - 1, -beta, -alpha, ply + 1, move)
             if score > best:
                 best, best_move = score, move
@@ -424,6 +519,8 @@ class Searcher(BaseSearcher):
                     self.pruned += len(moves) - index - 1
                     if self._recorder is not None:
                         self._recorder.prune([state.move_text(m) for m in moves[index + 1:]])
+                    if steps is not None:
+                        steps.cutoff(index)
                     if self._ordering:
                         self.orderer.record_cutoff(state, move, depth, ply)
                     break
@@ -441,6 +538,9 @@ class Searcher(BaseSearcher):
         """Stand pat on ``evaluate()`` or try the noisy moves; fail-soft like ``_negamax`` (the node itself was
         already counted by the caller)."""
         self._horizon += 1
+        steps = self.steps
+        if steps is not None:
+            steps.answer("q")
         best = state.evaluate()
         if best >= beta:
             return best
@@ -451,28 +551,50 @@ class Searcher(BaseSearcher):
         hint = getattr(state, "order_hint", None)
         if hint is not None and self._ordering:
             moves = sorted(moves, key=hint, reverse=True)
+        if steps is not None:
+            steps.ordered([state.move_text(m) for m in moves],
+                          [f"capture order: {hint(m)}" if hint is not None and self._ordering else UNORDERED
+                           for m in moves])
         for index, move in enumerate(moves):
             child = state.play(move)
             self.nodes += 1
             self.qnodes += 1
+            if steps is not None:
+                steps.child(index, "Q", state.move_text(move))
+                steps.enter(-beta, -alpha, 0)
             if self.nodes >= self._next_check:
                 self._tick()
             if ply + 1 > self.seldepth:
                 self.seldepth = ply + 1
             outcome = child.outcome()
             if outcome is not None:
+                if steps is not None:
+                    steps.answer("e")
                 score = -terminal_score(outcome, child.to_move, ply + 1)
             else:
                 score = -self._quiescence(child, -beta, -alpha, ply + 1)
+            if steps is not None:
+                steps.leave(-score)
             if score > best:
                 best = score
+                if steps is not None:
+                    steps.answer("s")
                 if score >= beta:
                     self.cutoffs += 1
                     self.pruned += len(moves) - index - 1
+                    if steps is not None:
+                        steps.cutoff(index)
                     break
                 if score > alpha:
                     alpha = score
         return best
+
+
+def _entry_text(entry: tuple[int, int, int, int, Move | None, int, int], ply: int) -> tuple[int, int, int]:
+    """A table entry as the steps record it: its depth (-1 for proven) and its bounds relative to the root."""
+    lower = entry[2] if entry[2] == NO_LOWER else from_table(entry[2], ply)
+    upper = entry[3] if entry[3] == NO_UPPER else from_table(entry[3], ply)
+    return (-1 if entry[1] == SOLVED_DEPTH else entry[1]), lower, upper
 
 
 def _bounds_of(score: int, alpha: int, beta: int, alphabeta: bool) -> tuple[int, int]:

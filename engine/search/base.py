@@ -20,6 +20,7 @@ from mypy_extensions import mypyc_attr
 from engine.clock import SYSTEM_MONOTONIC, Monotonic
 from engine.game import WIN, Outcome, State, describe_score, score_scale
 from engine.search.info import Algorithm, EventKind, Limits, RootMove, SearchInfo, SearchOptions
+from engine.search.steps import StepRecord, StepRecorder
 
 CHECK_EVERY = 256
 """Nodes between two looks at the stop flags, the clock and the node budget."""
@@ -174,6 +175,8 @@ class BaseSearcher:
         self._clock = clock
         self._stop_requested = threading.Event()
         self._closed = False
+        self.steps: StepRecorder | None = None
+        """When set before ``search()``, every node the search visits is recorded in it (alpha-beta only)."""
         self._reset_counters()
 
     # -- public API -------------------------------------------------------------------------------------------
@@ -182,6 +185,16 @@ class BaseSearcher:
         """Search ``state`` next time; tables learnt so far (TT, killers, history) are kept."""
         check_state(state)
         self.state = state
+
+    def record_steps(self, recorder: StepRecorder | None) -> None:
+        """Record every node of the next searches in ``recorder`` (None: stop recording). Alpha-beta searchers
+        record; the others ignore it."""
+        self.steps = recorder
+
+    def readable_steps(self, record: StepRecord) -> StepRecord:
+        """``record`` with its moves in the game's notation (they are already, unless a searcher records its own
+        internal moves)."""
+        return record
 
     def stop(self) -> None:
         """Ask the running search to end now; it finishes with a final event holding the best move so far."""
