@@ -8,13 +8,14 @@ reproduces it. A search that would visit more than ``limit`` nodes is stopped at
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from engine.clock import SYSTEM_MONOTONIC, Monotonic
 from engine.game import State
 from engine.search import final_event, make_searcher
 from engine.search.base import StopFlag
 from engine.search.info import Limits, SearchInfo, SearchOptions
-from engine.search.steps import STEP_LIMIT, StepRecord, StepRecorder
+from engine.search.steps import STEP_LIMIT, StepRecord, StepRecorder, legend, ordering_quality
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -25,6 +26,20 @@ class SteppedSearch:
     info: SearchInfo
     record: StepRecord | None
     too_large: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{limit, too_large, search, record, legend, ordering}``: the node limit, what the search found (its
+        depth, counters, score, best move and line), the record (None when too large), what its letters mean and
+        how well it ordered its moves (``engine.search.steps.ordering_quality``, None without a record)."""
+        info = self.info
+        return {
+            "limit": STEP_LIMIT, "too_large": self.too_large,
+            "search": {"depth": info.depth, "nodes": info.nodes, "score": info.score, "score_text": info.score_text,
+                       "best": info.best, "pv": info.pv, "cutoffs": info.cutoffs, "tt_probes": info.tt_probes,
+                       "tt_hits": info.tt_hits, "pruned": info.pruned, "score_scale": info.score_scale},
+            "record": self.record, "legend": legend(),
+            "ordering": None if self.record is None else ordering_quality(self.record),
+        }
 
 
 def record_search(state: State, depth: int, options: SearchOptions, limit: int = STEP_LIMIT,

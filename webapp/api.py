@@ -30,6 +30,7 @@ from webapp.message_queue import ResilientRedisManager
 from webapp.players import Players
 from webapp.seats import BadTokenError, invite_code, issue_token, read_token, stop_code
 from webapp.sockets import socketio
+from webapp.steps import MAX_STEP_DEPTH
 from webapp.validation import GAME_ID, check_body, check_new_game
 
 API_PREFIX = "/api"
@@ -203,6 +204,19 @@ def get_analysis_node(game: str) -> Response:
     found = position(game, setup, moves_text)
     charge_reads(extra_reads(len(found.moves)))
     return jsonify(found.payload)
+
+
+@bp.get("/steps/<game>")
+@limit_lab
+def get_steps(game: str) -> Response:
+    """A search of the analysis board's node ``?setup=&moves=`` to ``?depth=`` with the lab's ``?preset=``, recorded
+    node by node (``webapp.steps``; docs/protocol.md, "The search stepper"). Waits for the engines."""
+    found = position(game, request.args.get("setup", ""), request.args.get("moves", ""))
+    depth_text = request.args.get("depth", "")
+    if not depth_text.isdecimal() or not 1 <= int(depth_text) <= MAX_STEP_DEPTH:
+        raise ArenaError(ErrorCode.BAD_REQUEST, f"depth must be a whole number from 1 to {MAX_STEP_DEPTH}")
+    body = _arena().stepper.recording(found, request.args.get("preset", "everything"), int(depth_text), _client())
+    return Response(body, mimetype="application/json")
 
 
 @bp.get("/games/<game_id>/positions/<int:ply>")

@@ -65,6 +65,10 @@ class ErrorCode(StrEnum):
         "rate_limited", 429,
         'too many requests from this address (see "Rate limits per address"; HTTP sends `Retry-After` in '
         'seconds, Socket.IO `retry_after`), or too many events on this Socket.IO connection; wait and retry')
+    ENGINE_BUSY = (
+        "engine_busy", 503,
+        '(HTTP only) a search asked over HTTP (a stepped search, `GET /api/steps/{game}`) did not finish within its '
+        'wait, or failed: the engines are busy; retry')
     INTERNAL_ERROR = (
         "internal_error", 500,
         '(HTTP) the server failed on the request, something no check foresaw (a database error, a bug): the '

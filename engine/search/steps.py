@@ -197,3 +197,33 @@ class StepRecorder:
                 "tt": "".join(self.tt), "tt_entry": self.tt_entry, "order": self.order, "reasons": self.reasons,
                 "skipped": self.skipped, "cut": self.cut, "value": self.value, "bound": "".join(self.bound),
                 "source": "".join(self.source)}
+
+
+class OrderingQuality(TypedDict):
+    """How well a recorded search ordered its moves (``ordering_quality``)."""
+
+    cutoffs: int
+    first_move_cutoffs: int
+    branching: float
+    depth: int
+    last_pass_nodes: int
+    minimal_tree: int
+
+
+def minimal_tree(branching: float, depth: int) -> int:
+    """Nodes of the minimal tree alpha-beta searches with perfect ordering in a uniform tree of ``branching`` moves
+    per node to ``depth`` (Knuth and Moore, 1975): ``b^ceil(k/2) + b^floor(k/2) - 1`` nodes at each ply ``k``."""
+    return round(sum(branching ** ((k + 1) // 2) + branching ** (k // 2) - 1 for k in range(depth + 1)))
+
+
+def ordering_quality(record: StepRecord) -> OrderingQuality:
+    """The share of cut-offs the first move made, and the last pass over the root (its depth and nodes) beside the
+    minimal tree of a uniform tree with the record's mean number of moves per searched node at that depth."""
+    cuts = record["cut"]
+    sizes = [len(rows) for node, rows in record["order"].items() if record["kind"][int(node)] != "Q" and rows]
+    branching = sum(sizes) / len(sizes) if sizes else 0.0
+    last_root = record["kind"].rfind("R")
+    depth = record["depth"][last_root] if last_root >= 0 else 0
+    return {"cutoffs": len(cuts), "first_move_cutoffs": sum(1 for index in cuts.values() if index == 0),
+            "branching": round(branching, 2), "depth": depth, "last_pass_nodes": record["nodes"] - max(last_root, 0),
+            "minimal_tree": minimal_tree(branching, depth)}

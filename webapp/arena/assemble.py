@@ -39,6 +39,7 @@ from webapp.lab import Lab
 from webapp.reviews import Reviews
 from webapp.search.jobs import Runner
 from webapp.search.leases import SearchLeases
+from webapp.steps import Stepper
 from webapp.store import Store
 from webapp.watcher_counts import WatcherCounts
 
@@ -79,6 +80,7 @@ class Arena:
     membership: Membership
     lab: Lab
     analysis: Analysis
+    stepper: Stepper
     reviews: Reviews
     hints: Hints
     flags: Alarms
@@ -141,7 +143,8 @@ def assemble(store: Store, secret: str, emit: Emit, runner: Runner, settings: Ar
         engine_games=EngineGames(store, cache, flow, turns, endings, outbox, secret),
         reads=Reads(store, cache, payloads, presence, reviews, outbox, EveryMove(runner, emit, next_id), clock),
         membership=Membership(store, cache, presence, flow, runner, hints, outbox, clock),
-        lab=Lab(runner, emit, next_id), analysis=Analysis(runner, emit, next_id), reviews=reviews, hints=hints,
+        lab=Lab(runner, emit, next_id), analysis=Analysis(runner, emit, next_id),
+        stepper=Stepper(runner, next_id), reviews=reviews, hints=hints,
         flags=flags, heartbeat=Heartbeat(store), upkeep=upkeep)
 
 

@@ -22,6 +22,7 @@ from engine.review import SearchSettings, look_at
 from engine.search import make_searcher
 from engine.search.every_move import score_every_move
 from engine.search.info import Limits, SearchInfo, SearchInfoDict, SearchOptions
+from engine.stepper import record_search
 from engine.truth import Exact, judged, live_truth, values_from_pairs
 from webapp.clock import Clock
 from webapp.display import engine_label
@@ -37,7 +38,7 @@ THROTTLED = ("progress", "depth")
 counter so far (``nodes_per_depth`` included), so a dropped one loses nothing the next one does not repeat."""
 USUAL_CEILING = Ceiling()
 """The ceiling of every search a worker runs."""
-ANALYSIS_KINDS = ("review", "hints", "every_move", "truth")
+ANALYSIS_KINDS = ("review", "hints", "every_move", "truth", "steps")
 """The ``SearchJob.engine`` keys of the jobs ``run_analysis_job`` runs (one answer, no search events)."""
 
 
@@ -198,7 +199,8 @@ def run_analysis_job(job: SearchJob, results: Results, stop: StopSignal, clock: 
     """Look at one position for a review (``engine.review.look_at``: the final's ``view``), for hints
     (``engine.hints.move_hints``: the final's ``hints``) or to score every move of a search
     (``engine.search.every_move.score_every_move``: the final's ``every_move``) with the job's settings, or for the
-    analysis board's exact values (``engine.hints.exact_hints``: the final's ``hints``, None when not known): send
+    analysis board's exact values (``engine.hints.exact_hints``: the final's ``hints``, None when not known), or to
+    record a search node by node (``engine.stepper.record_search``: the final's ``steps``): send
     "started", then one "final", or "failed"."""
     sender = _Sender(results, job, clock)
     sender.send({"kind": "started", "engine": job.engine, "engine_label": engine_label(job.engine)})
@@ -215,6 +217,11 @@ def run_analysis_job(job: SearchJob, results: Results, stop: StopSignal, clock: 
             scored = score_every_move(state, asked["depth"], SearchOptions(**asked["options"]), asked["seconds"],
                                       bounded, clock.monotonic)
             final = {"kind": "final", "every_move": scored.to_dict()}
+        elif "steps" in job.engine:
+            asked = job.engine["steps"]
+            stepped = record_search(state, asked["depth"], SearchOptions(**asked["options"]), stop=bounded,
+                                    clock=clock.monotonic)
+            final = {"kind": "final", "steps": stepped.to_dict()}
         elif "truth" in job.engine:
             final = {"kind": "final", "hints": exact_hints(state, job.engine["truth"]["seconds"], _known(job),
                                                            _ending_when(bounded, clock.monotonic))}

@@ -68,6 +68,7 @@ class AnalysisEvent(TypedDict):
     view: NotRequired[dict[str, Any]]
     hints: NotRequired[MoveHints | None]
     every_move: NotRequired[SearchInfoDict]
+    steps: NotRequired[dict[str, Any]]
     sent_at: NotRequired[float]
 
 
