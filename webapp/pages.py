@@ -18,6 +18,7 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from engine.games import game_class, game_names
 from engine.levels import game_levels
 from engine.oracles import describe_level
+from engine.search.steps import STEP_LIMIT
 from webapp import chess_assets, schema
 from webapp.analysis import MAX_SETUP_TEXT
 from webapp.display import score_facts
@@ -143,6 +144,18 @@ def analyse(game: str) -> str:
     card = next(card for card in game_cards() if card.name == game)
     presets = [preset for preset in Lab.presets() if preset["name"] != "mcts"]
     return render_template("analyse.html", card=card, presets=presets, analysis_seconds=Ceiling().seconds)
+
+
+@bp.get("/steps/<game>")
+def steps(game: str) -> str:
+    """The search stepper of ``game``; ``?setup=&moves=&preset=&depth=&step=`` name the search and the step shown
+    (the browser reads them and asks ``GET /api/steps/<game>``). A name that is no game's answers the site's 404
+    page."""
+    if game not in game_names():
+        abort(404)
+    card = next(card for card in game_cards() if card.name == game)
+    presets = [preset for preset in Lab.presets() if preset["name"] != "mcts"]
+    return render_template("steps.html", card=card, presets=presets, step_limit=STEP_LIMIT)
 
 
 @bp.get("/vendor/<path:path>")
