@@ -7,13 +7,15 @@ import { SearchTree } from "./tree.js";
 import { MoveTree } from "./movetree.js";
 import { hintItems, hintLegend } from "./hintmarks.js";
 import { escapeHtml } from "./format.js";
+import { stepsUrl } from "./steplink.js";
 import { showToast } from "./toast.js";
 
 const $ = (id) => document.getElementById(id);
 const game = $("analysis-root").dataset.game;
 /** Games whose board draws every move's value itself; for the others the list under the board shows them. */
 const BOARD_HINTS = new Set(["connect4", "tictactoe", "nim", "wolves"]);
-const SEND_DELAY_MS = 120; // stepping through moves quickly asks the server for the last position only
+const SEND_DELAY_MS = 120;
+const DEFAULT_STEP_DEPTH = 4; // the stepper's depth before the search on a node has completed one // stepping through moves quickly asks the server for the last position only
 
 const params = new URLSearchParams(window.location.search);
 const page = {
@@ -90,7 +92,10 @@ function send() {
 function open(node, { immediately = false } = {}) {
   page.current = node;
   page.best = null;
-  window.history.replaceState(null, "", nodeUrl(node));
+  // Only a new address: rewriting the same one cancels a link's navigation that a blur's change began here.
+  const url = nodeUrl(node);
+  if (url !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(null, "", url);
+  drawStepLink();
   // The panel is cleared at once: nothing of the node left behind stays on it.
   showPosition(page.nodes.get(node.id) ?? { ply: page.tree.depth(node), to_move: null });
   $("tree-card").hidden = true;
@@ -303,9 +308,19 @@ socket.on("analysis_node", (payload) => {
   drawAll();
 });
 
+/** Points "Step through this search" at the node shown, to the depth asked, else the depth the search reached
+ * (`reached`), else 4. */
+function drawStepLink(reached = 0) {
+  const settings = engineSettings();
+  const preset = settings.preset;
+  const depth = settings.depth ?? (reached || DEFAULT_STEP_DEPTH);
+  $("engine-steps").href = stepsUrl({ game, setup: page.setup, moves: page.tree.path(page.current), preset, depth });
+}
+
 socket.on("analysis_search", ({ node, ply, seat, info }) => {
   if (node !== page.request) return; // an event of a node left behind, or of an earlier request
   page.panel.onSearch({ ply, seat, info });
+  if (info.depth) drawStepLink(info.depth);
   const payload = page.nodes.get(page.current.id);
   if (info.best !== undefined && info.best !== page.best) {
     page.best = info.best;

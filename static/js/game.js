@@ -11,6 +11,7 @@ import { MoveList } from "./movelist.js";
 import { Offers } from "./offers.js";
 import { GameReview } from "./review.js";
 import { EnginePanel } from "./panel.js";
+import { stepsUrl } from "./steplink.js";
 import { SearchTree } from "./tree.js";
 import { showToast } from "./toast.js";
 
@@ -387,6 +388,18 @@ function analyseHref(state, ply = isLive() ? state.ply : page.reviewPly) {
   return `/analyse/${encodeURIComponent(state.game)}${text ? `?${text}` : ""}`;
 }
 
+/** The search stepper's link to a search of the position before ply `movePly` to `depth`, with every technique
+ * (the engine's own settings); null where the analysis board has no link to that position. */
+function stepsHref(movePly, depth) {
+  const href = page.state ? analyseHref(page.state, movePly - 1) : null;
+  if (!href) return null;
+  const query = new URL(href, window.location.origin).searchParams;
+  return stepsUrl({
+    game: page.state.game, setup: query.get("setup") ?? "", moves: (query.get("moves") ?? "").split(" ").filter(Boolean),
+    preset: "everything", depth,
+  });
+}
+
 /** Tells screen readers the latest move: "Black played Nf6". */
 function announceLastMove(state) {
   const last = state.history?.at(-1);
@@ -424,7 +437,7 @@ async function applyState(state) {
   if (!page.panel) {
     page.panel = new EnginePanel($("panel"), state.players, $("engine-strip"), (tree, last) => {
       if (page.state?.search_tree) page.tree.show(tree, last);
-    }, (ply) => scoreEveryMove(gameId, ply));
+    }, (ply) => scoreEveryMove(gameId, ply), stepsHref);
   }
   await ensureBoard(state);
   drawAll();

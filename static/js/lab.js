@@ -2,6 +2,7 @@
 // column's counters as its events arrive (lab) and, once all are final, whether their values agree.
 import { io } from "./socketio.js";
 import { formatCount, formatMillis } from "./format.js";
+import { stepsUrl } from "./steplink.js";
 import { truthMark } from "./truth.js";
 
 const form = document.getElementById("lab-form");
@@ -55,6 +56,26 @@ function shownBest(info) {
   return info.pv_text?.[0] ?? info.root_moves?.find((rm) => rm.move === info.best)?.text ?? info.best ?? "–";
 }
 
+/** A link to step through the column's search node by node: its preset, to the depth asked, else the depth it
+ * reached (MCTS has no nodes to step through). */
+function stepsCell(entry, final) {
+  const td = document.createElement("td");
+  const depth = entry.config.depth ?? entry.info?.depth;
+  if (!final || entry.config.preset === "mcts" || !depth) {
+    td.textContent = "–";
+    return td;
+  }
+  const link = document.createElement("a");
+  link.href = stepsUrl({
+    game: form.elements.game.value, setup: form.elements.setup.value.trim(),
+    moves: form.elements.moves.value.trim().split(/\s+/).filter(Boolean), preset: entry.config.preset, depth,
+  });
+  link.textContent = "Step through";
+  link.setAttribute("aria-label", `Step through the ${entry.label} search node by node`);
+  td.append(link);
+  return td;
+}
+
 function renderRow(column) {
   const entry = columns[column];
   const info = entry.info ?? {};
@@ -67,6 +88,7 @@ function renderRow(column) {
     cell(final ? shownBest(info) : "–"), cell(formatCount(info.nodes ?? 0)), cell(formatCount(info.pruned ?? 0)),
     cell(info.time_ms === undefined ? "–" : formatMillis(info.time_ms)), cell(formatCount(info.nps ?? 0)),
     cell(info.ebf == null ? "–" : info.ebf.toFixed(2)), cell(entry.agrees ?? ""), truthCell(info, final),
+    stepsCell(entry, final),
   );
   const old = tbody.querySelector(`tr[data-column="${column}"]`);
   if (old) old.replaceWith(row);

@@ -72,11 +72,13 @@ export class EnginePanel {
    * given, gets a one-line summary (shown beside the board on a phone); `showTree(tree, last)`, if given, is told
    * the tree of the iteration the slider picks (`last`: the iteration whose move was played); `askEveryMove(ply)`,
    * if given, asks the server to score every move of the search behind ply `ply` (a promise of its first answer;
-   * the rest arrives through `onEveryMove`).
+   * the rest arrives through `onEveryMove`); `stepsHref(movePly, depth)`, if given, is the search stepper's link to a
+   * search like the one behind ply `movePly`, to `depth` (null when there is none).
    */
-  constructor(root, names, strip = null, showTree = null, askEveryMove = null) {
+  constructor(root, names, strip = null, showTree = null, askEveryMove = null, stepsHref = null) {
     this.root = root;
     this.askEveryMove = askEveryMove;
+    this.stepsHref = stepsHref;
     this.everyMove = new Map(); // move ply -> the latest every_move answer about its search
     this.livePly = null; // the ply the live search's move makes
     this.strip = strip;
@@ -389,6 +391,16 @@ export class EnginePanel {
     }
   }
 
+  /** "Step through a search like this one": under a finished alpha-beta search (not the book, a table or the solver),
+   * to the depth it completed. */
+  drawStepsLink(info, movePly) {
+    const link = this.$("p-steps");
+    const href = this.stepsHref && info?.final && info.algorithm === "alphabeta" && !ORACLES.has(info.source)
+      && info.depth > 0 ? this.stepsHref(movePly, info.depth) : null;
+    link.hidden = !href;
+    if (href) link.href = href;
+  }
+
   /** The slider over a finished search's iterations (depth 1 to N), set to the last one. */
   drawIterations(info) {
     const iterations = info?.final ? info.iterations ?? [] : [];
@@ -455,6 +467,7 @@ export class EnginePanel {
         claim: rm }
       : rm));
     this.drawEveryMove(info, rows, scored);
+    this.drawStepsLink(info, movePly);
     if (rows.length === 0) {
       host.innerHTML = '<span class="muted">–</span>';
       return;

@@ -3,6 +3,7 @@
 // bound and cut-off). The board shows the node's position (GET /api/analysis/<game> for its path). The URL names the
 // search and the step (?setup=&moves=&preset=&depth=&step=), so a link reopens the same step.
 import { escapeHtml, formatCount, formatPercent, isDecided, WIN } from "./format.js";
+import { stepsUrl } from "./steplink.js";
 import { showToast } from "./toast.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,6 +17,7 @@ const asked = {
   depth: Number(params.get("depth") ?? "") || null,
 };
 const players = [...document.querySelectorAll("#players .who")].map((who) => who.textContent);
+document.body.dataset.game = game; // the game's own piece colours (chess: white and black)
 const ORDINAL = new Intl.PluralRules("en-US", { type: "ordinal" });
 const SUFFIX = { one: "st", two: "nd", few: "rd", other: "th" };
 
@@ -171,6 +173,13 @@ function windowText(alpha, beta, ply) {
     + "than the opponent will allow";
 }
 
+/** Why a stored entry answers the window (α, β) without a search. */
+function cutReason(lower, upper, alpha, beta, ply) {
+  if (lower === upper) return "the exact value is stored";
+  if (lower >= beta) return `its lower bound ${valueText(lower, ply)} is already at or above β = ${valueText(beta, ply)}`;
+  return `its upper bound ${valueText(upper, ply)} is already at or below α = ${valueText(alpha, ply)}`;
+}
+
 function describeStep() {
   const record = page.record;
   const event = page.events[page.step];
@@ -207,6 +216,7 @@ function describeStep() {
       const range = lower === upper ? `exactly ${valueText(lower, ply)}`
         : `between ${valueText(Math.max(lower, -WIN - 1), ply)} and ${valueText(Math.min(upper, WIN + 1), ply)}`;
       text += ` (stored: ${depth < 0 ? "proven" : `depth ${depth}`}, ${range})`;
+      if (probe === "c") text += `: ${escapeHtml(cutReason(lower, upper, record.alpha[node], record.beta[node], ply))}`;
     }
     rows.push(["Table", text]);
   }
@@ -311,13 +321,8 @@ function go(step, { keepUrl = false } = {}) {
 }
 
 function writeUrl() {
-  const query = new URLSearchParams();
-  if (asked.setup) query.set("setup", asked.setup);
-  if (asked.moves.length) query.set("moves", asked.moves.join(" "));
-  query.set("preset", asked.preset);
-  if (asked.depth) query.set("depth", String(asked.depth));
-  query.set("step", String(page.step + 1));
-  window.history.replaceState(null, "", `${window.location.pathname}?${query}`);
+  if (!asked.depth) return;
+  window.history.replaceState(null, "", stepsUrl({ game, ...asked, step: page.step + 1 }));
 }
 
 function setPlaying(playing) {
@@ -447,12 +452,7 @@ async function load() {
 }
 
 function smallerUrl(depth) {
-  const query = new URLSearchParams();
-  if (asked.setup) query.set("setup", asked.setup);
-  if (asked.moves.length) query.set("moves", asked.moves.join(" "));
-  query.set("preset", asked.preset);
-  query.set("depth", String(depth));
-  return `${window.location.pathname}?${query}`;
+  return stepsUrl({ game, ...asked, depth });
 }
 
 function wire() {

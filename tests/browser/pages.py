@@ -81,6 +81,21 @@ def open_analysis(game: str) -> Opener:
     return open_it
 
 
+STEPPED_SEARCHES = {"tictactoe": ("5 1", 4), "connect4": ("4 4 3", 5), "chess": ("e2e4 e7e5 g1f3 b8c6", 3)}
+"""A search of each of three games for the stepper, for the tests that look at every page."""
+
+
+def open_steps(game: str) -> Opener:
+    """An opener of the search stepper at ``STEPPED_SEARCHES[game]``, once its recording is loaded, at a cut-off."""
+    def open_it(page: Page, server: LiveServer) -> None:
+        moves, depth = STEPPED_SEARCHES[game]
+        page.goto(f"{server.url}/steps/{game}?moves={moves.replace(' ', '+')}&depth={depth}")
+        expect(page.locator("#step-range")).to_be_enabled(timeout=60_000)
+        page.keyboard.press("c")
+        expect(page.locator("#step-body")).to_contain_text("Cut-off")
+    return open_it
+
+
 def open_home(page: Page, server: LiveServer) -> None:
     """Open the home page with a game of its own in the list of games being played (the list then holds at least
     one game whatever other tests left on a shared server)."""

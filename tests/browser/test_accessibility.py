@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 import requests
-from pages import ANALYSIS_NODES, create_game, open_analysis, open_home, open_path, open_reviewed_game
+from pages import (
+    ANALYSIS_NODES,
+    STEPPED_SEARCHES,
+    create_game,
+    open_analysis,
+    open_home,
+    open_path,
+    open_reviewed_game,
+    open_steps,
+)
 from playwright.sync_api import Browser, Page, expect
 from servers import LiveServer
 
@@ -73,6 +82,7 @@ PAGES = {
     **{f"{game} with hints": with_hints(game) for game in GAMES},
     "reviewed game": open_reviewed_game,
     **{f"{game} analysis board": open_analysis(game) for game in ANALYSIS_NODES},
+    **{f"{game} stepper": open_steps(game) for game in STEPPED_SEARCHES},
 }
 
 
