@@ -178,3 +178,17 @@ def test_a_forwarded_host_from_the_client_is_not_believed(front: str) -> None:
     assert (status, body["error"]) == (403, "cross_origin")
     status, body = create(front)
     assert status == 201, body
+
+
+def test_a_stepped_search_comes_gzipped_and_other_answers_do_not(front: str) -> None:
+    """The stepper's recordings, large and holding nothing of the caller's, are compressed; an answer that may carry
+    a seat token is not (a compressed secret beside attacker-chosen text leaks through its length)."""
+    steps = requests.get(f"{front}/api/steps/tictactoe?moves=5&depth=4", headers={"Accept-Encoding": "gzip"},
+                         timeout=100)
+    assert steps.status_code == 200
+    assert steps.headers["Content-Encoding"] == "gzip"
+    assert steps.json()["record"]["nodes"] == steps.json()["search"]["nodes"]
+    created = requests.post(f"{front}/api/games", json=FRIEND, headers={"Accept-Encoding": "gzip", "Origin": front},
+                            timeout=10)
+    assert created.status_code == 201
+    assert "Content-Encoding" not in created.headers

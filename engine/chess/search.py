@@ -201,7 +201,6 @@ class ChessSearcher(BaseSearcher):
         extend = options.check_extension
         entries = self.entries
         core = self.core
-        negamax = core.negamax
         core.generated += len(entries)
         core.nodes += 1
         steps = core.steps
@@ -215,23 +214,16 @@ class ChessSearcher(BaseSearcher):
             nodes_before = core.nodes
             new_depth = depth - 1 + (1 if child_check and extend else 0)
             bound = "exact"
-            board, value, kings = child
             if exact_all:
-                if steps is not None:
-                    steps.child(index, "F", move)
-                score = -negamax(board, value, kings, -INF, INF, new_depth, 1, hm, child_check, True)
+                window = (-INF, INF)
             elif index == 0 or not pvs:
-                if steps is not None:
-                    steps.child(index, "F", move)
-                score = -negamax(board, value, kings, -beta, -alpha, new_depth, 1, hm, child_check, True)
+                window = (-beta, -alpha)
             else:
-                if steps is not None:
-                    steps.child(index, "P", move)
-                score = -negamax(board, value, kings, -alpha - 1, -alpha, new_depth, 1, hm, child_check, True)
-                if alpha < score < beta:
-                    if steps is not None:
-                        steps.child(index, "S", move)
-                    score = -negamax(board, value, kings, -beta, -alpha, new_depth, 1, hm, child_check, True)
+                window = (-alpha - 1, -alpha)
+            score = -self._child(index, "F" if window[1] - window[0] > 1 else "P", move, child, window, new_depth, hm,
+                                 child_check)
+            if not exact_all and index > 0 and pvs and alpha < score < beta:
+                score = -self._child(index, "S", move, child, (-beta, -alpha), new_depth, hm, child_check)
             if not exact_all:
                 bound = "upper" if score <= alpha else "lower" if score >= beta else "exact"
             self.root_nodes[move] += core.nodes - nodes_before
@@ -261,6 +253,21 @@ class ChessSearcher(BaseSearcher):
             steps.leave(best)
         return best
 
+    def _child(self, index: int, kind: str, move: int, child: Any, window: tuple[int, int], depth: int, hm: int,
+               check: bool) -> int:
+        """The value of root move ``move`` (its position ``child``, in ``check`` or not, ``hm`` plies since a
+        capture or pawn move) searched to ``depth`` with ``window``, for the side to move after it; recorded as the
+        ``index``-th root move searched as ``kind`` when the steps are."""
+        steps = self.core.steps
+        if steps is not None:
+            steps.child(index, kind, move)
+            steps.enter(window[0], window[1], depth)
+        board, value, kings = child
+        result = self.core.negamax(board, value, kings, window[0], window[1], depth, 1, hm, check, True)
+        if steps is not None:
+            steps.leave(result)
+        return result
+
     def _root_reasons(self, depth: int) -> list[str]:
         """Why each root move is where it is in an iteration to ``depth``: the first orders by the ordering keys,
         later ones keep the last pass's order, in which each move that raised the best went to the front."""
@@ -273,7 +280,7 @@ class ChessSearcher(BaseSearcher):
     def record_steps(self, recorder: StepRecorder | None) -> None:
         """Record every node of the next searches in ``recorder`` (None: stop recording); the core records."""
         super().record_steps(recorder)
-        self.core.steps = recorder
+        self.core.record_steps(recorder)
 
     def readable_steps(self, record: StepRecord) -> StepRecord:
         """``record`` with the core's internal moves written in UCI ("pass" for a null move)."""

@@ -124,7 +124,10 @@ class ChessTree:
         self.mopup = False
         self.strong_at_root = False
         self.steps: StepRecorder | None = None
-        """When set, every node is recorded in it, its moves as internal moves (``engine.search.steps``)."""
+        """When set (``record_steps``), every node is recorded in it, its moves as internal moves
+        (``engine.search.steps``)."""
+        self.recording = False
+        """Whether ``steps`` is set: the hot path tests this native flag only."""
         self.reset_counters(0)
 
     def load(self, tables: Tables, phase: int, mopup: bool, strong_at_root: bool, seen: set[bytes]) -> None:
@@ -177,18 +180,29 @@ class ChessTree:
             total -= BISHOP_PAIR
         return total
 
-    def record_order(self, board: bytes, moves: vec[i64], tt_move: int, ply: int) -> None:
-        """Record in ``steps`` the moves of ``board`` in the order tried, each with why it is there."""
+    def record_steps(self, recorder: StepRecorder | None) -> None:
+        """Record every node of the next searches in ``recorder`` (None: stop recording)."""
+        self.steps = recorder
+        self.recording = recorder is not None
+
+    def step(self) -> StepRecorder:
+        """The recorder, while ``recording``."""
         steps = self.steps
         assert steps is not None, "recorded only while the steps are"
-        steps.ordered([moves[index] for index in range(len(moves))], self.order_reasons(board, moves, tt_move, ply))
+        return steps
+
+    def record_order(self, board: bytes, moves: vec[i64], tt_move: int, ply: int) -> None:
+        """Record in ``steps`` the moves of ``board`` in the order tried, each with why it is there."""
+        reasons = self.order_reasons(board, moves, tt_move, ply)
+        self.step().ordered([moves[index] for index in range(len(moves))], reasons)
 
     def order_reasons(self, board: bytes, moves: vec[i64], tt_move: int, ply: int) -> list[str]:
         """Why each of ``moves`` has its place in ``ordered``, in words, from its ordering key."""
         if not self.ordering:
             return ["the order the moves are generated in"] * len(moves)
         reasons: list[str] = []
-        for key in self.order_keys(board, moves, tt_move, ply):
+        for packed in self.order_keys(board, moves, tt_move, ply):
+            key = packed >> 8
             if key >= TT_ORDER_KEY:
                 reasons.append("the table's best move for this position")
             elif key >= CAPTURE_ORDER_KEY:
@@ -201,8 +215,9 @@ class ChessTree:
                 reasons.append(f"history {key}")
         return reasons
 
-    def record_probe(self, steps: StepRecorder, outcome: str, entry: int, ply: int) -> None:
+    def record_probe(self, outcome: str, entry: int, ply: int) -> None:
         """Record a table hit (``outcome`` "c" or "o") with the entry's depth and bounds."""
+        steps = self.step()
         stored = from_table((entry >> 31) - SCORE_OFFSET, ply)
         flag = (entry >> MOVE_BITS) & 3
         steps.probe(outcome, (entry >> 23) & 255, stored if flag != UPPER else -INF, stored if flag != LOWER else INF)
@@ -215,10 +230,7 @@ class ChessTree:
 
     def ordered(self, board: bytes, moves: vec[i64], tt_move: int, ply: int) -> vec[i64]:
         """``moves`` best-first by ``order_keys``; moves with equal keys keep their order."""
-        keys = self.order_keys(board, moves, tt_move, ply)
-        keyed: list[int] = []
-        for index in range(len(moves)):
-            keyed.append(keys[index] << 8 | (255 - index))
+        keyed = self.order_keys(board, moves, tt_move, ply)
         keyed.sort(reverse=True)
         result = vec[i64]()
         for key in keyed:
@@ -228,7 +240,8 @@ class ChessTree:
     def order_keys(self, board: bytes, moves: vec[i64], tt_move: int, ply: int) -> list[int]:
         """The ordering key of each of ``moves``, higher first: ``TT_ORDER_KEY`` for the TT move, captures (MVV-LVA)
         and promotions from ``CAPTURE_ORDER_KEY``, killers at ``KILLER_ORDER_KEY`` (the second one less), then
-        quiet moves by their history count."""
+        quiet moves by their history count; each shifted 8 bits left above ``255 - index``, so that sorting them
+        keeps equal keys in their order and tells each key's move."""
         killer0 = self.killers[2 * ply] if self.use_killers else 0
         killer1 = self.killers[2 * ply + 1] if self.use_killers else 0
         use_history = self.use_history
@@ -252,22 +265,11 @@ class ChessTree:
                     key = KILLER_ORDER_KEY - 1
                 else:
                     key = self.history[move & QUIET_MASK] if use_history else 0
-            keys.append(key)
+            keys.append(key << 8 | (255 - index))
         return keys
 
     def negamax(self, board: bytes, score: int, kings: int, alpha: int, beta: int, depth: int, ply: int, hm: int,
                 check: bool, null_ok: bool) -> int:
-        """``search_node``, recorded in ``steps`` when they are set."""
-        steps = self.steps
-        if steps is None:
-            return self.search_node(board, score, kings, alpha, beta, depth, ply, hm, check, null_ok)
-        steps.enter(alpha, beta, depth)
-        value = self.search_node(board, score, kings, alpha, beta, depth, ply, hm, check, null_ok)
-        steps.leave(value)
-        return value
-
-    def search_node(self, board: bytes, score: int, kings: int, alpha: int, beta: int, depth: int, ply: int,
-                    hm: int, check: bool, null_ok: bool) -> int:
         """The score of ``board`` (its incremental ``score``, its ``kings`` as ``engine.chess.board.kings_of`` gives
         them, ``hm`` plies since a capture or pawn move, ``check`` whether the side to move is in check) searched
         ``depth`` plies, ``ply`` plies below the root.
@@ -280,26 +282,25 @@ class ChessTree:
             self.tick()
         if ply > self.seldepth:
             self.seldepth = ply
-        steps = self.steps
         if ply:
             if hm >= 100 or board in self.seen:
-                if steps is not None:
-                    steps.answer("r")
+                if self.recording:
+                    self.step().answer("r")
                 return self.draw(ply)
             if alpha < -WIN + ply:
                 alpha = -WIN + ply
             if beta > WIN - ply - 1:
                 beta = WIN - ply - 1
             if alpha >= beta:
-                if steps is not None:
-                    steps.answer("b")
+                if self.recording:
+                    self.step().answer("b")
                 return alpha
         if depth <= 0:
             if self.quiescence:
                 self.nodes -= 1
-                return self.quiesce_node(board, score, kings, alpha, beta, ply, check)
-            if steps is not None:
-                steps.answer("h")
+                return self.quiesce(board, score, kings, alpha, beta, ply, check)
+            if self.recording:
+                self.step().answer("h")
             return self.evaluate(board, score, ply)
         pv_node = beta - alpha > 1
         tt_move = 0
@@ -307,8 +308,8 @@ class ChessTree:
             self.tt_probes += 1
             entry = self.tt.get(board)
             if entry is None:
-                if steps is not None:
-                    steps.probe("m")
+                if self.recording:
+                    self.step().probe("m")
             else:
                 self.tt_hits += 1
                 tt_move = entry & MOVE_MASK
@@ -318,28 +319,31 @@ class ChessTree:
                     stored = from_table((entry >> 31) - SCORE_OFFSET, ply)
                     if (e_flag == EXACT or (e_flag == LOWER and stored >= beta)
                             or (e_flag == UPPER and stored <= alpha)):
-                        if steps is not None:
-                            self.record_probe(steps, "c", entry, ply)
-                            steps.answer("t")
+                        if self.recording:
+                            self.record_probe("c", entry, ply)
+                            self.step().answer("t")
                         return stored
-                if steps is not None:
-                    self.record_probe(steps, "o", entry, ply)
+                if self.recording:
+                    self.record_probe("o", entry, ply)
         if not pv_node and not check and ply:
             static = self.evaluate(board, score, ply)
             if self.null_move and depth == 1 and static - FUTILITY_MARGIN >= beta and abs(beta) < MATE_BOUND:
-                if steps is not None:
-                    steps.answer("f")
+                if self.recording:
+                    self.step().answer("f")
                 return static
             if (self.null_move and null_ok and depth >= 3 and static >= beta
                     and (b"Q" in board or b"R" in board or b"B" in board or b"N" in board)):
                 reduction = 3 if depth >= 6 else 2
-                if steps is not None:
-                    steps.child(-1, "N", 0)
+                if self.recording:
+                    self.step().child(-1, "N", 0)
+                    self.step().enter(-beta, -beta + 1, depth - 1 - reduction)
                 value = -self.negamax(turn(board), -score, turned_kings(kings), -beta, -beta + 1,
                                       depth - 1 - reduction, ply + 1, hm + 1, False, False)
+                if self.recording:
+                    self.step().leave(-value)
                 if value >= beta:
-                    if steps is not None:
-                        steps.answer("p")
+                    if self.recording:
+                        self.step().answer("p")
                     return beta if value >= MATE_BOUND else value
 
         king = kings & 127
@@ -348,7 +352,7 @@ class ChessTree:
         self.generated += count
         if self.ordering:
             moves = self.ordered(board, moves, tt_move, ply)
-        if steps is not None:
+        if self.recording:
             self.record_order(board, moves, tt_move, ply)
         tables = self.tables
         pins = pinned(board, king)
@@ -382,29 +386,41 @@ class ChessTree:
                 child_hm = 0 if noisy or piece == PAWN else hm + 1
                 if legal == 1 or not self.pvs:
                     window_alpha = alpha if self.alphabeta else -INF
-                    if steps is not None:
-                        steps.child(index, "F", move)
+                    if self.recording:
+                        self.step().child(index, "F", move)
+                        self.step().enter(-beta, -window_alpha, new_depth)
                     value = -self.negamax(child, child_score, child_kings, -beta, -window_alpha, new_depth, ply + 1,
                                           child_hm, child_check, True)
+                    if self.recording:
+                        self.step().leave(-value)
                 else:
                     reduction = 0
                     if (lmr_ok and legal > 3 and not noisy and not child_check and move != killer0
                             and move != killer1):
                         reduction = 1 if legal < 8 or depth < 5 else 2
-                    if steps is not None:
-                        steps.child(index, "L" if reduction else "P", move)
+                    if self.recording:
+                        self.step().child(index, "L" if reduction else "P", move)
+                        self.step().enter(-alpha - 1, -alpha, new_depth - reduction)
                     value = -self.negamax(child, child_score, child_kings, -alpha - 1, -alpha, new_depth - reduction,
                                           ply + 1, child_hm, child_check, True)
+                    if self.recording:
+                        self.step().leave(-value)
                     if value > alpha and reduction:
-                        if steps is not None:
-                            steps.child(index, "P", move)
+                        if self.recording:
+                            self.step().child(index, "P", move)
+                            self.step().enter(-alpha - 1, -alpha, new_depth)
                         value = -self.negamax(child, child_score, child_kings, -alpha - 1, -alpha, new_depth, ply + 1,
                                               child_hm, child_check, True)
+                        if self.recording:
+                            self.step().leave(-value)
                     if alpha < value < beta:
-                        if steps is not None:
-                            steps.child(index, "S", move)
+                        if self.recording:
+                            self.step().child(index, "S", move)
+                            self.step().enter(-beta, -alpha, new_depth)
                         value = -self.negamax(child, child_score, child_kings, -beta, -alpha, new_depth, ply + 1,
                                               child_hm, child_check, True)
+                        if self.recording:
+                            self.step().leave(-value)
                 if value > best:
                     best = value
                     best_move = move
@@ -413,8 +429,8 @@ class ChessTree:
                         if alpha >= beta and self.alphabeta:
                             self.cutoffs += 1
                             self.pruned += count - index - 1
-                            if steps is not None:
-                                steps.cutoff(index)
+                            if self.recording:
+                                self.step().cutoff(index)
                             if not noisy:
                                 if self.killers[2 * ply] != move:
                                     self.killers[2 * ply + 1] = self.killers[2 * ply]
@@ -424,8 +440,8 @@ class ChessTree:
         finally:
             seen.discard(board)
         if legal == 0:
-            if steps is not None:
-                steps.answer("e")
+            if self.recording:
+                self.step().answer("e")
             return -WIN + ply if check else self.draw(ply)
         if self.use_tt:
             if len(self.tt) >= self.tt_limit:
@@ -434,18 +450,8 @@ class ChessTree:
             self.tt[board] = pack_entry(best_move, flag, depth, to_table(best, ply))
         return best
 
-    def quiesce(self, board: bytes, score: int, kings: int, alpha: int, beta: int, ply: int) -> int:
-        """``quiesce_node`` of a capture's position, recorded in ``steps`` when they are set."""
-        steps = self.steps
-        if steps is None:
-            return self.quiesce_node(board, score, kings, alpha, beta, ply, None)
-        steps.enter(alpha, beta, 0)
-        value = self.quiesce_node(board, score, kings, alpha, beta, ply, None)
-        steps.leave(value)
-        return value
-
-    def quiesce_node(self, board: bytes, score: int, kings: int, alpha: int, beta: int, ply: int,
-                     check: bool | None) -> int:
+    def quiesce(self, board: bytes, score: int, kings: int, alpha: int, beta: int, ply: int,
+                check: bool | None = None) -> int:
         """Quiescence search: stand pat or resolve captures and queen promotions; every evasion when in check
         (``check`` None: find out).
 
@@ -454,9 +460,8 @@ class ChessTree:
         """
         self.nodes += 1
         self.qnodes += 1
-        steps = self.steps
-        if steps is not None:
-            steps.answer("q")
+        if self.recording:
+            self.step().answer("q")
         if self.nodes >= self.next_check:
             self.tick()
         if ply > self.seldepth:
@@ -468,8 +473,8 @@ class ChessTree:
             best = -WIN + ply
             moves = self.ordered(board, gen_moves(board, king), 0, ply)
             self.generated += len(moves)
-            if steps is not None:
-                steps.answer("e")
+            if self.recording:
+                self.step().answer("e")
                 self.record_order(board, moves, 0, ply)
             for index in range(len(moves)):
                 move = moves[index]
@@ -477,19 +482,22 @@ class ChessTree:
                 child_kings = moved_kings(kings, move)
                 if left_in_check(child, child_kings):
                     continue
-                if steps is not None:
-                    steps.child(index, "Q", move)
+                if self.recording:
+                    self.step().child(index, "Q", move)
+                    self.step().enter(-beta, -alpha, 0)
                 value = -self.quiesce(child, child_score, child_kings, -beta, -alpha, ply + 1)
+                if self.recording:
+                    self.step().leave(-value)
                 if value > best:
                     best = value
-                    if steps is not None:
-                        steps.answer("s")
+                    if self.recording:
+                        self.step().answer("s")
                     if value > alpha:
                         alpha = value
                         if alpha >= beta:
                             self.cutoffs += 1
-                            if steps is not None:
-                                steps.cutoff(index)
+                            if self.recording:
+                                self.step().cutoff(index)
                             break
             return best
         best = self.evaluate(board, score, ply)
@@ -509,8 +517,8 @@ class ChessTree:
                                                                                                  else 0)
             keyed.append(key << 8 | (255 - index))
         keyed.sort(reverse=True)
-        if steps is not None:
-            steps.ordered([moves[255 - (key & 255)] for key in keyed],
+        if self.recording:
+            self.step().ordered([moves[255 - (key & 255)] for key in keyed],
                           [f"capture: {(key >> 8) - 1024} (victim x 16 - attacker)" for key in keyed])
         margin = alpha - best - 200
         pins = pinned(board, king)
@@ -527,19 +535,22 @@ class ChessTree:
             child_kings = moved_kings(kings, move)
             if (i == king or i in pins or (j == ep and board[i] == PAWN)) and left_in_check(child, child_kings):
                 continue
-            if steps is not None:
-                steps.child(rank, "Q", move)
+            if self.recording:
+                self.step().child(rank, "Q", move)
+                self.step().enter(-beta, -alpha, 0)
             value = -self.quiesce(child, child_score, child_kings, -beta, -alpha, ply + 1)
+            if self.recording:
+                self.step().leave(-value)
             if value > best:
                 best = value
-                if steps is not None:
-                    steps.answer("s")
+                if self.recording:
+                    self.step().answer("s")
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
                         self.cutoffs += 1
                         self.pruned += count - rank - 1
-                        if steps is not None:
-                            steps.cutoff(rank)
+                        if self.recording:
+                            self.step().cutoff(rank)
                         break
         return best
