@@ -10,7 +10,7 @@ import pytest
 
 from engine.games import new_game
 from engine.search.info import SearchOptions
-from engine.search.steps import BOUNDS, KINDS, PROBES, SOURCES, StepRecord
+from engine.search.steps import BOUNDS, KINDS, PROBES, SOURCES, StepRecord, entry_step
 from engine.stepper import record_search
 from tests.test_search_counters import GAMES, random_positions
 
@@ -120,3 +120,9 @@ def test_too_large_a_search_is_reported_and_not_recorded() -> None:
 def test_only_alpha_beta_is_stepped() -> None:
     with pytest.raises(ValueError, match="only alpha-beta"):
         record_search(new_game("tictactoe"), 3, dataclasses.replace(SearchOptions(), algorithm="minimax"))
+
+
+def test_the_entry_step_counts_every_return_before_it() -> None:
+    record = {"ply": [0, 1, 2, 2, 1, 2, 0]}
+    # steps: enter 0, enter 1, enter 2, return 2, enter 3, return 3, return 1, enter 4, enter 5, return 5, return 4...
+    assert [entry_step(record, node) for node in range(7)] == [1, 2, 3, 5, 8, 9, 13]  # type: ignore[arg-type]

@@ -4,7 +4,8 @@ Starts the app with gunicorn on a free loopback port (an empty database in a tem
 so the home page has something to show, then drives headless Chromium: ``home.png`` is the home page, ``game.png``
 a Connect Four game against the engine, taken while the engine thinks; ``analysis-chess.png`` the analysis board on
 a chess position of a tree of variations with the engine's three best lines, ``analysis-connect4-phone.png`` the
-empty Connect Four board with every column's exact value on a phone.
+empty Connect Four board with every column's exact value on a phone; ``steps-chess.png`` the search stepper at a
+node the transposition table cut, ``steps-connect4-phone.png`` the stepper at a cut-off on a phone.
 """
 
 from __future__ import annotations
@@ -20,6 +21,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from servers import LiveServer  # noqa: E402
+
+from engine.games import game_class  # noqa: E402
+from engine.search.info import SearchOptions  # noqa: E402
+from engine.search.steps import entry_step  # noqa: E402
+from engine.stepper import record_search  # noqa: E402
 
 OUT = Path(__file__).resolve().parent
 """The pages are opened with their content security policy bypassed: Playwright's waits for a condition evaluate
@@ -57,6 +63,37 @@ def take_analysis(browser: Browser, server: LiveServer) -> None:
     phone.screenshot(path=OUT / "analysis-connect4-phone.png", full_page=True)
 
 
+def table_cut_step(game: str, moves: str, depth: int) -> int:
+    """The stepper's step at which the search of ``moves`` to ``depth`` enters its first node the transposition
+    table cut."""
+    state = game_class(game).initial()
+    for text in moves.split():
+        state = state.play(state.parse_move(text))
+    record = record_search(state, depth, SearchOptions()).record
+    assert record is not None, "small enough to record"
+    return entry_step(record, record["tt"].index("c"))
+
+
+def take_steps(browser: Browser, server: LiveServer) -> None:
+    """The search stepper: a chess node the table cut (returning its stored value), light theme; a Connect Four
+    cut-off on a phone, dark theme."""
+    moves = "e2e4 e7e5 g1f3 b8c6"
+    page = browser.new_page(viewport={"width": 1400, "height": 900}, color_scheme="light", bypass_csp=True)
+    step = table_cut_step("chess", moves, 4) + 1  # its return
+    page.goto(f"{server.url}/steps/chess?moves={moves.replace(' ', '+')}&depth=4&step={step}")
+    page.wait_for_function("document.querySelector('#step-body').textContent.includes('transposition table')")
+    page.wait_for_load_state("networkidle")  # the pieces' images
+    page.screenshot(path=OUT / "steps-chess.png", full_page=True)
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, color_scheme="dark", bypass_csp=True,
+                             reduced_motion="reduce")  # each step's disc drops in: the picture waits for none
+    phone.goto(f"{server.url}/steps/connect4?moves=4+4+3&depth=7")
+    phone.wait_for_function("!document.querySelector('#step-range').disabled")
+    for _ in range(3):
+        phone.keyboard.press("c")
+    phone.wait_for_function("document.querySelector('#step-body').textContent.includes('Cut-off')")
+    phone.screenshot(path=OUT / "steps-connect4-phone.png", full_page=True)
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         server = LiveServer(Path(folder) / "instance", env={"ARENA_WORKERS": "2"}).start()
@@ -84,6 +121,7 @@ def main() -> None:
             page.mouse.move(2, 2)
             page.screenshot(path=OUT / "game.png")
             take_analysis(browser, server)
+            take_steps(browser, server)
             browser.close()
         finally:
             server.stop()

@@ -227,3 +227,14 @@ def ordering_quality(record: StepRecord) -> OrderingQuality:
     return {"cutoffs": len(cuts), "first_move_cutoffs": sum(1 for index in cuts.values() if index == 0),
             "branching": round(branching, 2), "depth": depth, "last_pass_nodes": record["nodes"] - max(last_root, 0),
             "minimal_tree": minimal_tree(branching, depth)}
+
+
+def entry_step(record: StepRecord, node: int) -> int:
+    """The 1-based step at which the stepper enters row ``node`` of ``record``: every row is one step when entered
+    and one when it returns, after the rows below it."""
+    open_rows = 0
+    step = 0
+    for ply in record["ply"][:node + 1]:
+        step += open_rows - ply + 1  # the returns of the rows closed by this one, then its entry
+        open_rows = ply + 1
+    return step

@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from engine.games import game_class
 from engine.search.info import SearchOptions
+from engine.search.steps import entry_step
 from engine.stepper import record_search
 
 SEARCHES = {
@@ -44,21 +45,6 @@ def engine_nodes(game: str, moves: str, depth: int) -> tuple[int, dict]:
 
 def loaded(page: Page) -> None:
     expect(page.locator("#step-range")).to_be_enabled(timeout=60_000)
-
-
-def enter_step(record: dict, node: int) -> int:
-    """The 1-based step at which ``node`` is entered (each node is entered, then returns)."""
-    stack: list[int] = []
-    step = 0
-    for row, ply in enumerate(record["ply"]):
-        while len(stack) > ply:
-            stack.pop()
-            step += 1
-        step += 1
-        if row == node:
-            return step
-        stack.append(row)
-    raise AssertionError(f"no node {node}")
 
 
 @pytest.mark.parametrize("game", list(SEARCHES))
@@ -155,7 +141,7 @@ def test_screenshots(module_server, browser: Browser, artifacts: Path, width: in
         moves, depth = SEARCHES[game]
         _, record = engine_nodes(game, moves, depth)
         node = record["tt"].index("c")
-        page.goto(steps_url(module_server.url, game, moves, depth, step=enter_step(record, node)))
+        page.goto(steps_url(module_server.url, game, moves, depth, step=entry_step(record, node)))
         loaded(page)
         expect(page.locator("#step-body")).to_contain_text("table hit that cut")
         page.keyboard.press("ArrowRight")  # its return: the stored value answers the window
