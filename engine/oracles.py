@@ -1,9 +1,10 @@
 """Oracles: sources of a move that need no search (opening books, solved tables, exact solvers).
 
 Each game with an oracle has an ``Oracle`` here, its module imported on first use (the solved tables' and chess's
-take about a second to import). Its ``answer(state, level, clock, rng)`` (``level`` the level number or None)
-returns a final ``SearchInfo`` (``source`` "book", "table" or "solver", ``best`` a legal move text) or None when it
-has nothing to say about the position.
+take about a second to import). Its ``answers(state, level, clock, rng)`` (``level`` the level number or None)
+yields what it does as ``SearchInfo`` events (``source`` "book", "table" or "solver"): progress while it works (the
+solver, as it proves each move), then a final one whose ``best`` is a legal move text; or no final when it has
+nothing to say about the position.
 """
 
 from __future__ import annotations
@@ -21,32 +22,39 @@ from engine.search.info import SearchInfo
 
 @dataclass(frozen=True, slots=True)
 class Oracle:
-    """A game's oracle: ``answer(state, level, clock, rng)``; ``describe_level(level)``, in words what it does at a
+    """A game's oracle: ``answers(state, level, clock, rng)``; ``describe_level(level)``, in words what it does at a
     level (None where the level only searches); ``prepare(state, level, clock)``, when it must first prepare something
     (a solved table built on first use), yielding the progress events of that. ``clock`` is what they measure and
     limit their time on, ``rng`` what draws among equal answers (a book's moves)."""
 
-    answer: Callable[[Any, int | None, Monotonic, random.Random], SearchInfo | None]
+    answers: Callable[[Any, int | None, Monotonic, random.Random], Iterator[SearchInfo]]
     describe_level: Callable[[int], str | None]
     prepare: Callable[[State, int | None, Monotonic], Iterator[SearchInfo]] | None = None
 
 
 def _connect4() -> Oracle:
     from engine.solve import connect4_oracle
-    return Oracle(lambda state, level, clock, rng: connect4_oracle.connect4_oracle(state, level, clock=clock),
+    return Oracle(lambda state, level, clock, rng: connect4_oracle.connect4_answers(state, level, clock=clock),
                   connect4_oracle.describe_level)
 
 
 def _solved_tables() -> Oracle:
     from engine.solve import tables
-    return Oracle(lambda state, level, clock, rng: tables.table_search(state, level, clock), tables.describe_level,
+    return Oracle(lambda state, level, clock, rng: _once(tables.table_search(state, level, clock)),
+                  tables.describe_level,
                   lambda state, level, clock: tables.building_events(state, level, clock=clock))
 
 
 def _chess() -> Oracle:
     from engine.chess import oracle
     # A book or a tablebase: no time to measure.
-    return Oracle(lambda state, level, clock, rng: oracle.chess_oracle(state, level, rng), oracle.describe_level)
+    return Oracle(lambda state, level, clock, rng: _once(oracle.chess_oracle(state, level, rng)),
+                  oracle.describe_level)
+
+
+def _once(answer: SearchInfo | None) -> Iterator[SearchInfo]:
+    """An oracle's events when it answers at once: its final event, or none."""
+    return iter(()) if answer is None else iter((answer,))
 
 
 _LOADERS: dict[str, Callable[[], Oracle]] = {
@@ -79,8 +87,9 @@ def describe_level(game_name: str, level: int) -> str | None:
 
 
 def consult(state: State, level: int | None = None, clock: Monotonic = SYSTEM_MONOTONIC,
-            rng: random.Random | None = None) -> SearchInfo | None:
-    """Ask the game's oracle about ``state``: a final event with the move to play, or None (then search); the oracle
-    measures and limits its time on ``clock`` and draws among equal answers with ``rng`` (a fresh one if None)."""
+            rng: random.Random | None = None) -> Iterator[SearchInfo]:
+    """Ask the game's oracle about ``state``: its events (``Oracle.answers``), the last one final with the move to
+    play, or none final (then search); the oracle measures and limits its time on ``clock`` and draws among equal
+    answers with ``rng`` (a fresh one if None)."""
     oracle = oracle_for(type(state).name)
-    return oracle.answer(state, level, clock, rng or random.Random()) if oracle is not None else None
+    return oracle.answers(state, level, clock, rng or random.Random()) if oracle is not None else iter(())

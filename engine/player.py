@@ -51,8 +51,9 @@ def think(state: State, limits: Limits = Limits(), options: SearchOptions = Sear
 
     With ``level``, the level's limits, options and margin (``engine.levels``) replace ``limits`` and ``margin``
     and the level's options are used with this call's ``record_tree``, ``seed`` and ``personality``. At a level,
-    an oracle's answer (``engine.oracles``: book, solved table, exact solver) is yielded as the only event when it
-    has one (a book's move drawn with ``rng``); without a level (a custom search) the search asked for always runs.
+    an oracle's events (``engine.oracles``: book, solved table, exact solver) come first, the solver's progress as it
+    proves each move, and its final event ends them when it has an answer (a book's move drawn with ``rng``); else
+    the search follows. Without a level (a custom search) the search asked for always runs.
     Otherwise the search runs with ``root_margin = margin`` and the move is drawn with ``rng`` (a fresh
     ``random.Random`` if None; pass a seeded one, and a clock that depends on the work alone, to reproduce a game)
     among ``candidate_moves(root_moves, margin)``; with no candidate (a stopped search, MCTS) it is the search's best
@@ -69,10 +70,11 @@ def think(state: State, limits: Limits = Limits(), options: SearchOptions = Sear
     if level is not None:
         yield from prepare(state, level, clock)
     rng = rng if rng is not None else random.Random()
-    answer = consult(state, level, clock, rng) if level is not None else None
-    if answer is not None:
-        yield with_readable_moves(state, answer)
-        return
+    if level is not None:
+        for answer in consult(state, level, clock, rng):
+            yield with_readable_moves(state, answer)
+            if answer.final:
+                return
     searcher = make_searcher(state, limits, dataclasses.replace(options, root_margin=margin), stop, clock)
     for info in searcher.search():
         if info.final and margin > 0:

@@ -32,7 +32,7 @@ from engine.search import analyse
 from engine.search.info import Limits
 from engine.solve.connect4 import Solver
 from engine.solve.connect4_book import opening_book
-from engine.solve.connect4_oracle import connect4_oracle, move_scores
+from engine.solve.connect4_oracle import connect4_answers, move_scores
 from engine.solve.positions import TicTacToeSpace, WolvesSpace
 from engine.solve.retrograde import solve
 
@@ -52,7 +52,7 @@ for name, count in (("end_easy", 30), ("middle_easy", 30), ("begin_easy", 10), (
     for line in (Path("tests/data/connect4") / f"{name}.txt").read_text().splitlines()[:count]:
         solver.reset()
         out["solves"].append([line.split()[0], solver.solve(Connect4.from_setup(line.split()[0])), solver.nodes])
-info = connect4_oracle(Connect4.from_setup("2252576253462244111563365343671351"), 8)
+info = [*connect4_answers(Connect4.from_setup("2252576253462244111563365343671351"), 8)][-1]
 roots = [[move.move, move.score, move.nodes, move.bound] for move in info.root_moves]
 out["oracle"] = [info.score, info.pv, info.nodes, roots]
 out["book"] = [list(entry) for entry in move_scores(Connect4.from_setup("43"), Solver(book=opening_book()))]

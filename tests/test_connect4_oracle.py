@@ -10,10 +10,17 @@ from engine.game import WIN
 from engine.games.connect4 import Connect4
 from engine.oracles import consult
 from engine.player import think_at_level
+from engine.search.info import SearchInfo
 from engine.solve.connect4 import Solver, SolveTimeout, pons_to_engine
-from engine.solve.connect4_oracle import ATTEMPT_LEVEL, SOLVER_EMPTY, SOLVER_LEVEL, connect4_oracle
+from engine.solve.connect4_oracle import ATTEMPT_LEVEL, SOLVER_EMPTY, SOLVER_LEVEL, connect4_answers
 
 pytestmark = pytest.mark.engine
+
+def answer(state: Connect4, level: int | None, **options: object) -> SearchInfo | None:
+    """The solver's final event on ``state`` at ``level`` (after its progress events), or None when it has none."""
+    events = list(connect4_answers(state, level, **options))  # type: ignore[arg-type]
+    return events[-1] if events and events[-1].final else None
+
 
 WON_IN_SIX = "5554224333234511764415115"
 """Pons' middle_easy line 1: the side to move wins with its 6th stone (Pons score 4)."""
@@ -21,8 +28,9 @@ WON_IN_SIX = "5554224333234511764415115"
 
 def test_oracle_plays_the_exact_win_with_every_move_scored() -> None:
     state = Connect4.from_setup(WON_IN_SIX)
-    info = consult(state, 8)
-    assert info is not None and info.final and info.source == "solver"
+    events = list(consult(state, 8))
+    info = events[-1]
+    assert info.final and info.source == "solver"
     assert info.score == WIN - 11 and info.score_text == "win in 6"
     assert info.best == "6" and info.pv[0] == "6" and len(info.pv) == 11
     assert {root.move for root in info.root_moves} == {state.move_text(m) for m in state.legal_moves()}
@@ -37,16 +45,16 @@ def test_oracle_plays_the_exact_win_with_every_move_scored() -> None:
 
 def test_oracle_declines_early_positions_below_the_top_level_low_levels_and_finished_games() -> None:
     middle = Connect4.from_setup("1234567" * 2)
-    assert 42 - middle.moves > SOLVER_EMPTY and connect4_oracle(middle, ATTEMPT_LEVEL - 1) is None
-    assert connect4_oracle(Connect4.from_setup(WON_IN_SIX), SOLVER_LEVEL - 1) is None
-    assert connect4_oracle(Connect4.from_setup("1122334"), 8) is None
+    assert 42 - middle.moves > SOLVER_EMPTY and answer(middle, ATTEMPT_LEVEL - 1) is None
+    assert answer(Connect4.from_setup(WON_IN_SIX), SOLVER_LEVEL - 1) is None
+    assert answer(Connect4.from_setup("1122334"), 8) is None
     end = Connect4.from_setup("2252576253462244111563365343671351441")
-    assert connect4_oracle(end, None) is None, "a custom search (no level) always searches"
+    assert answer(end, None) is None, "a custom search (no level) always searches"
 
 
 def test_oracle_scores_losses_by_their_length() -> None:
     state = Connect4.from_setup("2252576253462244111563365343671351441")  # Pons' end_easy line 1: score -1
-    info = connect4_oracle(state, 8)
+    info = answer(state, 8)
     assert info is not None
     # Pons -1 with 37 stones played: the opponent (19 stones so far) wins with its 21st stone, 4 plies from now.
     assert info.score == -(WIN - 4) and info.score_text == "loss in 2" and len(info.pv) == 4
@@ -59,16 +67,16 @@ def test_attempt_gives_up_in_time_and_solver_deadline_raises() -> None:
         solver.solve(state, deadline=Deadline(0.0, clock=lambda: 1.0))  # passed at the first look
     assert solver.nodes == 8192  # it looks at the deadline every 8,192 nodes
     # On a clock 10 s further at each look, the top level's attempt (ATTEMPT_SECONDS) is over at its first look.
-    assert connect4_oracle(Connect4.initial(), ATTEMPT_LEVEL, clock=TickingClock(10.0)) is None
+    assert answer(Connect4.initial(), ATTEMPT_LEVEL, clock=TickingClock(10.0)) is None
 
 
 def test_attempt_solves_a_middle_game_position_at_the_top_level() -> None:
     # Pons' begin_easy: 14 stones played (28 empty), the side to move wins with score 10 (about 130 nodes).
     state = Connect4.from_setup("13116246361136")
-    info = connect4_oracle(state, ATTEMPT_LEVEL)
+    info = answer(state, ATTEMPT_LEVEL)
     assert info is not None and info.source == "solver"
     assert info.score == pons_to_engine(10, state.moves) and info.score_text == "win in 5"
-    assert connect4_oracle(state, ATTEMPT_LEVEL - 1) is None  # 28 empty cells: only the top level tries
+    assert answer(state, ATTEMPT_LEVEL - 1) is None  # 28 empty cells: only the top level tries
 
 
 def test_the_top_level_is_perfect_from_the_first_move() -> None:
@@ -76,16 +84,35 @@ def test_the_top_level_is_perfect_from_the_first_move() -> None:
     score (Pons' -2 -1 0 1 0 -1 -2, turned into plies to the end), down the opening book."""
     state = Connect4.from_setup("")
     # all the time the proof takes (the interpreted engine on a loaded machine can need more than the attempt's)
-    info = connect4_oracle(state, ATTEMPT_LEVEL, attempt_seconds=None)
+    info = answer(state, ATTEMPT_LEVEL, attempt_seconds=None)
     assert info is not None and info.source == "solver" and info.best == "4"
     scores = {root.move: root.score for root in info.root_moves}
     assert scores == {str(column + 1): pons_to_engine(pons, 0) for column, pons in enumerate((-2, -1, 0, 1, 0, -1, -2))}
     assert info.score == pons_to_engine(1, 0) and info.score_text == "win in 21"
     early = Connect4.from_setup("12345671")
-    assert connect4_oracle(early, ATTEMPT_LEVEL, attempt_seconds=None) is not None
-    assert connect4_oracle(early, SOLVER_LEVEL) is None
+    assert answer(early, ATTEMPT_LEVEL, attempt_seconds=None) is not None
+    assert answer(early, SOLVER_LEVEL) is None
 
 
 def test_player_plays_the_solver_move_at_the_top_level() -> None:
     *_, final = think_at_level(Connect4.from_setup(WON_IN_SIX), 8)
     assert final.final and final.source == "solver" and final.best == "6"
+
+
+def test_the_solver_shows_each_move_as_it_is_proven() -> None:
+    """A progress event after each proven move but the last: the proven ones exact, the rest not scored yet, the
+    nodes growing; then the final with every move exact."""
+    state = Connect4.from_setup(WON_IN_SIX)
+    events = list(consult(state, 8))
+    legal = len(state.legal_moves())
+    progress, final = events[:-1], events[-1]
+    assert len(progress) == legal - 1
+    for count, event in enumerate(progress, 1):
+        assert event.kind == "progress" and not event.final and event.source == "solver" and event.best is None
+        assert sum(root.bound == "exact" for root in event.root_moves) == count
+        assert sum(root.score is None for root in event.root_moves) == legal - count
+    assert [event.nodes for event in progress] == sorted(event.nodes for event in progress)
+    assert final.nodes >= progress[-1].nodes
+    exact = {root.move: root.score for root in final.root_moves}
+    for event in progress:
+        assert all(exact[root.move] == root.score for root in event.root_moves if root.score is not None)

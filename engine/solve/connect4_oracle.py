@@ -11,6 +11,8 @@ plays); from ``SOLVER_EMPTY`` empty cells down, levels ``SOLVER_LEVEL`` and up t
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from engine.clock import SYSTEM_MONOTONIC, Deadline, Monotonic
 from engine.game import describe_score
 from engine.games.connect4 import CELLS, Connect4
@@ -27,27 +29,30 @@ ATTEMPT_LEVEL = 8
 ATTEMPT_SECONDS = 5.0
 
 
-def move_scores(state: Connect4, solver: Solver, deadline: Deadline | None = None,
-                weak: bool = False) -> list[tuple[int, int, int]]:
-    """``(pons_score, move, nodes)`` of every legal move of ``state``, best first (ties: centre first).
+def scored_moves(state: Connect4, solver: Solver, deadline: Deadline | None = None,
+                 weak: bool = False) -> Iterator[tuple[int, int, int]]:
+    """``(pons_score, move, nodes)`` of each legal move of ``state`` as soon as it is proven, centre first.
 
     Pons' score of a move is minus the score of the position it leads to (his scores count the winner's stones
     at the end, so they do not depend on the ply); a move that wins at once scores ``(43 - stones) // 2``. With
     ``weak``, only the signs of the solved moves' scores are exact (a move that wins at once keeps its score, as in
     Pons' ``analyze``). Raises ``SolveTimeout`` when ``deadline`` passes first.
     """
-    scored = []
     for move in state.legal_moves():
         child = state.play(move)
         outcome = child.outcome()
         if outcome is not None:
-            score = 0 if outcome.winner is None else (CELLS + 1 - state.moves) // 2
-            scored.append((score, move, 0))
+            yield 0 if outcome.winner is None else (CELLS + 1 - state.moves) // 2, move, 0
             continue
         score = -solver.solve(child, weak=weak, deadline=deadline)
-        scored.append((score, move, solver.nodes))
-    scored.sort(key=lambda entry: entry[0], reverse=True)  # stable: legal_moves is centre first
-    return scored
+        yield score, move, solver.nodes
+
+
+def move_scores(state: Connect4, solver: Solver, deadline: Deadline | None = None,
+                weak: bool = False) -> list[tuple[int, int, int]]:
+    """``scored_moves``, all of them, best first (ties: centre first)."""
+    # sorted is stable and legal_moves is centre first
+    return sorted(scored_moves(state, solver, deadline, weak), key=lambda entry: entry[0], reverse=True)
 
 
 def principal_variation(state: Connect4, solver: Solver, deadline: Deadline | None = None) -> list[int]:
@@ -75,46 +80,60 @@ def describe_level(level: int) -> str | None:
     return None
 
 
-def connect4_oracle(state: Connect4, level: int | None,
-                    attempt_seconds: float | None = ATTEMPT_SECONDS, clock: Monotonic = SYSTEM_MONOTONIC,
-                    ) -> SearchInfo | None:
-    """The exact best move as a final ``SearchInfo`` (``source="solver"``), or None.
+def connect4_answers(state: Connect4, level: int | None,
+                     attempt_seconds: float | None = ATTEMPT_SECONDS, clock: Monotonic = SYSTEM_MONOTONIC,
+                     ) -> Iterator[SearchInfo]:
+    """The solver at work on ``state``: a "progress" event as each legal move is proven (its exact score among the
+    root moves, the others still None, the nodes and time so far), then the exact best move as a final event
+    (``source="solver"``); or nothing more than progress when it has nothing to say.
 
-    None when the game is over, no level is given (a custom search shows the search that was asked for), ``level``
-    is below ``SOLVER_LEVEL``, more than ``SOLVER_EMPTY`` cells are empty below ``ATTEMPT_LEVEL``, or the attempt
-    ran out of time (``attempt_seconds`` on ``clock``; None gives it all the time it takes). Otherwise
+    Nothing to say when the game is over, no level is given (a custom search shows the search that was asked for),
+    ``level`` is below ``SOLVER_LEVEL``, more than ``SOLVER_EMPTY`` cells are empty below ``ATTEMPT_LEVEL``, or the
+    attempt ran out of time (``attempt_seconds`` on ``clock``; None gives it all the time it takes). The final's
     ``score`` is exact in the engine's ``WIN - plies`` convention, ``root_moves`` holds the exact score of every
     legal move (bound "exact"), ``pv`` is a line of perfect play (to the end of the game unless an attempt's time
-    ran out first) and ``nodes`` counts the solver's negamax calls.
+    ran out first), ``depth`` its length and ``nodes`` counts the solver's negamax calls.
     """
     if level is None or level < SOLVER_LEVEL or state.outcome() is not None:
-        return None
+        return
     empty = CELLS - state.moves
     started = clock()
     deadline = None
     if level >= ATTEMPT_LEVEL:
         deadline = None if attempt_seconds is None else Deadline(started + attempt_seconds, clock)
     elif empty > SOLVER_EMPTY:
-        return None
+        return
     with SOLVERS.borrow() as solver:
+        scored: list[tuple[int, int, int]] = []
         try:
-            scored = move_scores(state, solver, deadline)
+            for entry in scored_moves(state, solver, deadline):
+                scored.append(entry)
+                if len(scored) < len(state.legal_moves()):
+                    yield _solver_event(state, scored, [], (clock() - started) * 1000)
+            scored.sort(key=lambda entry: entry[0], reverse=True)
         except SolveTimeout:
-            return None
-        best_score, best_move, _ = scored[0]
+            return
+        best_move = scored[0][1]
         pv = [best_move, *principal_variation(state.play(best_move), solver, deadline)]
+    yield _solver_event(state, scored, pv, (clock() - started) * 1000)
+
+
+def _solver_event(state: Connect4, scored: list[tuple[int, int, int]], pv: list[int], elapsed: float) -> SearchInfo:
+    """A final event (with its line ``pv``, ``scored`` best first) or, without a line, a progress event of the moves
+    ``scored`` so far (the rest listed without a score), after ``elapsed`` ms."""
     nodes = sum(entry[2] for entry in scored)
-    score = pons_to_engine(best_score, state.moves)
-    elapsed = (clock() - started) * 1000
-    root_moves = [
-        RootMove(state.move_text(move), pons_to_engine(pons, state.moves), move_nodes, bound="exact")
-        for pons, move, move_nodes in scored
-    ]
+    proven = {move: (pons, move_nodes) for pons, move, move_nodes in scored}
+    final = bool(pv)
+    order = [move for _, move, _ in scored] if final else state.legal_moves()
+    root_moves = [RootMove(state.move_text(move), pons_to_engine(proven[move][0], state.moves), proven[move][1],
+                           bound="exact") if move in proven else RootMove(state.move_text(move), None)
+                  for move in order]
+    score = pons_to_engine(scored[0][0], state.moves) if final else None
     return SearchInfo(
-        kind="final", algorithm="alphabeta", depth=len(pv), seldepth=len(pv), nodes=nodes, qnodes=0, cutoffs=0,
-        pruned=0, generated=len(scored), tt_probes=0, tt_hits=0, time_ms=elapsed,
+        kind="final" if final else "progress", algorithm="alphabeta", depth=len(pv), seldepth=len(pv), nodes=nodes,
+        qnodes=0, cutoffs=0, pruned=0, generated=len(scored), tt_probes=0, tt_hits=0, time_ms=elapsed,
         nps=int(nodes / elapsed * 1000) if elapsed else 0, score=score,
-        score_text=describe_score(score, Connect4.score_scale), pv=[state.move_text(m) for m in pv],
-        best=state.move_text(best_move), root_moves=root_moves, ebf=None, final=True, source="solver",
-        score_scale=Connect4.score_scale,
+        score_text="" if score is None else describe_score(score, Connect4.score_scale),
+        pv=[state.move_text(m) for m in pv], best=state.move_text(pv[0]) if final else None, root_moves=root_moves,
+        ebf=None, final=final, source="solver", score_scale=Connect4.score_scale,
     )

@@ -16,6 +16,7 @@ const STATE_TEXT = {
   book: "opening book",
   table: "solved",
   solver: "solved",
+  solving: "solving",
   done: "done",
   cancelled: "cancelled",
   failed: "failed",
@@ -25,6 +26,14 @@ const STATE_TEXT = {
 /** A root move's score is exact, or only a bound the search proved: "≥" (at least) or "≤" (at most). */
 const BOUND_MARK = { lower: "≥ ", upper: "≤ " };
 const BOUND_TITLE = { lower: " (a lower bound: at least this)", upper: " (an upper bound: at most this)" };
+
+/** While the solver proves a position's moves one by one: how many it has proven (each then shows its exact value
+ * among the candidates); "" for any other event. */
+function proving(info) {
+  if (info?.source !== "solver" || info.final) return "";
+  const proven = (info.root_moves ?? []).filter((rm) => rm.bound === "exact").length;
+  return `the solver is proving each move to the end of the game: ${proven} of ${(info.root_moves ?? []).length} so far`;
+}
 
 /** Moves that come from no search: the opening book, a solved table, the exact solver. */
 const ORACLES = new Set(["book", "table", "solver"]);
@@ -124,7 +133,7 @@ export class EnginePanel {
     } else {
       this.info = info;
       if (info.engine_label) this.engineText = info.engine_label; // a late joiner missed "started"
-      if (ORACLES.has(info.source)) this.state = info.source;
+      if (ORACLES.has(info.source)) this.state = info.final ? info.source : "solving";
       else this.state = info.final ? "done" : "thinking";
     }
     this.dirty.info = true;
@@ -266,9 +275,9 @@ export class EnginePanel {
     const score = this.$("p-score");
     score.textContent = info?.score_text || "–";
     score.className = `score-big ${scoreClass(info?.score_text)}${(info?.score_text ?? "").length > 12 ? " long" : ""}`;
-    this.$("p-score-who").textContent = info && seat !== null
+    this.$("p-score-who").textContent = info && seat !== null && info.final !== false
       ? `for ${this.names[seat]}, ${this.sideText}${SOURCE_TEXT[info.source] ?? ""}`
-      : "";
+      : proving(info);
 
     const choice = this.$("p-choice");
     const preferred = info?.search_best ? (info.root_moves ?? []).find((rm) => rm.move === info.search_best) : null;
@@ -300,7 +309,7 @@ export class EnginePanel {
     const searched = info && !ORACLES.has(info.source) ? info : null;
     const solved = info?.source === "solver" ? info : null;
     this.$("p-depth").innerHTML = searched ? `${searched.depth}<small>/${searched.seldepth}</small>`
-      : solved ? `${solved.depth}<small> to the end</small>` : "–";
+      : solved?.final ? `${solved.depth}<small> to the end</small>` : solved ? "<small>proving</small>" : "–";
     this.countUp("p-nodes", searched?.nodes ?? solved?.nodes);
     this.$("p-pruned").innerHTML = searched
       ? `${formatCount(searched.pruned)} <small>${formatPercent(searched.pruned, searched.generated)}</small>` : "–";
