@@ -212,7 +212,7 @@ class ChessTree:
             elif key == KILLER_ORDER_KEY - 1:
                 reasons.append("the second killer of this ply")
             else:
-                reasons.append(f"history {key}")
+                reasons.append(f"history: {key}")
         return reasons
 
     def record_probe(self, outcome: str, entry: int, ply: int) -> None:

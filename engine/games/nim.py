@@ -35,7 +35,7 @@ class Nim:
         "pile:count, the pile as labelled on the board and how many counters are taken: 2:3 takes three "
         "counters from pile 2")
     """How its moves are written, in words (the move list says it)."""
-    order_hint_label: ClassVar[str] = "leaves a lost position (1)"
+    order_hint_label: ClassVar[str] = "leaves the opponent a lost position (1 yes, 0 no)"
     """What ``order_hint`` rates, in a few words (the search stepper names each move's place by it)."""
     score_unit: ClassVar[str] = (
         "none: the engine knows no heuristic for Nim, so an unsolved position scores 0 and only proven wins "

@@ -41,9 +41,9 @@ class MoveOrderer:
             elif first == KILLER_RANK:
                 reasons.append("a killer: it caused a cut-off at this ply before")
             else:
-                parts = [f"{label} {hint}"] if has_hint else []
+                parts = [f"{label}: {hint}"] if has_hint else []
                 if self.use_history:
-                    parts.append(f"history {history}")
+                    parts.append(f"history: {history}")
                 reasons.append(", ".join(parts) or "the order the game generates moves in")
         return reasons
 

@@ -390,7 +390,8 @@ function drawSummary() {
     + `uniform tree of ${ordering.branching} moves per node (this search's mean) needs at least `
     + `${formatCount(ordering.minimal_tree)} with perfect ordering (Knuth and Moore's minimal tree); `
     + (ordering.last_pass_nodes < ordering.minimal_tree
-      ? "fewer here, because the table answers positions reached twice and the game's rules decide some early.</p>"
+      ? `fewer here: the real tree is not uniform (lines end where the game does)${search.tt_probes
+        ? ", and the table answers positions reached twice" : ""}.</p>`
       : `${formatPercent(ordering.last_pass_nodes - ordering.minimal_tree, ordering.minimal_tree)} more here.</p>`);
 }
 
