@@ -109,6 +109,7 @@ class Searcher(BaseSearcher):
         outcome = state.outcome()
         if outcome is not None or not moves:
             self.nodes = 1
+            self.proven = outcome is not None
             self.score = terminal_score(outcome, state.to_move, 0) if outcome is not None else state.evaluate()
             self._emit("final")
             return
@@ -136,11 +137,12 @@ class Searcher(BaseSearcher):
             self.best = state.move_text(self._iteration_best)
             self.pv = self._principal_variation()
             self.root_moves = self._iteration_roots
+            self.proven = self._horizon == horizon_before
             if self._recorder is not None:
                 self.tree = self._recorder.result()
             self._emit("depth")
-            if self._horizon == horizon_before:
-                break  # proven: no heuristic value took part, deeper iterations would find the same
+            if self.proven:
+                break  # no heuristic value took part, deeper iterations would find the same
         self._emit("final")
 
     def _root_tt_move(self) -> Move | None:

@@ -233,6 +233,7 @@ class BaseSearcher:
         self.best: str | None = None
         self.root_moves: list[RootMove] = []
         self.tree: dict | None = None
+        self.proven = False
 
     def _work(self, events: queue.SimpleQueue) -> None:
         self._events = events
@@ -282,5 +283,5 @@ class BaseSearcher:
             nps=int(self.nodes / elapsed) if elapsed > 0 else 0, score=self.score, score_text=score_text,
             pv=list(self.pv), best=self.best, root_moves=list(self.root_moves), ebf=self.ebf,
             final=kind == "final", nodes_per_depth=list(self.nodes_per_depth),
-            tree=self.tree if kind in ("depth", "final") else None, score_scale=scale,
+            tree=self.tree if kind in ("depth", "final") else None, score_scale=scale, proven=self.proven,
         ))

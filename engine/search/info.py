@@ -139,6 +139,12 @@ class SearchInfo:
     score_scale: int = 1
     """Score units per point of the game's heuristic (its state class's ``score_scale``: 100 for chess's
     centipawns, else 1), as ``score_text`` and each root move's ``score_text`` are written."""
+    proven: bool = False
+    """The score is the game's value, whatever the depth: no heuristic evaluation took part in the last completed
+    iteration (alpha-beta stops deepening there), or it was read from a solved table or found by the solver; False
+    when not known."""
+    table_size: int | None = None
+    """For a move read from a solved table (``source`` "table"): how many positions the table holds; else None."""
 
     def to_dict(self) -> SearchInfoDict:
         """JSON-able form of the event (dataclass fields as a dict); each root move also has its ``score_text``
@@ -198,4 +204,6 @@ class SearchInfoDict(TypedDict):
     building: dict[str, Any] | None
     search_best: str | None
     score_scale: int
+    proven: bool
+    table_size: int | None
     sent_at: NotRequired[float]

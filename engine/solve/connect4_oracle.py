@@ -135,5 +135,5 @@ def _solver_event(state: Connect4, scored: list[tuple[int, int, int]], pv: list[
         nps=int(nodes / elapsed * 1000) if elapsed else 0, score=score,
         score_text="" if score is None else describe_score(score, Connect4.score_scale),
         pv=[state.move_text(m) for m in pv], best=state.move_text(pv[0]) if final else None, root_moves=root_moves,
-        ebf=None, final=final, source="solver", score_scale=Connect4.score_scale,
+        ebf=None, final=final, source="solver", score_scale=Connect4.score_scale, proven=final,
     )

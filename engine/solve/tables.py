@@ -230,5 +230,6 @@ def table_search(state: State, level: int | None, clock: Monotonic = SYSTEM_MONO
         nps=int(probes / elapsed * 1000) if elapsed else 0, score=best.score,
         score_text=_winner_text(state, best),
         pv=pv, best=pv[0], root_moves=[RootMove(state.move_text(m), v.score, bound="exact") for m, v in values],
-        ebf=None, final=True, source="table", score_scale=score_scale(state),
+        ebf=None, final=True, source="table", score_scale=score_scale(state), proven=True,
+        table_size=SPACES[state.name].size,
     )

@@ -95,14 +95,24 @@ function renderRow(column) {
   else tbody.append(row);
 }
 
+/** Whether two finished columns' values are of the same thing: the same depth, or a value proven at depth d (the
+ * game's value, which every search to depth d or more finds) beside one of depth d or more, or two proven ones. */
+function likeWithLike(a, b) {
+  if (a.proven && b.proven) return true;
+  if (a.proven) return b.depth >= a.depth;
+  if (b.proven) return a.depth >= b.depth;
+  return a.depth === b.depth;
+}
+
 /**
  * Whether each finished column agrees with the others, like with like: only searches that completed the same depth
- * are compared (a column that did not reach the depth it was asked for says how far it got), and values agree when
+ * are compared, and proven ones with each other (a search that stopped below its depth because its value was proven
+ * holds for every depth; one that did not reach its depth otherwise says how far it got), and values agree when
  * they read the same as shown (the panel's precision). MCTS has no depth and is not compared.
  */
 function judgeAgreement() {
   const comparable = (entry) => entry.state === "done" && entry.info.algorithm !== "mcts" && entry.info.depth > 0
-    && (entry.config.depth === null || entry.info.depth >= entry.config.depth);
+    && (entry.config.depth === null || entry.info.depth >= entry.config.depth || entry.info.proven);
   for (const entry of columns) {
     const info = entry.info;
     if (entry.state !== "done") entry.agrees = "";
@@ -110,18 +120,25 @@ function judgeAgreement() {
     else if (!info.depth) entry.agrees = "no value: no depth completed";
     else if (!comparable(entry)) entry.agrees = `n/a: depth ${info.depth} of ${entry.config.depth}`;
     else {
-      const peers = columns.filter((other) => other !== entry && comparable(other) && other.info.depth === info.depth);
-      entry.agrees = peers.length === 0 ? `alone at depth ${info.depth}`
+      const peers = columns.filter((other) => other !== entry && comparable(other) && likeWithLike(info, other.info));
+      entry.agrees = peers.length === 0 ? `alone at depth ${info.depth}${info.proven ? " (proven)" : ""}`
         : peers.every((other) => other.info.score_text === info.score_text) ? "yes" : "no";
     }
   }
-  const depths = [...new Set(columns.filter(comparable).map((entry) => entry.info.depth))].sort((a, b) => a - b);
-  const sentences = depths.map((depth) => {
-    const group = columns.filter((entry) => comparable(entry) && entry.info.depth === depth);
+  // One sentence per depth some column was not proven at (with the columns proven by then), one for proven ones.
+  const compared = columns.filter(comparable);
+  const depths = [...new Set(compared.filter((entry) => !entry.info.proven).map((entry) => entry.info.depth))]
+    .sort((a, b) => a - b);
+  const groups = depths.map((depth) => [`At depth ${depth}`,
+    compared.filter((entry) => entry.info.depth === depth || (entry.info.proven && entry.info.depth <= depth))]);
+  if (!depths.length) groups.push(["Proven", compared]);
+  const sentences = groups.map(([where, group]) => {
     if (group.length < 2) return null;
     const values = new Set(group.map((entry) => entry.info.score_text));
-    return values.size === 1 ? `At depth ${depth} the ${group.length} values agree (${group[0].info.score_text}).`
-      : `At depth ${depth} the values differ: ${group.map((entry) => `${entry.label} ${entry.info.score_text}`).join(", ")}.`;
+    const proven = group.filter((entry) => entry.info.proven).length;
+    const note = proven && depths.length ? ` (${proven} proven: the game's value at every depth)` : "";
+    return values.size === 1 ? `${where} the ${group.length} values agree (${group[0].info.score_text})${note}.`
+      : `${where} the values differ${note}: ${group.map((entry) => `${entry.label} ${entry.info.score_text}`).join(", ")}.`;
   }).filter(Boolean);
   const short = columns.filter((entry) => entry.state === "done" && entry.info.algorithm !== "mcts" && !comparable(entry));
   if (short.length) {

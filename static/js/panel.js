@@ -49,6 +49,7 @@ const ORACLE_DEPTHS = {
 const SOURCE_TEXT = {
   book: " · a move of the opening book, not searched",
   table: " · the exact value, read from the solved table",
+  tableSized: (size) => ` · the exact value, read from the solved table of ${formatCount(size)} positions`,
   solver: " · the exact value, found by the solver",
 };
 
@@ -276,7 +277,8 @@ export class EnginePanel {
     score.textContent = info?.score_text || "–";
     score.className = `score-big ${scoreClass(info?.score_text)}${(info?.score_text ?? "").length > 12 ? " long" : ""}`;
     this.$("p-score-who").textContent = info && seat !== null && info.final !== false
-      ? `for ${this.names[seat]}, ${this.sideText}${SOURCE_TEXT[info.source] ?? ""}`
+      ? `for ${this.names[seat]}, ${this.sideText}${info.table_size
+        ? SOURCE_TEXT.tableSized(info.table_size) : SOURCE_TEXT[info.source] ?? ""}`
       : proving(info);
 
     const choice = this.$("p-choice");

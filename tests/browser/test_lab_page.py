@@ -61,3 +61,20 @@ def test_the_lab_compares_only_searches_of_the_same_depth(module_server, browser
     assert not any(re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", move) for move in best), best  # SAN, not UCI
     expect(page.locator("#lab-agree")).to_contain_text("At depth 4 the 3 values agree")
     expect(page.locator("#lab-agree")).to_contain_text("Not compared: Minimax (depth 0 of the 4 asked)")
+
+
+def test_a_search_proven_before_its_depth_is_compared_with_deeper_ones(module_server, browser: Browser) -> None:
+    """Tic-tac-toe after 5 1 at depth 9: every technique proves the value at depth 7 and stops there (the game's
+    value, which every deeper search finds); minimax, one pass at depth 9, finds the same, and the two agree."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(f"{module_server.url}/lab?game=tictactoe&setup=5")
+    page.fill('input[name="moves"]', "1")
+    for column, preset in enumerate(["minimax", "everything"]):
+        page.select_option(f'select[name="preset{column}"]', preset)
+        page.fill(f'input[name="depth{column}"]', "9")
+    page.click("#lab-run")
+    expect(page.locator('#lab-table tbody tr[data-state="done"]')).to_have_count(2, timeout=60_000)
+    rows = page.locator("#lab-table tbody tr")
+    assert [rows.nth(i).locator("td").nth(2).inner_text() for i in range(2)] == ["9", "7"]
+    assert [rows.nth(i).locator("td").nth(10).inner_text() for i in range(2)] == ["yes", "yes"]
+    expect(page.locator("#lab-agree")).to_contain_text("At depth 9 the 2 values agree (+0) (1 proven")
