@@ -114,7 +114,7 @@ def main() -> None:
             for column in ("4", "3", "5"):
                 page.wait_for_selector(".c4-col.legal", timeout=30_000)
                 played = page.locator("#moves button[data-ply]").count()
-                page.click(f'[aria-label="Drop a disc in column {column}"]')
+                page.click(f'[data-column="{column}"].actionable')
                 page.wait_for_function(f"document.querySelectorAll('#moves button[data-ply]').length > {played}")
             page.wait_for_function("document.querySelector('#panel-state').dataset.state === 'thinking'"
                                    " && document.querySelectorAll('#p-depth-chart rect.bar').length >= 9")

@@ -108,7 +108,7 @@ def test_keyboard_play_keeps_focus_on_the_board_and_moves_are_announced(module_s
     page.context.request.post(f"{module_server.url}/api/games/{created['id']}/alone", data={})
     page.goto(module_server.url + created["url"])
     expect(page.locator("#watchers-count")).to_have_text("1")  # joined: the room's state has been drawn
-    page.focus('[aria-label="Cell 5"]')
+    page.focus('[data-cell="5"].actionable')
     page.keyboard.press("Enter")
     page.wait_for_selector('#moves button[data-ply="1"]')
     assert page.evaluate("document.getElementById('board').contains(document.activeElement)")

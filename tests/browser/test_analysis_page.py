@@ -21,9 +21,9 @@ from engine.truth import move_values
 def play(page: Page, game: str, move: str) -> None:
     """Play ``move`` (the game's notation) on the board as a person does: a click, or two for a piece's move."""
     if game == "tictactoe":
-        page.click(f'[aria-label="Cell {move}"]')
+        page.click(f'[data-cell="{move}"].actionable')
     elif game == "connect4":
-        page.click(f'[aria-label="Drop a disc in column {move}"]')
+        page.click(f'[data-column="{move}"].actionable')
     elif game == "nim":
         pile, take = move.split(":")
         page.click(f'[aria-label="Take {take} from pile {pile}"]')

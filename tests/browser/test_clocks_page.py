@@ -34,7 +34,7 @@ def test_a_clock_counts_down_for_everyone_and_flags(live_server, browser: Browse
         expect(page.locator(".player .clock")).to_have_text(["0:15", "0:15"])
 
     for page, cell in [(host, "1"), (friend, "5"), (host, "9")]:
-        page.click(f'[aria-label="Cell {cell}"]')
+        page.click(f'[data-cell="{cell}"].actionable')
         expect(page.locator(f'#moves button[aria-label^="Move"][title$=" {cell}"]')).to_have_count(1)
     friend_clock = '.player[data-player="1"] .clock'
     for page in pages:  # the friend's clock runs, in each browser, while nobody sends anything

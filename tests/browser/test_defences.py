@@ -37,9 +37,9 @@ def violations(page: Page) -> list[str]:
 
 
 ENGINE_GAMES = [
-    ("tictactoe", {}, '.ttt-cell.legal'),
+    ("tictactoe", {}, '.grid-cell.actionable'),
     ("nim", {"options": {"piles": [3, 4, 5]}}, None),
-    ("connect4", {}, '[aria-label="Drop a disc in column 4"]'),
+    ("connect4", {}, '[data-column="4"].actionable'),
     ("wolves", {}, None),
     ("chess", {}, None),
 ]
@@ -124,7 +124,7 @@ def test_a_page_on_another_port_can_neither_act_for_a_player_nor_frame_the_game(
                               options: {takeback: true}})})).json()""")
     game_id = created["id"]
     victim.goto(f"{module_server.url}/g/{game_id}")
-    victim.locator('.ttt-cell.legal').first.click()
+    victim.locator('.grid-cell.actionable').first.click()
     expect(victim.locator("#moves button[data-ply]")).to_have_count(2, timeout=30_000)
     before = requests.get(f"{module_server.url}/api/games/{game_id}", timeout=10).json()
 

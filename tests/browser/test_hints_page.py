@@ -23,7 +23,7 @@ def test_connect_four_hints_over_the_columns(module_server, browser: Browser, ar
         expect(page.locator(".hint-label")).to_have_text(["W5", "L4", "W4", "W13", "W4", "L4", "L4"])
         expect(page.locator("#hints-source")).to_contain_text("for Red: the exact value of every move")
         page.screenshot(path=artifacts / name)
-        page.click('[aria-label="Drop a disc in column 4"]')
+        page.click('[data-column="4"].actionable')
         expect(page.locator("#moves button[data-ply]")).to_have_count(2)  # the engine answered
         expect(page.locator(".hint-label")).to_have_count(7)  # hints of the new position: they stay on
         assert errors == []
@@ -35,7 +35,7 @@ def test_tictactoe_hints_in_the_cells_for_a_spectator_too(module_server, browser
                                                   "opponent": {"type": "friend", "open": True}})
     player.goto(module_server.url + created["url"])
     player.click("#play-alone")  # nobody has taken the other seat yet
-    player.click('[aria-label="Cell 5"]')
+    player.click('[data-cell="5"].actionable')
     spectator, spectator_errors = open_page(browser)
     spectator.goto(module_server.url + created["url"])
     for page in (player, spectator):

@@ -119,7 +119,7 @@ def test_the_truth_column_judges_bounds_by_the_exact_value(module_server, browse
     created = create_game(page, module_server, {"game": "tictactoe", "opponent": {"type": "engine", "depth": 2},
                                                 "side": 0})
     page.goto(module_server.url + created["url"])
-    page.click('[aria-label="Cell 2"]')
+    page.click('[data-cell="2"].actionable')
     expect(page.locator("#p-truth-note")).to_be_visible()
     for move in ("7", "9", "4", "6"):
         row = page.locator(f'.rm-row[data-move="{move}"]')

@@ -39,7 +39,7 @@ def test_connect_four_against_the_engine_with_a_spectator(live_server, browser: 
 
     with SearchFreezer(live_server, game_url.rsplit("/", 1)[1]) as freezer:
         freezer.freeze_at(progress_of(1))
-        player.click('[aria-label="Drop a disc in column 4"]')
+        player.click('[data-column="4"].actionable')
         freezer.wait_frozen()
         expect(player.locator("#panel-state")).to_have_text("thinking", ignore_case=True)
         # the panel shows the count of the last event the search sent before it froze
@@ -64,7 +64,7 @@ def test_connect_four_against_the_engine_with_a_spectator(live_server, browser: 
 
     with SearchFreezer(live_server, game_url.rsplit("/", 1)[1]) as freezer:
         freezer.freeze_at(progress_of(3))
-        player.click('[aria-label="Drop a disc in column 3"]')
+        player.click('[data-column="3"].actionable')
         expect(spectator.locator("#moves button[data-ply]")).to_have_count(3)
         freezer.wait_frozen()
         expect(spectator.locator("#panel-state")).to_have_text("thinking", ignore_case=True)
@@ -101,12 +101,12 @@ def test_tic_tac_toe_played_to_the_end_on_a_phone(live_server, browser: Browser,
     status = page.locator("#status-main")
     for _ in range(5):
         page.wait_for_function(
-            "() => document.querySelector('.ttt-cell.legal') || document.querySelector('#status.over')",
+            "() => document.querySelector('.grid-cell.actionable') || document.querySelector('#status.over')",
             timeout=ENGINE_TIMEOUT_MS)
         if page.locator("#status.over").count():
             break
         played = move_count(page)
-        page.locator(".ttt-cell.legal").first.click()
+        page.locator(".grid-cell.actionable").first.click()
         page.wait_for_function(f"() => document.querySelectorAll('#moves button[data-ply]').length > {played}")
     expect(page.locator("#status")).to_have_class(re.compile(r"\bover\b"), timeout=ENGINE_TIMEOUT_MS)
     assert status.inner_text() == "Draw" or "wins" in status.inner_text()
@@ -155,7 +155,7 @@ def test_a_friend_takes_the_free_seat_through_the_link(live_server, browser: Bro
     friend, friend_errors = open_page(browser, 375, 740)
     friend.goto(invitation)
     expect(friend.locator("#seat-banner")).to_be_visible()
-    expect(friend.locator(".ttt-cell.legal")).to_have_count(0)
+    expect(friend.locator(".grid-cell.actionable")).to_have_count(0)
     friend.click("#take-seat")
     expect(friend.locator("#seat-banner")).to_be_hidden()
     expect(friend.locator('.player[data-player="1"] .you')).to_be_visible()
@@ -163,7 +163,7 @@ def test_a_friend_takes_the_free_seat_through_the_link(live_server, browser: Bro
     expect(stranger.locator("#seat-banner")).to_be_hidden()
 
     for page, cell in [(host, "1"), (friend, "4"), (host, "2"), (friend, "5"), (host, "3")]:
-        page.click(f'[aria-label="Cell {cell}"]')
+        page.click(f'[data-cell="{cell}"].actionable')
         expect(page.locator(f'#moves button[aria-label^="Move"][title$=" {cell}"]')).to_have_count(1)
     for page in (host, friend):
         expect(page.locator("#status")).to_have_class(re.compile(r"\bover\b"))
@@ -192,8 +192,8 @@ def test_a_game_open_to_anyone_is_listed_and_a_passer_by_takes_its_seat(live_ser
     passer_by.wait_for_url(host.url)
     passer_by.click("#take-seat")
     expect(passer_by.locator('.player[data-player="1"] .you')).to_be_visible()
-    host.click('[aria-label="Cell 5"]')
-    expect(passer_by.locator(".ttt-cell.legal")).to_have_count(8)
+    host.click('[data-cell="5"].actionable')
+    expect(passer_by.locator(".grid-cell.actionable")).to_have_count(8)
     assert host_errors == [] and passer_by_errors == []
 
 

@@ -122,7 +122,7 @@ def test_a_games_engine_search_leads_to_the_stepper(module_server, browser: Brow
     page, errors = open_page(browser)
     body = {"game": "tictactoe", "side": 0, "opponent": {"type": "engine", "level": 3}}
     page.goto(module_server.url + create_game(page, module_server, body)["url"])
-    page.click('[aria-label="Cell 5"]')
+    page.click('[data-cell="5"].actionable')
     link = page.locator("#p-steps")
     expect(link).to_be_visible(timeout=60_000)
     assert link.get_attribute("href").startswith("/steps/tictactoe?moves=5&preset=everything&depth=")

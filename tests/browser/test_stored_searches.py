@@ -28,7 +28,7 @@ def test_a_late_spectator_and_a_past_move_show_the_stored_search(live_server, br
     player.on("pageerror", lambda error: errors.append(str(error)))
     player.request.post(f"{api}/seats", data={"token": created["token"]})
     player.goto(game_url)
-    player.wait_for_selector(".ttt-cell.legal", timeout=ENGINE_TIMEOUT_MS)
+    player.wait_for_selector(".grid-cell.actionable", timeout=ENGINE_TIMEOUT_MS)
     first = requests.get(f"{api}/searches/1", timeout=10).json()["info"]
 
     spectator = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
@@ -45,7 +45,7 @@ def test_a_late_spectator_and_a_past_move_show_the_stored_search(live_server, br
     spectator.screenshot(path=artifacts / "late-spectator-phone.png")
     spectator.locator("#panel").screenshot(path=artifacts / "late-spectator-panel-phone.png")
 
-    player.locator(".ttt-cell.legal").first.click()
+    player.locator(".grid-cell.actionable").first.click()
     player.wait_for_function("() => document.querySelectorAll('#moves button[data-ply]').length >= 3",
                              timeout=ENGINE_TIMEOUT_MS)
     expect(player.locator("#panel-state")).to_have_text("done")

@@ -1,7 +1,8 @@
 // Connect Four board: 7 columns by 6 rows, discs fall to the lowest free cell; click a column to drop a disc.
 // The move text is the column number, "1" (left) to "7". Interface: see README.md in this folder.
 import { hintMark } from "../hintmarks.js";
-import { el, makeButton, rootSvg } from "./svg.js";
+import { drawGridCells, hasGridFocus } from "./grid.js";
+import { el, rootSvg } from "./svg.js";
 
 const CELL = 60;
 const PAD = 10;
@@ -19,11 +20,30 @@ function cellIndex(cell, rows) {
   return cell ? [rows - cell.row, cell.column - 1] : null;
 }
 
+/** A column's discs from the bottom up, as a screen reader hears them: "red, yellow, 4 empty". */
+function columnText(cells, col, names) {
+  const parts = [];
+  for (let row = cells.length - 1; row >= 0; row -= 1) {
+    const seat = seatOf(cells[row][col]);
+    if (seat === null) {
+      parts.push(`${row + 1} empty`);
+      break;
+    }
+    parts.push(names[seat]);
+  }
+  return parts.join(", ");
+}
+
+/** The discs' colours by seat, as the board names them. */
+const COLOURS = ["red", "yellow"];
+
 export function createBoard(container, { onMove }) {
   let svg = null;
   let previous = null;
+  const active = {}; // the grid's active column, kept between redraws
 
   function render(view, { interactive = false, flipped = false, hint = null, hints = null } = {}) {
+    const refocus = hasGridFocus(svg);
     const cells = view.cells;
     const rows = cells.length;
     const cols = cells[0].length;
@@ -71,11 +91,13 @@ export function createBoard(container, { onMove }) {
       svg.append(el("line", { class: "win-line c4-win-line", x1: x(c1), y1: y(r1), x2: x(c2), y2: y(r2) }));
     }
 
+    const ghosts = [];
     for (let c = 0; c < cols; c += 1) {
       const text = String(c + 1);
       const ghost = el("circle", { class: `c4-ghost c4-disc p${toMove}`, cx: x(c), cy: HEAD / 2, r: CELL * 0.36 });
       if (hint === text) ghost.classList.add("favourite");
       svg.append(ghost);
+      ghosts.push(ghost);
       const given = hints?.moves[text];
       if (given) { // over its column, as gamesolver.org shows the value of each column
         const mark = hintMark(given, hints.how);
@@ -83,18 +105,34 @@ export function createBoard(container, { onMove }) {
           el("title", {}, [document.createTextNode(`Column ${text}: ${mark.title}`)])]));
         svg.append(el("text", { class: "hint-label", x: x(c), y: 23, "text-anchor": "middle" }, [document.createTextNode(mark.label)]));
       }
-      if (!legal.has(text)) continue;
-      svg.append(el("path", {
-        class: "c4-arrow", d: `M${x(c) - 6} ${HEAD - 14}h12l-6 8z`, "pointer-events": "none",
-      }));
-      const hit = el("rect", { class: "c4-col legal", x: x(c) - CELL / 2, y: 0, width: CELL, height, rx: 8 });
-      hit.addEventListener("pointerenter", () => ghost.classList.add("show"));
-      hit.addEventListener("pointerleave", () => ghost.classList.remove("show"));
-      hit.addEventListener("focus", () => ghost.classList.add("show"));
-      hit.addEventListener("blur", () => ghost.classList.remove("show"));
-      makeButton(hit, `Drop a disc in column ${text}`, () => onMove(text));
-      svg.append(hit);
+      if (legal.has(text)) {
+        svg.append(el("path", { class: "c4-arrow", d: `M${x(c) - 6} ${HEAD - 14}h12l-6 8z`, "pointer-events": "none" }));
+      }
     }
+    // One row of seven columns, left to right as drawn (flipping moves the numbers with their columns).
+    const order = Array.from({ length: cols }, (_, shown) => (flipped ? cols - 1 - shown : shown));
+    const row = order.map((c) => {
+      const text = String(c + 1);
+      const given = hints?.moves[text];
+      const value = given ? `; ${hintMark(given, hints.how).title}` : "";
+      return {
+        x: x(c) - CELL / 2, y: 0, width: CELL, height, name: `Column ${text}: ${columnText(cells, c, COLOURS)}${value}`,
+        action: legal.has(text) ? () => onMove(text) : null, attrs: { "data-column": text, rx: 8 },
+      };
+    });
+    const [targets] = drawGridCells(svg, [row], active, {
+      label: `Connect Four board, columns 1 to ${cols} from the left, each read from the bottom up`, refocus,
+      rowNames: ["Columns"],
+    });
+    targets.forEach((target, shown) => {
+      const ghost = ghosts[order[shown]];
+      if (!legal.has(String(order[shown] + 1))) return;
+      target.classList.add("c4-col", "legal");
+      target.addEventListener("pointerenter", () => ghost.classList.add("show"));
+      target.addEventListener("pointerleave", () => ghost.classList.remove("show"));
+      target.addEventListener("focus", () => ghost.classList.add("show"));
+      target.addEventListener("blur", () => ghost.classList.remove("show"));
+    });
     previous = cells.map((row) => row.slice());
   }
 

@@ -1,7 +1,8 @@
 // Tic-tac-toe board: 3x3 cells numbered 1-9 from the top left; the move text is the cell number.
 // Interface: see README.md in this folder.
 import { hintMark } from "../hintmarks.js";
-import { el, makeButton, rootSvg } from "./svg.js";
+import { drawGridCells, hasGridFocus } from "./grid.js";
+import { el, rootSvg } from "./svg.js";
 
 const SIZE = 300;
 const CELL = 100;
@@ -23,8 +24,10 @@ export function createBoard(container, { onMove }) {
   const svg = rootSvg(SIZE, SIZE, "Tic-tac-toe board");
   container.append(svg);
   let previous = null;
+  const active = {}; // the grid's active cell, kept between redraws
 
   function render(view, { interactive = false, flipped = false, hint = null, hints = null } = {}) {
+    const refocus = hasGridFocus(svg);
     svg.replaceChildren();
     const legal = new Set(interactive ? view.legal : []);
     const last = view.last ?? null;
@@ -42,8 +45,7 @@ export function createBoard(container, { onMove }) {
         return;
       }
       if (hint === text) svg.append(el("g", { class: "ttt-hint-move" }, [drawMark(view.to_move === 0 ? "X" : "O", x, y, false)]));
-      const target = el("rect", { class: `ttt-cell${legal.has(text) ? " legal" : ""}`, x: x + 4, y: y + 4, width: 92, height: 92, rx: 10 });
-      svg.append(target);
+      svg.append(el("rect", { class: `ttt-cell${legal.has(text) ? " legal" : ""}`, x: x + 4, y: y + 4, width: 92, height: 92, rx: 10 }));
       const given = hints?.moves[text];
       if (given) { // in the cell itself
         const mark = hintMark(given, hints.how);
@@ -53,12 +55,23 @@ export function createBoard(container, { onMove }) {
       } else if (legal.has(text)) {
         svg.append(el("circle", { class: "ttt-hint", cx: x + 50, cy: y + 50, r: 6, "pointer-events": "none" }));
       }
-      if (legal.has(text)) makeButton(target, `Cell ${text}`, () => onMove(text));
     });
     if (view.winning_line) {
       const [a, , c] = view.winning_line.map((cell) => cellOrigin(cell - 1, flipped));
       svg.append(el("line", { class: "win-line piece-in", x1: a[0] + 50, y1: a[1] + 50, x2: c[0] + 50, y2: c[1] + 50 }));
     }
+    const rows = [0, 1, 2].map((row) => [0, 1, 2].map((col) => {
+      const index = flipped ? 8 - (3 * row + col) : 3 * row + col;
+      const text = String(index + 1);
+      const [x, y] = cellOrigin(index, flipped);
+      const given = hints?.moves[text];
+      const value = given ? `, ${hintMark(given, hints.how).title}` : "";
+      return {
+        x: x + 4, y: y + 4, width: 92, height: 92, name: `Cell ${text}: ${view.cells[index] || "empty"}${value}`,
+        action: legal.has(text) ? () => onMove(text) : null, attrs: { "data-cell": text },
+      };
+    }));
+    drawGridCells(svg, rows, active, { label: "Tic-tac-toe board, cells 1 to 9 from the top left", refocus });
     previous = view.cells.slice();
   }
 

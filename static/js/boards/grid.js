@@ -1,0 +1,85 @@
+// A board as a WAI-ARIA grid (https://www.w3.org/WAI/ARIA/apg/patterns/grid/): the board is one Tab stop, the arrow
+// keys move between its cells (Home and End to the ends of a row, Ctrl+Home and Ctrl+End to the corners), Enter or
+// Space acts on the cell (plays, selects, drops), Escape cancels what the board has begun. Each cell is named by
+// what is on it, so a screen reader reads the position cell by cell; the board keeps the active cell across redraws.
+import { el } from "./svg.js";
+
+/** Whether the keyboard focus is on one of `svg`'s cells: call before clearing the board, pass to `drawGridCells`. */
+export function hasGridFocus(svg) {
+  return Boolean(svg) && svg.contains(document.activeElement);
+}
+
+/**
+ * Makes `svg` a grid named `label` and draws its cells on top of everything drawn so far: `cells` is rows of
+ * `{x, y, width, height, name, action, attrs}` (`action` null where the cell does nothing now; `attrs` extra
+ * attributes such as `data-square`). `state` (`{row, col}`, kept by the board between redraws) is the active cell;
+ * `rowNames` name the rows (default "Row 1", "Row 2"...); `refocus` focuses the active cell again after a redraw that
+ * took the focus away; `onEscape` is called on Escape and returns
+ * whether it cancelled something (else the key goes on to the page). Returns the cell elements, rows of them.
+ */
+export function drawGridCells(svg, cells, state, { label, rowNames = null, refocus = false, onEscape = null }) {
+  svg.setAttribute("role", "grid");
+  svg.setAttribute("aria-label", label);
+  const rows = cells.length;
+  const cols = Math.max(...cells.map((row) => row.length));
+  if (state.row === undefined || state.row >= rows || state.col >= cells[state.row].length) {
+    const playable = cells.flatMap((row, r) => row.map((cell, c) => [cell, r, c])).find(([cell]) => cell.action);
+    [state.row, state.col] = playable ? [playable[1], playable[2]] : [0, 0];
+  }
+  for (const drawn of svg.children) drawn.setAttribute("aria-hidden", "true"); // the cells say what it shows
+  const elements = cells.map((row, r) => {
+    const group = el("g", { role: "row", "aria-label": rowNames?.[r] ?? `Row ${r + 1}` });
+    const made = row.map((cell, c) => {
+      const node = el("rect", {
+        class: `grid-cell${cell.action ? " actionable" : ""}`, x: cell.x, y: cell.y, width: cell.width,
+        height: cell.height, role: "gridcell", "aria-label": cell.name,
+        tabindex: r === state.row && c === state.col ? "0" : "-1", ...(cell.attrs ?? {}),
+      });
+      if (cell.action) node.addEventListener("click", () => {
+        [state.row, state.col] = [r, c];
+        cell.action();
+      });
+      // A click plays without taking the keyboard focus: the page's keys (the move list's arrows) stay the page's
+      // until the person tabs into the board.
+      node.addEventListener("mousedown", (event) => event.preventDefault());
+      node.addEventListener("focus", () => {
+        [state.row, state.col] = [r, c];
+        for (const line of elements) for (const other of line) other.setAttribute("tabindex", other === node ? "0" : "-1");
+      });
+      node.addEventListener("keydown", (event) => onKey(event, r, c));
+      group.append(node);
+      return node;
+    });
+    svg.append(group);
+    return made;
+  });
+
+  function move(row, col) {
+    const r = Math.max(0, Math.min(rows - 1, row));
+    const c = Math.max(0, Math.min(elements[r].length - 1, col));
+    elements[r][c].focus();
+  }
+
+  function onKey(event, r, c) {
+    const keys = {
+      ArrowRight: () => move(r, c + 1), ArrowLeft: () => move(r, c - 1),
+      ArrowDown: () => move(r + 1, c), ArrowUp: () => move(r - 1, c),
+      Home: () => (event.ctrlKey ? move(0, 0) : move(r, 0)),
+      End: () => (event.ctrlKey ? move(rows - 1, cols - 1) : move(r, cols - 1)),
+      Enter: () => cells[r][c].action?.(), " ": () => cells[r][c].action?.(),
+    };
+    if (event.key === "Escape" && onEscape?.()) {
+      event.preventDefault();
+      event.stopPropagation();
+      return;
+    }
+    const action = keys[event.key];
+    if (!action) return;
+    event.preventDefault();
+    event.stopPropagation(); // the page's own keys (the move list's arrows) are not the board's
+    action();
+  }
+
+  if (refocus) elements[state.row][state.col].focus();
+  return elements;
+}
