@@ -50,8 +50,8 @@ def take_analysis(browser: Browser, server: LiveServer) -> None:
     for move in ("f2f4", "b1c3"):
         page.keyboard.press("ArrowLeft")
         page.wait_for_function("document.querySelector('#status-main').textContent === 'White to move'")
-        page.click(f'[data-square="{move[:2]}"]')
-        page.click(f'[data-square="{move[2:]}"]')
+        page.click(f'[data-square="{move[:2]}"].actionable')
+        page.click(f'[data-square="{move[2:]}"].actionable')
     page.wait_for_function("document.querySelector('#status-sub').textContent.includes('a variation')"
                            " && document.querySelectorAll('#p-lines li').length === 3"
                            " && document.querySelector('#p-depth').textContent.startsWith('4')")

@@ -123,8 +123,8 @@ def test_the_promotion_chooser_opens_on_the_queen(module_server, browser: Browse
     page.context.request.post(f"{module_server.url}/api/games/{created['id']}/alone", data={})
     page.goto(module_server.url + created["url"])
     expect(page.locator("#watchers-count")).to_have_text("1")  # joined: the room's state has been drawn
-    page.click('[data-square="e7"]')
-    page.click('[data-square="e8"]')
+    page.click('[data-square="e7"].actionable')
+    page.click('[data-square="e8"].actionable')
     assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Promote to queen"
     page.keyboard.press("Enter")
     page.wait_for_selector('#moves button[data-ply="1"]')

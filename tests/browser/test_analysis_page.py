@@ -26,14 +26,14 @@ def play(page: Page, game: str, move: str) -> None:
         page.click(f'[data-column="{move}"].actionable')
     elif game == "nim":
         pile, take = move.split(":")
-        page.click(f'[aria-label="Take {take} from pile {pile}"]')
+        page.click(f'[data-move="{pile}:{take}"].actionable')
     elif game == "chess":
-        page.click(f'[data-square="{move[:2]}"]')
-        page.click(f'[data-square="{move[2:4]}"]')
+        page.click(f'[data-square="{move[:2]}"].actionable')
+        page.click(f'[data-square="{move[2:4]}"].actionable')
     else:
         start, end = move.split("-")
-        page.click(f'[aria-label*=" on {start}:"]')
-        page.click(f'[aria-label="Move {start} to {end}"]')
+        page.click(f'[data-square="{start}"].actionable')
+        page.click(f'[data-square="{end}"].actionable')
 
 
 def current_move(page: Page):

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page
 from servers import LiveServer
 
 TOO_SMALL = """() => [...document.querySelectorAll(`button, a[href], select, input:not([type=hidden]), textarea,
-    summary, [role=button], [role=treeitem], [tabindex="0"]`)]
+    summary, [role=button], [role=treeitem], [role=gridcell].actionable, [tabindex="0"]`)]
   .map((element) => element.matches('input[type=checkbox], input[type=radio]') && element.closest('label')
     ? element.closest('label') : element)
   .filter((element) => element.getClientRects().length > 0 && getComputedStyle(element).visibility !== 'hidden')
@@ -31,7 +31,7 @@ def engine_game(game: str) -> Callable[[Page, LiveServer], None]:
     def open_game(page: Page, server: LiveServer) -> None:
         created = create_game(page, server, {"game": game, "opponent": {"type": "engine", "level": 1}, "side": 0})
         page.goto(server.url + created["url"])
-        page.wait_for_selector("#board [role=button]")
+        page.wait_for_selector("#board [role=gridcell].actionable")
     return open_game
 
 

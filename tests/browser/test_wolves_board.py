@@ -27,12 +27,12 @@ def test_rabbit_chosen_start_and_moves_by_click_and_keyboard(live_server, browse
     expect(page.locator(".wolves-rabbit")).to_have_count(1)
     expect(page.locator(".wolves-target")).to_have_count(2)  # the rabbit is selected at once: d2 and f2
     page.screenshot(path=artifacts / "wolves-start.png")
-    page.click('[aria-label="Move e1 to d2"]')
+    page.click('[data-square="d2"].actionable')
     expect(page.locator("#moves button[data-ply]")).to_have_count(2, timeout=ENGINE_TIMEOUT_MS)
     expect(page.locator(".wolves-wolf")).to_have_count(4)
     expect(page.locator(".wolves-target")).to_have_count(4)  # from d2: c1, e1, c3, e3
 
-    page.focus('[aria-label="Move d2 to e3"]')
+    page.focus('[data-square="e3"].actionable')
     page.keyboard.press("Enter")
     expect(page.locator("#moves button[data-ply]")).to_have_count(4, timeout=ENGINE_TIMEOUT_MS)
     assert page.locator("#moves button[data-ply]").first.inner_text().strip().endswith("e1-d2")

@@ -2,7 +2,8 @@
 // Move by clicking (or Enter/Space on a focused square) a piece and then a destination, or by dragging.
 // Legal moves come only from view.legal (UCI); a promotion opens a chooser. Interface: see README.md.
 import { hintMark } from "../hintmarks.js";
-import { drawGrid, drawHintArrows, FILES, SIZE, SQ, squareXY } from "./grid8.js";
+import { drawGridCells, hasGridFocus } from "./grid.js";
+import { drawGrid, drawHintArrows, FILES, rankNames, SIZE, SQ, squareCells, squareXY } from "./grid8.js";
 import { el, makeButton, rootSvg } from "./svg.js";
 
 const PROMOTIONS = ["q", "r", "b", "n"];
@@ -22,9 +23,10 @@ function squareAt(x, y, flipped) {
   return `${FILES[file]}${rank + 1}`;
 }
 
-function describe(symbol, square) {
-  const colour = symbol === symbol.toUpperCase() ? "White" : "Black";
-  return `${colour} ${PIECE_NAMES[symbol.toLowerCase()]} on ${square}`;
+/** "white knight", "black pawn"; "empty" for no piece. */
+function pieceName(symbol) {
+  if (!symbol) return "empty";
+  return `${symbol === symbol.toUpperCase() ? "white" : "black"} ${PIECE_NAMES[symbol.toLowerCase()]}`;
 }
 
 export function createBoard(container, { onMove }) {
@@ -37,6 +39,7 @@ export function createBoard(container, { onMove }) {
   let selected = null;
   let drag = null;
   let chooser = null;
+  const active = {}; // the grid's active square, kept between redraws
 
   function movesFrom(square) {
     return (view?.legal ?? []).filter((m) => m.startsWith(square));
@@ -101,6 +104,7 @@ export function createBoard(container, { onMove }) {
   }
 
   function draw() {
+    const refocus = hasGridFocus(svg) && !chooser;
     svg.replaceChildren();
     if (!view) return;
     const flipped = Boolean(opts.flipped);
@@ -124,6 +128,7 @@ export function createBoard(container, { onMove }) {
       drawHintArrows(svg, opts.hints, flipped, (move) => [move.slice(0, 2), move.slice(2, 4)], hintMark, 3);
     }
     if (interactive) drawTargets(flipped);
+    drawSquareCells(flipped, interactive, refocus);
     if (drag) {
       drag.image = el("image", { href: pieceUrl(view.pieces[drag.from]), x: drag.x - SQ / 2, y: drag.y - SQ / 2, width: SQ, height: SQ, "pointer-events": "none" });
       svg.append(drag.image);
@@ -131,40 +136,53 @@ export function createBoard(container, { onMove }) {
     if (chooser) drawChooser(flipped);
   }
 
+  /** The selected piece's destinations, marked on the board. */
   function drawTargets(flipped) {
+    for (const move of selected ? movesFrom(selected) : []) {
+      const square = move.slice(2, 4);
+      const [x, y] = squareXY(square, flipped);
+      const style = view.pieces[square]
+        ? "fill: none; stroke: rgba(20, 100, 60, 0.6); stroke-width: 4; pointer-events: none"
+        : "fill: rgba(20, 100, 60, 0.45); pointer-events: none";
+      svg.append(el("circle", { cx: x + SQ / 2, cy: y + SQ / 2, r: view.pieces[square] ? SQ / 2 - 3 : 8, style }));
+    }
+  }
+
+  /** Every square as a cell of the board's grid: named by its piece, and while the person may move, what Enter or a
+   * click does there (select a piece that can move, move the selected one there); a movable piece can be dragged. */
+  function drawSquareCells(flipped, interactive, refocus) {
     const destinations = new Set(selected ? movesFrom(selected).map((m) => m.slice(2, 4)) : []);
-    const movable = new Set((view.legal ?? []).map((m) => m.slice(0, 2)));
-    for (let file = 0; file < 8; file += 1) {
-      for (let rank = 1; rank <= 8; rank += 1) {
-        const square = `${FILES[file]}${rank}`;
-        const [x, y] = squareXY(square, flipped);
-        const symbol = view.pieces[square];
-        if (destinations.has(square)) {
-          const style = symbol
-            ? "fill: none; stroke: rgba(20, 100, 60, 0.6); stroke-width: 4; pointer-events: none"
-            : "fill: rgba(20, 100, 60, 0.45); pointer-events: none";
-          svg.append(el("circle", { cx: x + SQ / 2, cy: y + SQ / 2, r: symbol ? SQ / 2 - 3 : 8, style }));
-        }
-        if (!destinations.has(square) && !movable.has(square)) continue;
-        const target = el("rect", { x, y, width: SQ, height: SQ, style: "fill: transparent; cursor: pointer", "data-square": square });
-        svg.append(target);
-        const label = destinations.has(square)
-          ? `Move ${selected} to ${square}`
-          : `Select ${describe(symbol, square)}`;
-        makeButton(target, label, () => {
-          if (destinations.has(square)) return play(selected, square);
+    const movable = new Set(interactive ? (view.legal ?? []).map((m) => m.slice(0, 2)) : []);
+    const rows = squareCells(flipped, (square) => {
+      const name = `${square}: ${pieceName(view.pieces[square])}`;
+      if (destinations.has(square)) return { name: `${name}, move ${selected} here`, action: () => play(selected, square) };
+      if (!movable.has(square)) return { name, action: null };
+      return {
+        name: `${name}${square === selected ? ", selected" : ", can move"}`,
+        action: () => {
           selected = selected === square ? null : square;
-          return draw();
-        });
-        if (movable.has(square)) {
-          target.addEventListener("pointerdown", (event) => {
-            if (event.button !== 0) return;
-            event.preventDefault();
-            const [px, py] = pointIn(event);
-            drag = { from: square, x: px, y: py, moved: false, pointer: event.pointerId };
-          });
-        }
-      }
+          draw();
+        },
+      };
+    });
+    const cells = drawGridCells(svg, rows, active, {
+      label: "Chess board", rowNames: rankNames(flipped), refocus,
+      onEscape: () => {
+        if (!selected) return false;
+        selected = null;
+        draw();
+        return true;
+      },
+    });
+    for (const cell of cells.flat()) {
+      const square = cell.dataset.square;
+      if (!movable.has(square)) continue;
+      cell.addEventListener("pointerdown", (event) => {
+        if (event.button !== 0) return;
+        event.preventDefault();
+        const [px, py] = pointIn(event);
+        drag = { from: square, x: px, y: py, moved: false, pointer: event.pointerId };
+      });
     }
   }
 

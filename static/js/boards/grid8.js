@@ -12,6 +12,23 @@ export function squareXY(square, flipped) {
   return flipped ? [(7 - file) * SQ, rank * SQ] : [file * SQ, (7 - rank) * SQ];
 }
 
+/**
+ * The 64 squares as cells of a grid (`grid.js`), rows in the order drawn (rank 8 first unless `flipped`), each with
+ * its `data-square` and what `describe(square)` gives: `{name, action}`.
+ */
+export function squareCells(flipped, describe) {
+  return Array.from({ length: 8 }, (_, row) => Array.from({ length: 8 }, (_, col) => {
+    const square = `${FILES[flipped ? 7 - col : col]}${flipped ? row + 1 : 8 - row}`;
+    const [x, y] = squareXY(square, flipped);
+    return { x, y, width: SQ, height: SQ, ...describe(square), attrs: { "data-square": square } };
+  }));
+}
+
+/** The rows' names of an 8x8 grid, as drawn: "Rank 8" first unless `flipped`. */
+export function rankNames(flipped) {
+  return Array.from({ length: 8 }, (_, row) => `Rank ${flipped ? row + 1 : 8 - row}`);
+}
+
 /** Draws the 64 squares (a1 dark) in `lightFill` / `darkFill` and the file and rank labels into `svg`. */
 export function drawGrid(svg, flipped, lightFill, darkFill) {
   for (let file = 0; file < 8; file += 1) {

@@ -2,7 +2,8 @@
 // The move text is "PILE:COUNT" with a 1-based pile. Interface: see README.md in this folder.
 import { hintMark } from "../hintmarks.js";
 import { TOUCH_SCREEN } from "../touch.js";
-import { el, makeButton, rootSvg } from "./svg.js";
+import { drawGridCells, hasGridFocus } from "./grid.js";
+import { el, rootSvg } from "./svg.js";
 
 const GAP = 14;
 const TOP = 34;
@@ -16,6 +17,7 @@ const TOUCH = { pileWidth: 50, row: 50, cell: 50, maxRows: 11 };
 
 export function createBoard(container, { onMove }) {
   let svg = null;
+  const active = {}; // the grid's active cell, kept between redraws
 
   function layout(piles) {
     const sizes = TOUCH_SCREEN.matches ? TOUCH : POINTER;
@@ -28,6 +30,7 @@ export function createBoard(container, { onMove }) {
   }
 
   function render(view, { interactive = false, flipped = false, hint = null, hints = null } = {}) {
+    const refocus = hasGridFocus(svg);
     const piles = view.piles;
     const { rows, perRow, radius, pileWidth, row: rowHeight } = layout(piles);
     const contentWidth = piles.length * pileWidth + (piles.length + 1) * GAP;
@@ -41,6 +44,8 @@ export function createBoard(container, { onMove }) {
     const [lastPile, lastCount] = view.last ? view.last.split(":").map(Number) : [null, 0];
     const order = piles.map((_, index) => index);
     if (flipped) order.reverse();
+    const gridRows = []; // one row per pile, as drawn: its takes, 1 counter first
+    const marks = []; // per row: what hovering or focusing each cell marks
 
     order.forEach((pileIndex, slot) => {
       const size = piles[pileIndex];
@@ -56,7 +61,8 @@ export function createBoard(container, { onMove }) {
         }
       }
       const counters = [];
-      const targets = [];
+      const cells = [];
+      const cellMarks = [];
       for (let k = 0; k < size; k += 1) {
         const [cx, cy] = spot(k);
         const take = size - k;
@@ -74,20 +80,22 @@ export function createBoard(container, { onMove }) {
           svg.append(el("text", { class: "hint-label nim-hint", x: cx, y: cy + 4, "text-anchor": "middle" },
             [document.createTextNode(mark.label.slice(0, 3))]));
         }
-        if (legal.has(move)) {
-          counter.classList.add("legal");
-          const mark = (on) => counters.slice(k).forEach((c) => c.classList.toggle("take", on));
-          const target = el("rect", { class: "nim-target", x: x0 + (k % perRow) * cellWidth, y: cy - rowHeight / 2,
-            width: cellWidth, height: rowHeight, rx: 6 });
-          targets.push(target);
-          target.addEventListener("pointerenter", () => mark(true));
-          target.addEventListener("pointerleave", () => mark(false));
-          target.addEventListener("focus", () => mark(true));
-          target.addEventListener("blur", () => mark(false));
-          makeButton(target, `Take ${take} from pile ${pileIndex + 1}`, () => onMove(move));
-        }
+        if (legal.has(move)) counter.classList.add("legal");
+        const value = given ? `; ${hintMark(given, hints.how).title}` : "";
+        cells.unshift({ // the grid's row runs from taking 1 (the top counter) to taking the whole pile
+          x: x0 + (k % perRow) * cellWidth, y: cy - rowHeight / 2, width: cellWidth, height: rowHeight,
+          name: `Take ${take} from pile ${pileIndex + 1} of ${size}${value}`,
+          action: legal.has(move) ? () => onMove(move) : null, attrs: { "data-move": move, rx: 6 },
+        });
+        cellMarks.unshift((on) => counters.slice(k).forEach((c) => c.classList.toggle("take", on && legal.has(move))));
       }
-      svg.append(...targets); // above the counters and their hint labels, which they cover
+      if (!size) {
+        cells.push({ x: x0, y: TOP - 8, width: pileWidth, height: rows * rowHeight + 16, name: `Pile ${pileIndex + 1}: empty`,
+          action: null });
+        cellMarks.push(() => {});
+      }
+      gridRows.push(cells);
+      marks.push(cellMarks);
       svg.append(el("text", { class: "nim-count", x: x0 + pileWidth / 2, y: floor + 28, "text-anchor": "middle" }, [
         document.createTextNode(String(size)),
       ]));
@@ -100,6 +108,17 @@ export function createBoard(container, { onMove }) {
     svg.append(el("text", { class: "nim-rule", x: width / 2, y: height - 8, "text-anchor": "middle" }, [
       document.createTextNode(rules),
     ]));
+    const cells = drawGridCells(svg, gridRows, active, {
+      label: `Nim piles, ${rules}`, rowNames: order.map((pile) => `Pile ${pile + 1}, ${piles[pile]} counters`), refocus,
+    });
+    cells.forEach((row, r) => row.forEach((cell, c) => {
+      cell.classList.add("nim-target");
+      const mark = marks[r][c];
+      cell.addEventListener("pointerenter", () => mark(true));
+      cell.addEventListener("pointerleave", () => mark(false));
+      cell.addEventListener("focus", () => mark(true));
+      cell.addEventListener("blur", () => mark(false));
+    }));
   }
 
   return {

@@ -3,8 +3,9 @@
 // rabbit, the only piece of its side, is selected at once. Moves are "FROM-TO" ("c1-d2"), taken only from
 // view.legal. Interface: see README.md in this folder.
 import { hintMark } from "../hintmarks.js";
-import { drawGrid, drawHintArrows, SIZE, SQ, squareXY } from "./grid8.js";
-import { el, makeButton, rootSvg } from "./svg.js";
+import { drawGridCells, hasGridFocus } from "./grid.js";
+import { drawGrid, drawHintArrows, rankNames, SIZE, SQ, squareCells, squareXY } from "./grid8.js";
+import { el, rootSvg } from "./svg.js";
 
 function movesByPiece(legal) {
   const moves = new Map();
@@ -51,6 +52,7 @@ export function createBoard(container, { onMove, players = ["Rabbit", "Wolves"] 
   let opts = {};
   let selected = null;
   let fresh = new Set();
+  const active = {}; // the grid's active square, kept between redraws
 
   function highlight(square, style, flipped) {
     const [x, y] = squareXY(square, flipped);
@@ -102,6 +104,7 @@ export function createBoard(container, { onMove, players = ["Rabbit", "Wolves"] 
   }
 
   function draw() {
+    const refocus = hasGridFocus(svg);
     svg.replaceChildren();
     if (!view) return;
     const flipped = Boolean(opts.flipped);
@@ -124,29 +127,42 @@ export function createBoard(container, { onMove, players = ["Rabbit", "Wolves"] 
       svg.append(piece === "rabbit" ? drawRabbit(x, y, isNew) : drawWolf(x, y, isNew));
     }
     drawResult(flipped);
-    for (const [square, targets] of moves) {
-      const [x, y] = squareXY(square, flipped);
-      const hit = el("rect", { x, y, width: SQ, height: SQ, style: "fill: transparent; cursor: pointer" });
-      svg.append(hit);
-      const name = view.pieces[square] === "rabbit" ? players[0] : "Wolf";
-      makeButton(hit, `${name} on ${square}: ${targets.length} move${targets.length === 1 ? "" : "s"}`, () => {
-        selected = selected === square && moves.size > 1 ? null : square;
-        draw();
-      });
-    }
-    for (const to of moves.get(selected) ?? []) {
+    const destinations = new Set(moves.get(selected) ?? []);
+    for (const to of destinations) {
       const [x, y] = squareXY(to, flipped);
       svg.append(el("circle", {
         class: "wolves-target", cx: x + SQ / 2, cy: y + SQ / 2, r: 8, style: "fill: rgba(20, 160, 90, 0.8); pointer-events: none",
       }));
-      const hit = el("rect", { x, y, width: SQ, height: SQ, style: "fill: transparent; cursor: pointer" });
-      svg.append(hit);
-      const from = selected;
-      makeButton(hit, `Move ${from} to ${to}`, () => {
-        selected = null;
-        onMove(`${from}-${to}`);
-      });
     }
+    const from = selected;
+    const rows = squareCells(flipped, (square) => {
+      const piece = view.pieces[square];
+      const name = `${square}: ${piece === "rabbit" ? players[0].toLowerCase() : piece ? "wolf" : "empty"}`;
+      if (destinations.has(square)) {
+        return { name: `${name}, move ${from} here`, action: () => {
+          selected = null;
+          onMove(`${from}-${square}`);
+        } };
+      }
+      const targets = moves.get(square);
+      if (!targets) return { name, action: null };
+      return {
+        name: `${name}, ${square === selected ? "selected" : `${targets.length} move${targets.length === 1 ? "" : "s"}`}`,
+        action: () => {
+          selected = selected === square && moves.size > 1 ? null : square;
+          draw();
+        },
+      };
+    });
+    drawGridCells(svg, rows, active, {
+      label: "Wolves and Rabbit board", rowNames: rankNames(flipped), refocus,
+      onEscape: () => {
+        if (!selected || moves.size === 1) return false;
+        selected = null;
+        draw();
+        return true;
+      },
+    });
   }
 
   function render(nextView, options = {}) {
