@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
+import sys
 from collections.abc import Sequence
 
 COMMANDS = {
@@ -40,4 +42,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` (default: ``sys.argv``), run the chosen command and return its exit status."""
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        status: int = args.run(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader stopped reading (``| head``): what is left unwritten goes nowhere, quietly, as the Python
+        # documentation advises (its "Note on SIGPIPE"); the exit status says the output was cut.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return status

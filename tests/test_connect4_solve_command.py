@@ -81,3 +81,17 @@ def test_analyse_scores_every_column_as_pons_does() -> None:
                 solver.reset()
                 assert scores[column] == -solver.solve(state.play(column))
         assert max(scores) == int(expected)
+
+
+def test_a_reader_that_stops_early_cuts_the_output_without_a_traceback() -> None:
+    """``engine solve connect4 < file | head -1``: the rest goes nowhere, quietly; the exit status says it was cut."""
+    lines = "".join(f"4{column}\n" for column in "1234567" * 800)  # more output than a pipe holds (64 KiB)
+    process = subprocess.Popen([sys.executable, "-m", "engine", "solve", "connect4"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True)
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    process.stdin.write(lines)
+    process.stdin.close()
+    assert process.stdout.readline().startswith("41 ")
+    process.stdout.close()  # the reader goes away, as head does after its lines
+    assert process.wait(timeout=120) == 1
+    assert process.stderr.read() == ""

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
-from engine.game import GameError, State
+from engine.game import GameError, State, describe_score
 from engine.games import game_class, game_names
 from engine.search import make_searcher
 from engine.search.every_move import every_move_options
@@ -89,8 +89,9 @@ def format_root_moves(info: SearchInfo, truth: dict[str, dict[str, Any]] | None 
             value = "-" if root.value is None else root.value
             line = f"  {root.move:>6} visits {root.visits:>7} value {value}"
         else:
-            score = "-" if root.score is None else root.score
-            line = f"  {root.move:>6} score {score!s:>9} ({root.bound or 'not searched'}) nodes {root.nodes}"
+            score = "-" if root.score is None else describe_score(root.score, info.score_scale)
+            bound = f"{root.bound} bound" if root.bound in ("upper", "lower") else root.bound or "not searched"
+            line = f"  {root.move:>6} score {score:>12} ({bound}) nodes {root.nodes}"
         exact = (truth or {}).get(root.move)
         lines.append(line + (f"  truth {exact['text']} ({exact['verdict'] or 'no verdict'})" if exact else ""))
     return "\n".join(lines)

@@ -134,7 +134,9 @@ function drawStatus(state) {
       }[state.search_state] ?? `${playerNames[mover]}: the engine is thinking…`;
     } else if (!seat.taken) main.textContent = `${playerNames[mover]} to move — waiting for a second player`;
     else main.textContent = `${playerNames[mover]} to move`;
-    sub.textContent = `${state.title} · move ${state.ply + 1}`;
+    // The number of the move to make, as the move list numbers it (from a set-up position's own move number).
+    const { startPly = 0 } = moveLabels(state);
+    sub.textContent = `${state.title} · move ${Math.floor((startPly + state.ply) / 2) + 1}`;
   }
   $("watchers").hidden = false;
   $("watchers-count").textContent = String(state.watchers ?? 0);

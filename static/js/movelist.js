@@ -30,7 +30,10 @@ export class MoveList {
       cells.push(`<span class="no" aria-hidden="true">${(startPly + i) / 2 + 1}.</span>`);
       for (let j = i; j < i + 2; j += 1) {
         if (j < 0) cells.push('<span class="skip" aria-hidden="true">…</span>');
-        else if (j < history.length) cells.push(this.cell(history[j], labels?.[j] ?? history[j].move, current, names));
+        else if (j < history.length) {
+          const number = Math.floor((startPly + i) / 2) + 1;
+          cells.push(this.cell(history[j], labels?.[j] ?? history[j].move, current, names, number));
+        }
         else cells.push("<span></span>");
       }
     }
@@ -41,10 +44,12 @@ export class MoveList {
     }
   }
 
-  cell(entry, label, current, names) {
+  /** A move's button: `number` is its move number as the list shows it, said with its player. */
+  cell(entry, label, current, names, number) {
     const engineNote = entry.score_text ? ` (engine: ${entry.score_text})` : "";
+    const who = names[entry.by] ?? "";
     return `<button type="button" data-ply="${entry.ply}" aria-current="${entry.ply === current}"`
-      + ` title="${escapeHtml(`${names[entry.by] ?? ""} ${label}${engineNote}`)}"`
-      + ` aria-label="Move ${entry.ply}: ${escapeHtml(label)}, show this position">${escapeHtml(label)}</button>`;
+      + ` title="${escapeHtml(`${who} ${label}${engineNote}`)}"`
+      + ` aria-label="Move ${number}, ${escapeHtml(who)}: ${escapeHtml(label)}, show this position">${escapeHtml(label)}</button>`;
   }
 }

@@ -330,7 +330,7 @@ export class EnginePanel {
       + `the last completed. Nodes, pruned, cutoffs, TT hits, speed and time: so far, with depth ${searched.depth + 1} `
       + "in progress.";
 
-    this.drawStrip(stateText, info);
+    this.drawStrip(stateText, info, seat);
     this.drawLines(info);
     this.drawIterations(info);
     this.drawRootMoves(info, this.record ? this.recordPly : this.livePly);
@@ -359,14 +359,17 @@ export class EnginePanel {
   }
 
   /** The one-line summary: state, score, depth, nodes, pruned share and best move. */
-  drawStrip(stateText, info) {
+  drawStrip(stateText, info, seat) {
     if (!this.strip) return;
     const parts = [`<b>${escapeHtml(stateText)}</b>`];
     if (info) {
       // A book move's score says "opening book · C30 King's Gambit": the state already says "opening book".
       const prefix = `${stateText} · `;
       const scoreText = info.score_text?.startsWith(prefix) ? info.score_text.slice(prefix.length) : info.score_text;
-      if (scoreText && scoreText !== stateText) parts.push(escapeHtml(scoreText));
+      if (scoreText && scoreText !== stateText) {
+        const whose = seat !== null && seat !== undefined ? ` for ${this.names[seat]}` : "";
+        parts.push(`${escapeHtml(scoreText)}${escapeHtml(whose)}`);
+      }
       if (!ORACLES.has(info.source)) {
         parts.push(`depth ${info.depth}/${info.seldepth}`, `${formatCount(info.nodes)} nodes`);
         if (info.generated) parts.push(`${formatPercent(info.pruned, info.generated)} pruned`);

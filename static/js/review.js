@@ -7,11 +7,11 @@ import { showToast } from "./toast.js";
 
 /** Verdicts worth a mark: kind (shape and colour class), symbol (text mark, never colour alone), in words. */
 const ERRORS = {
-  "threw away a win": { kind: "major", symbol: "??" },
-  "threw away a draw": { kind: "major", symbol: "??" },
-  blunder: { kind: "major", symbol: "??" },
-  mistake: { kind: "middle", symbol: "?" },
-  inaccuracy: { kind: "minor", symbol: "?!" },
+  "threw away a win": { kind: "major", symbol: "??", plural: "times threw away a win" },
+  "threw away a draw": { kind: "major", symbol: "??", plural: "times threw away a draw" },
+  blunder: { kind: "major", symbol: "??", plural: "blunders" },
+  mistake: { kind: "middle", symbol: "?", plural: "mistakes" },
+  inaccuracy: { kind: "minor", symbol: "?!", plural: "inaccuracies" },
 };
 
 const moveNumber = (ply) => `${Math.ceil(ply / 2)}${ply % 2 ? "." : "…"}`;
@@ -151,7 +151,7 @@ export class GameReview {
     this.$("review-summary").innerHTML = [0, 1].map((seat) => {
       const mine = verdicts.filter((verdict) => verdict.by === seat);
       const counts = Object.keys(ERRORS).map((name) => [name, mine.filter((v) => v.verdict === name).length])
-        .filter(([, count]) => count > 0).map(([name, count]) => `${count} ${name}`);
+        .filter(([, count]) => count > 0).map(([name, count]) => `${count} ${count === 1 ? name : ERRORS[name].plural}`);
       const best = mine.filter((verdict) => verdict.verdict === "best").length;
       const average = averages[seat] === null ? "" : ` · average loss ${Math.round(averages[seat])} ${settings.loss_unit}`;
       return `<b>${escapeHtml(names[seat])}</b>: ${best} best of ${mine.length}${counts.length ? `, ${escapeHtml(counts.join(", "))}` : ""}${average}`;

@@ -85,7 +85,7 @@ export class SearchTree {
       : tree.truncated ? " (capped)" : "";
     this.summary.textContent = `${last ? "The last iteration" : "An earlier iteration"}, depth ${tree.depth}`
       + ` · ${formatCount(nodes)} nodes recorded${capped}`
-      + ` · ${formatCount(cut)} moves pruned`;
+      + ` · ${formatCount(cut)} ${cut === 1 ? "move" : "moves"} pruned`;
     let frontier = [tree];
     let rows = 1;
     while (frontier.length) {
