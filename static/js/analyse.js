@@ -356,6 +356,7 @@ function go(node) {
 }
 
 function wireControls() {
+  $("board").addEventListener("board-read", (event) => { $("announcer").textContent = event.detail; });
   $("go-start").addEventListener("click", () => go(page.tree.root));
   $("go-back").addEventListener("click", () => go(page.current.parent));
   $("go-forward").addEventListener("click", () => go(page.current.children[0]));

@@ -11,6 +11,7 @@ import { MoveList } from "./movelist.js";
 import { Offers } from "./offers.js";
 import { GameReview } from "./review.js";
 import { EnginePanel } from "./panel.js";
+import { readGrid } from "./boards/grid.js";
 import { stepsUrl } from "./steplink.js";
 import { SearchTree } from "./tree.js";
 import { showToast } from "./toast.js";
@@ -402,12 +403,29 @@ function stepsHref(movePly, depth) {
   });
 }
 
-/** Tells screen readers the latest move: "Black played Nf6". */
+/** What a chess move in SAN does, in words: "captures, check" ("" for a quiet move). */
+function sanEffect(san) {
+  const effects = [];
+  if (san.startsWith("O-O")) effects.push(san.startsWith("O-O-O") ? "castles queenside" : "castles kingside");
+  if (san.includes("x")) effects.push("captures");
+  if (san.includes("=")) effects.push("promotes");
+  if (san.endsWith("#")) effects.push("checkmate");
+  else if (san.endsWith("+")) effects.push("check");
+  return effects.join(", ");
+}
+
+/** Tells screen readers the latest move once, with what it did: "Black played Nf6", "White played Qxf7#:
+ * captures, checkmate. White wins: checkmate". */
 function announceLastMove(state) {
   const last = state.history?.at(-1);
   if (!last) return;
   const { labels } = moveLabels(state);
-  $("announcer").textContent = `${state.players[last.by]} played ${labels?.at(-1) ?? last.move}`;
+  const label = labels?.at(-1) ?? last.move;
+  const effect = labels ? sanEffect(label) : "";
+  const { winner = null, reason = "" } = state.result ?? {};
+  const result = state.result
+    ? ` ${winner === null ? "Draw" : `${state.players[winner]} wins`}${reason ? `: ${reason}` : ""}.` : "";
+  $("announcer").textContent = `${state.players[last.by]} played ${label}${effect ? `: ${effect}` : ""}.${result}`;
 }
 
 async function applyState(state) {
@@ -760,10 +778,18 @@ function wireControls() {
     drawBoard();
   });
   $("panel-toggle").addEventListener("click", () => togglePanel(!$("panel").classList.contains("collapsed")));
+  $("board").addEventListener("board-read", (event) => { $("announcer").textContent = event.detail; });
+  $("read-position").addEventListener("click", () => {
+    $("announcer").textContent = readGrid($("board").querySelector("svg"));
+  });
   $("tree-expand").addEventListener("click", () => page.tree.expandAll());
   $("tree-collapse").addEventListener("click", () => page.tree.collapseAll());
   document.addEventListener("keydown", (event) => {
-    if (!page.state || event.target.closest?.("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!page.state || event.altKey || event.ctrlKey || event.metaKey) return;
+    // Escape goes back to the live game from anywhere, a slider included; the other keys are not a field's.
+    if (event.target.closest?.("input, select, textarea") && !(event.key === "Escape" && event.target.type === "range")) {
+      return;
+    }
     const shown = page.reviewPly ?? page.state.ply;
     if (event.key === "Escape" && !isLive()) backToLive();
     else if (event.key === "ArrowLeft" && shown > 0) review(shown - 1);

@@ -35,6 +35,9 @@ function proving(info) {
   return `the solver is proving each move to the end of the game: ${proven} of ${(info.root_moves ?? []).length} so far`;
 }
 
+/** The least time between two announcements of the engine's depth while it thinks, in ms. */
+const ANNOUNCE_MS = 5000;
+
 /** Moves that come from no search: the opening book, a solved table, the exact solver. */
 const ORACLES = new Set(["book", "table", "solver"]);
 const SOLVED = new Set(["table", "solver"]);
@@ -331,6 +334,7 @@ export class EnginePanel {
       + "in progress.";
 
     this.drawStrip(stateText, info, seat);
+    this.announce(view.state, stateText, info);
     this.drawLines(info);
     this.drawIterations(info);
     this.drawRootMoves(info, this.record ? this.recordPly : this.livePly);
@@ -359,6 +363,19 @@ export class EnginePanel {
   }
 
   /** The one-line summary: state, score, depth, nodes, pruned share and best move. */
+  /** Tells screen readers what the engine does at a polite rate: its state when it changes ("queued", "thinking",
+   * "solving"), and while it thinks its depth at most every `ANNOUNCE_MS`; never a stored search. */
+  announce(state, stateText, info) {
+    if (state === "record") return;
+    const now = performance.now();
+    const depth = state === "thinking" && info?.depth ? `, depth ${info.depth}` : "";
+    const text = `Engine ${stateText}${depth}`;
+    const changed = state !== this.announced?.state;
+    if (text === this.announced?.text || (!changed && now - (this.announced?.at ?? 0) < ANNOUNCE_MS)) return;
+    this.announced = { state, text, at: now };
+    this.$("p-announce").textContent = text;
+  }
+
   drawStrip(stateText, info, seat) {
     if (!this.strip) return;
     const parts = [`<b>${escapeHtml(stateText)}</b>`];

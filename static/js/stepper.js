@@ -457,6 +457,7 @@ function smallerUrl(depth) {
 }
 
 function wire() {
+  $("board").addEventListener("board-read", (event) => { $("announcer").textContent = event.detail; });
   $("step-start").addEventListener("click", () => go(0));
   $("step-back").addEventListener("click", () => go(page.step - 1));
   $("step-forward").addEventListener("click", () => go(page.step + 1));

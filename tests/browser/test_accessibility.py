@@ -112,7 +112,7 @@ def test_keyboard_play_keeps_focus_on_the_board_and_moves_are_announced(module_s
     page.keyboard.press("Enter")
     page.wait_for_selector('#moves button[data-ply="1"]')
     assert page.evaluate("document.getElementById('board').contains(document.activeElement)")
-    assert page.inner_text("#announcer") == "X played 5"
+    assert page.inner_text("#announcer") == "X played 5."
 
 
 def test_the_promotion_chooser_opens_on_the_queen(module_server, browser: Browser) -> None:

@@ -135,3 +135,37 @@ def test_a_chess_move_with_the_keyboard_and_escape_dropping_a_selection(module_s
     expect(page.locator('#moves button[data-ply="1"]')).to_have_count(1)
     expect(page.locator('#board [data-square="f3"]')).to_have_attribute("aria-label", "f3: white knight")
     assert errors == []
+
+
+def test_moves_are_announced_with_what_they_do_and_the_position_is_read(module_server, browser: Browser) -> None:
+    """A capture and a check said in words; R on the board, or the button, says the whole position."""
+    page, errors = open_page(browser)
+    created = create_game(page, module_server, {"game": "chess", "opponent": {"type": "friend"}, "side": 0,
+                                                "setup": "3k4/8/8/3p4/4Q3/8/8/4K3 w - - 0 1"})
+    page.context.request.post(f"{module_server.url}/api/games/{created['id']}/alone", data={})
+    page.goto(module_server.url + created["url"])
+    expect(page.locator("#watchers-count")).to_have_text("1")
+    page.click('[data-square="e4"].actionable')
+    page.click('[data-square="d5"].actionable')
+    expect(page.locator("#announcer")).to_have_text("White played Qxd5+: captures, check.")
+    page.click("#read-position")
+    expect(page.locator("#announcer")).to_have_text(
+        "Rank 8: d8: black king; Rank 7: empty; Rank 6: empty; Rank 5: d5: white queen; Rank 4: empty; "
+        "Rank 3: empty; Rank 2: empty; Rank 1: e1: white king")
+    tab_into_board(page)
+    page.keyboard.press("Escape")  # nothing selected: the key is the page's
+    page.keyboard.press("r")
+    expect(page.locator("#announcer")).to_contain_text("Rank 8: d8: black king")
+    assert errors == []
+
+
+def test_a_skip_link_leads_to_the_board(module_server, browser: Browser) -> None:
+    page, errors = open_page(browser)
+    page.goto(f"{module_server.url}/analyse/connect4?moves=4")
+    expect(page.locator("#board [role=grid]")).to_be_visible()
+    page.keyboard.press("Tab")
+    expect(page.locator(".skip-link")).to_be_focused()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.getAttribute('role')") == "gridcell"
+    assert errors == []

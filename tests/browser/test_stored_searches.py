@@ -39,7 +39,7 @@ def test_a_late_spectator_and_a_past_move_show_the_stored_search(live_server, br
     expect_count(spectator.locator("#p-nodes"), first["nodes"])
     assert spectator.inner_text("#p-score") == first["score_text"]
     strip, board = spectator.locator("#engine-strip"), spectator.locator("#board").bounding_box()
-    expect(strip).to_contain_text(f"done · {first['score_text']} · depth 5/{first['seldepth']}")
+    expect(strip).to_contain_text(f"done · {first['score_text']} for X · depth 5/{first['seldepth']}")
     assert board["y"] >= 0 and strip.bounding_box()["y"] + strip.bounding_box()["height"] <= 844, \
         "on a phone the board and the engine's summary do not fit on the first screen"
     spectator.screenshot(path=artifacts / "late-spectator-phone.png")

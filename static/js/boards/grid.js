@@ -4,6 +4,18 @@
 // what is on it, so a screen reader reads the position cell by cell; the board keeps the active cell across redraws.
 import { el } from "./svg.js";
 
+/**
+ * The whole position as a screen reader should hear it, from the grid's cells: each row's name, then what is on its
+ * cells (empty cells left out when a row has pieces), "; " between rows. Empty when `svg` holds no grid.
+ */
+export function readGrid(svg) {
+  return [...(svg?.querySelectorAll("[role=row]") ?? [])].map((row) => {
+    const names = [...row.querySelectorAll("[role=gridcell]")].map((cell) => cell.getAttribute("aria-label"));
+    const filled = names.filter((name) => !/: empty\b/.test(name));
+    return `${row.getAttribute("aria-label")}: ${(filled.length ? filled : ["empty"]).join(", ")}`;
+  }).join("; ");
+}
+
 /** Whether the keyboard focus is on one of `svg`'s cells: call before clearing the board, pass to `drawGridCells`. */
 export function hasGridFocus(svg) {
   return Boolean(svg) && svg.contains(document.activeElement);
@@ -67,6 +79,8 @@ export function drawGridCells(svg, cells, state, { label, rowNames = null, refoc
       Home: () => (event.ctrlKey ? move(0, 0) : move(r, 0)),
       End: () => (event.ctrlKey ? move(rows - 1, cols - 1) : move(r, cols - 1)),
       Enter: () => cells[r][c].action?.(), " ": () => cells[r][c].action?.(),
+      // R reads the whole position: the page says it (its live region) on the board's "board-read" event.
+      r: () => svg.dispatchEvent(new CustomEvent("board-read", { bubbles: true, detail: readGrid(svg) })),
     };
     if (event.key === "Escape" && onEscape?.()) {
       event.preventDefault();
