@@ -28,7 +28,7 @@ from webapp.store import Store
 POSITIONS_KEPT = 256
 """Past positions' payloads kept in memory (each at most tens of KB, for a chess game with a long setup)."""
 LIVE_LIST_SIZE = 50
-LIVE_RECENT_SECONDS = 300
+LIVE_RECENT_SECONDS = 120
 """The live list shows a game changed this recently (or watched now): "being played"."""
 
 

@@ -30,17 +30,24 @@ function drawRabbit(x, y, fresh) {
   ]);
 }
 
+/** A wolf's head: pointed ears, a broad brow narrowing to a long muzzle, slanted eyes and a dark nose. */
 function drawWolf(x, y, fresh) {
   const cx = x + SQ / 2;
-  const cy = y + SQ / 2 + 3;
-  const fill = "fill: var(--p1); stroke: rgba(0,0,0,0.4); stroke-width: 1.5";
+  const cy = y + SQ / 2;
+  const fill = "fill: var(--p1); stroke: rgba(0,0,0,0.45); stroke-width: 1.5; stroke-linejoin: round";
+  const dark = "fill: rgba(0,0,0,0.75)";
   return el("g", { class: `wolves-wolf${fresh ? " piece-in" : ""}`, "pointer-events": "none" }, [
-    el("path", { d: `M${cx - 14} ${cy - 4}L${cx - 11} ${cy - 21}L${cx - 2} ${cy - 12}Z`, style: fill }),
-    el("path", { d: `M${cx + 14} ${cy - 4}L${cx + 11} ${cy - 21}L${cx + 2} ${cy - 12}Z`, style: fill }),
-    el("circle", { cx, cy, r: 15, style: fill }),
-    el("circle", { cx: cx - 5, cy: cy - 3, r: 2, style: "fill: rgba(0,0,0,0.75)" }),
-    el("circle", { cx: cx + 5, cy: cy - 3, r: 2, style: "fill: rgba(0,0,0,0.75)" }),
-    el("path", { d: `M${cx - 3} ${cy + 5}L${cx + 3} ${cy + 5}L${cx} ${cy + 9}Z`, style: "fill: rgba(0,0,0,0.7)" }),
+    el("path", { d: `M${cx - 14} ${cy - 7}L${cx - 12} ${cy - 22}L${cx - 4} ${cy - 12}Z`, style: fill }),
+    el("path", { d: `M${cx + 14} ${cy - 7}L${cx + 12} ${cy - 22}L${cx + 4} ${cy - 12}Z`, style: fill }),
+    el("path", {
+      d: `M${cx - 16} ${cy - 8}Q${cx} ${cy - 18} ${cx + 16} ${cy - 8}L${cx + 12} ${cy + 3}L${cx + 5} ${cy + 16}`
+        + `Q${cx} ${cy + 20} ${cx - 5} ${cy + 16}L${cx - 12} ${cy + 3}Z`,
+      style: fill,
+    }),
+    el("path", { d: `M${cx - 9} ${cy - 5}L${cx - 3} ${cy - 2}L${cx - 9} ${cy - 1}Z`, style: dark }),
+    el("path", { d: `M${cx + 9} ${cy - 5}L${cx + 3} ${cy - 2}L${cx + 9} ${cy - 1}Z`, style: dark }),
+    el("ellipse", { cx, cy: cy + 14, rx: 3.5, ry: 2.5, style: dark }),
+    el("path", { d: `M${cx} ${cy + 4}L${cx} ${cy + 11}`, style: "stroke: rgba(0,0,0,0.35); stroke-width: 1.2" }),
   ]);
 }
 
