@@ -27,9 +27,12 @@ function spoken(ms) {
 }
 
 export class Clocks {
-  /** `elements[seat]` is the element showing that seat's clock; `names[seat]` its player's name. */
-  constructor(elements) {
+  /** `elements[seat]` is the element showing that seat's clock; `onLow(seat)`, if given, is called once when a
+   * running clock falls under ten seconds. */
+  constructor(elements, onLow = null) {
     this.elements = elements;
+    this.onLow = onLow;
+    this.low = new Set(); // the seats already told of: under ten seconds since
     this.clock = null;
     this.receivedAt = 0;
     this.timer = null;
@@ -57,6 +60,13 @@ export class Clocks {
 
   draw(labels) {
     const left = this.leftNow();
+    left.forEach((ms, seat) => {
+      if (ms >= LOW_MS) this.low.delete(seat);
+      else if (this.clock.running === seat && !this.low.has(seat)) {
+        this.low.add(seat);
+        this.onLow?.(seat);
+      }
+    });
     this.elements.forEach((element, seat) => {
       element.textContent = formatClock(left[seat]);
       element.classList.toggle("running", this.clock.running === seat);

@@ -5,6 +5,7 @@ import {
   setHints, stopGame, takeSeat,
 } from "./api.js";
 import { Clocks } from "./clock.js";
+import { Sound } from "./sound.js";
 import { escapeHtml } from "./format.js";
 import { hintItems, hintLegend } from "./hintmarks.js";
 import { MoveList } from "./movelist.js";
@@ -47,7 +48,10 @@ const page = {
   panel: null,
   tree: new SearchTree($("tree"), $("tree-summary")),
   moves: new MoveList($("moves"), (ply) => review(ply)),
-  clocks: new Clocks([...document.querySelectorAll(".player .clock")]),
+  clocks: new Clocks([...document.querySelectorAll(".player .clock")], (seat) => {
+    if (seat === page.you) page.sound.play("lowtime");
+  }),
+  sound: new Sound(() => page.you === null || page.you === undefined),
 };
 page.offers = new Offers(
   { waiting: $("waiting-panel"), inviteField: $("invite-field"), copy: $("invite-copy"), share: $("invite-share"),
@@ -362,6 +366,7 @@ function drawAll() {
   drawPlayers(state);
   drawSeatBanner(state);
   drawControls(state);
+  drawSoundToggle();
   drawBoard();
   page.moves.render(state.history ?? [], isLive() ? state.ply : page.reviewPly, state.players, moveLabels(state));
   drawChess(state);
@@ -403,6 +408,25 @@ function stepsHref(movePly, depth) {
   });
 }
 
+/** The sound of the move `last` of `state` (`effect`: what a chess move did, in words): the end, a check, a
+ * capture, the engine's move, or a move. */
+function playMoveSound(state, last, effect) {
+  if (state.result) page.sound.play("end");
+  else if (/check/.test(effect)) page.sound.play("check");
+  else if (/captures/.test(effect)) page.sound.play("capture");
+  else page.sound.play(state.seats?.[last.by]?.kind === "engine" ? "engine" : "move");
+}
+
+/** The sound button: what it does for the visitor's role (a player's or a spectator's choice). */
+function drawSoundToggle() {
+  const button = $("sound-toggle");
+  const on = page.sound.on;
+  button.setAttribute("aria-pressed", String(on));
+  button.textContent = on ? "Sound on" : "Sound off";
+  button.title = `${on ? "Turn off" : "Turn on"} the sounds of moves, checks, captures, the end and low time`
+    + `${page.you === null || page.you === undefined ? " while watching" : ""}`;
+}
+
 /** What a chess move in SAN does, in words: "captures, check" ("" for a quiet move). */
 function sanEffect(san) {
   const effects = [];
@@ -422,6 +446,7 @@ function announceLastMove(state) {
   const { labels } = moveLabels(state);
   const label = labels?.at(-1) ?? last.move;
   const effect = labels ? sanEffect(label) : "";
+  if (page.state && state.ply > page.state.ply) playMoveSound(state, last, effect); // a new move, not a page load
   const { winner = null, reason = "" } = state.result ?? {};
   const result = state.result
     ? ` ${winner === null ? "Draw" : `${state.players[winner]} wins`}${reason ? `: ${reason}` : ""}.` : "";
@@ -778,6 +803,10 @@ function wireControls() {
     drawBoard();
   });
   $("panel-toggle").addEventListener("click", () => togglePanel(!$("panel").classList.contains("collapsed")));
+  $("sound-toggle").addEventListener("click", () => {
+    page.sound.set(!page.sound.on);
+    drawSoundToggle();
+  });
   $("board").addEventListener("board-read", (event) => { $("announcer").textContent = event.detail; });
   $("read-position").addEventListener("click", () => {
     $("announcer").textContent = readGrid($("board").querySelector("svg"));

@@ -169,3 +169,21 @@ def test_a_skip_link_leads_to_the_board(module_server, browser: Browser) -> None
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.getAttribute('role')") == "gridcell"
     assert errors == []
+
+
+def test_sound_is_off_until_turned_on_and_a_spectator_chooses_apart(module_server, browser: Browser) -> None:
+    """The sound button starts off; turning it on is kept for the games one plays, not for those one watches."""
+    page, errors = open_page(browser)
+    created = create_game(page, module_server, {"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0})
+    page.goto(module_server.url + created["url"])
+    toggle = page.locator("#sound-toggle")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    page.reload()
+    expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "true")
+    spectator = page.context.new_page()  # the same browser, on a game it does not play in
+    other = module_server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}}).json()
+    spectator.goto(module_server.url + other["url"])
+    expect(spectator.locator("#sound-toggle")).to_have_attribute("aria-pressed", "false")
+    assert errors == []
