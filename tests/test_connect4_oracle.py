@@ -89,6 +89,8 @@ def test_the_top_level_is_perfect_from_the_first_move() -> None:
     scores = {root.move: root.score for root in info.root_moves}
     assert scores == {str(column + 1): pons_to_engine(pons, 0) for column, pons in enumerate((-2, -1, 0, 1, 0, -1, -2))}
     assert info.score == pons_to_engine(1, 0) and info.score_text == "win in 21"
+    assert info.book_hits > 0  # its proof went down to 12 stones, where the book answers
+    assert answer(Connect4.from_setup(WON_IN_SIX), 8).book_hits == 0  # type: ignore[union-attr]  # past the book
     early = Connect4.from_setup("12345671")
     assert answer(early, ATTEMPT_LEVEL, attempt_seconds=None) is not None
     assert answer(early, SOLVER_LEVEL) is None

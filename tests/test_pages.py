@@ -166,7 +166,7 @@ def test_every_script_a_page_loads_is_served(client: FlaskClient) -> None:
     css.close()
 
 
-SHARED_BOARD_HELPERS = {"svg.js", "grid8.js"}
+SHARED_BOARD_HELPERS = {"svg.js", "grid8.js", "grid.js"}
 """Modules in static/js/boards that board modules import, not boards themselves."""
 
 

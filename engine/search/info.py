@@ -145,6 +145,8 @@ class SearchInfo:
     when not known."""
     table_size: int | None = None
     """For a move read from a solved table (``source`` "table"): how many positions the table holds; else None."""
+    book_hits: int = 0
+    """Positions whose value an opening book gave inside the search (Connect Four's solver, at 12 stones)."""
 
     def to_dict(self) -> SearchInfoDict:
         """JSON-able form of the event (dataclass fields as a dict); each root move also has its ``score_text``
@@ -206,4 +208,5 @@ class SearchInfoDict(TypedDict):
     score_scale: int
     proven: bool
     table_size: int | None
+    book_hits: int
     sent_at: NotRequired[float]

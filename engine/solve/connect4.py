@@ -83,6 +83,8 @@ class Solver:
         self.table: vec[i64] = vec[i64](memoryview(bytes(8 * TABLE_SIZE)).cast("q"))
         self.written: vec[i64] = vec[i64]()
         self.nodes: i64 = 0
+        self.book_hits: i64 = 0
+        """Positions of the last solve whose value the opening book gave."""
         self.deadline: Deadline | None = None
         self.order: vec[i64] = vec[i64](memoryview(bytes(8 * 8 * (CELLS + 1))).cast("q"))
         self.child_threats: vec[i64] = vec[i64](memoryview(bytes(8 * 8 * (CELLS + 1))).cast("q"))
@@ -116,6 +118,7 @@ class Solver:
                    deadline: Deadline | None = None) -> int:
         """``solve`` on raw bitboards: ``position`` = stones of the side to move, ``mask`` = all stones."""
         self.nodes = 0
+        self.book_hits = 0
         if has_four(position ^ mask):
             raise InvalidSetupError("the game is over: the side that just moved has four in a row")
         if winning_cells(position, mask) & ((mask + BOTTOM) & BOARD):
@@ -194,6 +197,7 @@ class Solver:
         if moves == BOOK_STONES and self.book is not None:
             known = self.book.value(position, mask)
             if known is not None:  # exact; kept as the bound this window needs, so a later visit is a table hit
+                self.book_hits += 1
                 self._store(slot, key << 7 | (known + 56 if known >= beta else known + 19))
                 return known
         opponent = position ^ mask

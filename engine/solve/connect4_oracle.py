@@ -31,7 +31,8 @@ ATTEMPT_SECONDS = 5.0
 
 def scored_moves(state: Connect4, solver: Solver, deadline: Deadline | None = None,
                  weak: bool = False) -> Iterator[tuple[int, int, int]]:
-    """``(pons_score, move, nodes)`` of each legal move of ``state`` as soon as it is proven, centre first.
+    """``(pons_score, move, nodes)`` of each legal move of ``state`` as soon as it is proven, centre first (the
+    solver's ``book_hits`` are then those of that move's proof).
 
     Pons' score of a move is minus the score of the position it leads to (his scores count the winner's stones
     at the end, so they do not depend on the ply); a move that wins at once scores ``(43 - stones) // 2``. With
@@ -105,22 +106,26 @@ def connect4_answers(state: Connect4, level: int | None,
         return
     with SOLVERS.borrow() as solver:
         scored: list[tuple[int, int, int]] = []
+        book_hits = 0
         try:
             for entry in scored_moves(state, solver, deadline):
                 scored.append(entry)
+                book_hits += solver.book_hits if entry[2] else 0
                 if len(scored) < len(state.legal_moves()):
-                    yield _solver_event(state, scored, [], (clock() - started) * 1000)
+                    yield _solver_event(state, scored, [], (clock() - started) * 1000, book_hits)
             scored.sort(key=lambda entry: entry[0], reverse=True)
         except SolveTimeout:
             return
         best_move = scored[0][1]
         pv = [best_move, *principal_variation(state.play(best_move), solver, deadline)]
-    yield _solver_event(state, scored, pv, (clock() - started) * 1000)
+    yield _solver_event(state, scored, pv, (clock() - started) * 1000, book_hits)
 
 
-def _solver_event(state: Connect4, scored: list[tuple[int, int, int]], pv: list[int], elapsed: float) -> SearchInfo:
+def _solver_event(state: Connect4, scored: list[tuple[int, int, int]], pv: list[int], elapsed: float,
+                  book_hits: int) -> SearchInfo:
     """A final event (with its line ``pv``, ``scored`` best first) or, without a line, a progress event of the moves
-    ``scored`` so far (the rest listed without a score), after ``elapsed`` ms."""
+    ``scored`` so far (the rest listed without a score), after ``elapsed`` ms, with the positions the opening book
+    answered (``book_hits``)."""
     nodes = sum(entry[2] for entry in scored)
     proven = {move: (pons, move_nodes) for pons, move, move_nodes in scored}
     final = bool(pv)
@@ -135,5 +140,5 @@ def _solver_event(state: Connect4, scored: list[tuple[int, int, int]], pv: list[
         nps=int(nodes / elapsed * 1000) if elapsed else 0, score=score,
         score_text="" if score is None else describe_score(score, Connect4.score_scale),
         pv=[state.move_text(m) for m in pv], best=state.move_text(pv[0]) if final else None, root_moves=root_moves,
-        ebf=None, final=final, source="solver", score_scale=Connect4.score_scale, proven=final,
+        ebf=None, final=final, source="solver", score_scale=Connect4.score_scale, proven=final, book_hits=book_hits,
     )

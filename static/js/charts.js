@@ -104,8 +104,12 @@ function markRows(xs, gap) {
  * line seat 0 is better (filled in seat 0's colour), below it seat 1. `marks` (optional) are {ply, kind, symbol,
  * label, onSelect}: buttons in rows under the plot (shape and symbol by `kind`, never colour alone), never
  * overlapping, each with a guide up to its point; on touch screens only drawn (the caller lists them as buttons).
+ * `startPly`: the half-moves before the game's first (a set-up position's move number), so the axis numbers its
+ * moves as the move list does.
  */
-export function drawEvaluation(svg, points, { plies, names = ["first player", "second player"], axis, marks = [] }) {
+export function drawEvaluation(svg, points, {
+  plies, names = ["first player", "second player"], axis, marks = [], startPly = 0,
+}) {
   const usable = points.filter((p) => Number.isFinite(p.score));
   const ordered = [...marks].sort((a, b) => a.ply - b.ply);
   const span = Math.max(plies, ...usable.map((p) => p.ply), 2);
@@ -185,7 +189,8 @@ export function drawEvaluation(svg, points, { plies, names = ["first player", "s
   for (let move = step; move <= moves; move += step) {
     const x = xOf(2 * move);
     svg.append(el("line", { class: "axis", x1: x, y1: plotBottom, x2: x, y2: plotBottom + 4 }));
-    text(String(move), { class: "axis-text", x, y: labelY, "text-anchor": "middle" });
+    // the number of the move that makes this ply, as the move list numbers it (a set-up position's own number)
+    text(String(Math.floor((startPly + 2 * move - 1) / 2) + 1), { class: "axis-text", x, y: labelY, "text-anchor": "middle" });
   }
   text("move", { class: "axis-text", x: plotLeft - 4, y: labelY, "text-anchor": "end" });
   const legend = [`▲ ${names[0]} better`, `▼ ${names[1]} better`];

@@ -8,7 +8,7 @@ import { Clocks } from "./clock.js";
 import { Sound } from "./sound.js";
 import { escapeHtml } from "./format.js";
 import { hintItems, hintLegend } from "./hintmarks.js";
-import { MoveList } from "./movelist.js";
+import { MoveList, moveLabels } from "./movelist.js";
 import { Offers } from "./offers.js";
 import { GameReview } from "./review.js";
 import { EnginePanel } from "./panel.js";
@@ -281,20 +281,6 @@ function showHint(move) {
       drawBoard();
     });
   }
-}
-
-/**
- * Chess: the SAN of each history entry and the number of half-moves before the first one (the start position's
- * move number and side, plus the moves of an imported game, which are in `view.san` but not in `history`).
- */
-function moveLabels(state) {
-  const san = state.view?.san;
-  const history = state.history ?? [];
-  if (!Array.isArray(san) || san.length < history.length) return {};
-  const before = san.length - history.length;
-  const [, side = "w", , , , fullmove = "1"] = (state.view.start_fen ?? "").split(" ");
-  const startPly = (Number(fullmove) - 1) * 2 + (side === "b" ? 1 : 0) + before;
-  return { labels: san.slice(before), startPly };
 }
 
 /** Chess only: the opening of the position shown, the PGN button and the typed-move form. */

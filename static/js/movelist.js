@@ -1,6 +1,20 @@
 // The move list: the game's moves in pairs; clicking one shows the position after it (read-only).
 import { escapeHtml } from "./format.js";
 
+/**
+ * Chess: the SAN of each history entry and the number of half-moves before the first one (the start position's
+ * move number and side, plus the moves of an imported game, which are in `view.san` but not in `history`).
+ */
+export function moveLabels(state) {
+  const san = state.view?.san;
+  const history = state.history ?? [];
+  if (!Array.isArray(san) || san.length < history.length) return {};
+  const before = san.length - history.length;
+  const [, side = "w", , , , fullmove = "1"] = (state.view.start_fen ?? "").split(" ");
+  const startPly = (Number(fullmove) - 1) * 2 + (side === "b" ? 1 : 0) + before;
+  return { labels: san.slice(before), startPly };
+}
+
 export class MoveList {
   /** `host` is the list element; `onSelect(ply)` is called with the ply chosen (1 = after the first move). */
   constructor(host, onSelect) {

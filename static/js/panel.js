@@ -1,6 +1,7 @@
 // The engine panel: what the engine is doing right now, for everyone in the game's room.
 // Events may arrive faster than the screen refreshes; they are folded into one redraw per animation frame.
 import { drawEvaluation, drawNodesPerDepth } from "./charts.js";
+import { moveLabels } from "./movelist.js";
 import { truthMark } from "./truth.js";
 import { escapeHtml, formatCount, formatMillis, formatPercent, isDecided, scoreClass, scoreFor } from "./format.js";
 
@@ -26,6 +27,13 @@ const STATE_TEXT = {
 /** A root move's score is exact, or only a bound the search proved: "≥" (at least) or "≤" (at most). */
 const BOUND_MARK = { lower: "≥ ", upper: "≤ " };
 const BOUND_TITLE = { lower: " (a lower bound: at least this)", upper: " (an upper bound: at most this)" };
+
+/** Where a score comes from, after whose it is: a table with its size, the solver with its book's share. */
+function sourceText(info) {
+  if (info.table_size) return SOURCE_TEXT.tableSized(info.table_size);
+  if (info.source === "solver" && info.book_hits) return SOURCE_TEXT.solverBook(info.book_hits);
+  return SOURCE_TEXT[info.source] ?? "";
+}
 
 /** While the solver proves a position's moves one by one: how many it has proven (each then shows its exact value
  * among the candidates); "" for any other event. */
@@ -54,6 +62,8 @@ const SOURCE_TEXT = {
   table: " · the exact value, read from the solved table",
   tableSized: (size) => ` · the exact value, read from the solved table of ${formatCount(size)} positions`,
   solver: " · the exact value, found by the solver",
+  solverBook: (hits) => ` · the exact value, found by the solver (${formatCount(hits)} of its positions read from `
+    + "its opening book)",
 };
 
 /** Width (0-100) of each candidate's bar: decided wins full, losses nearly empty, heuristics spread between. */
@@ -189,6 +199,7 @@ export class EnginePanel {
     this.engineGame = state.seats.some((seat) => seat.kind === "engine");
     this.evals = state.evals ?? [];
     this.totalPlies = state.ply ?? 0;
+    this.startPly = moveLabels(state).startPly ?? 0;
     this.gameOver = state.status !== "active";
     this.scoreUnit = state.score_unit ?? "";
     this.scoreAxis = state.score_axis;
@@ -246,7 +257,9 @@ export class EnginePanel {
       const score = scoreFor(0, live.score, this.seat);
       points.push({ ply: this.totalPlies + 1, score, score_text: `${live.score_text} (thinking)` });
     }
-    drawEvaluation(this.$("p-eval-chart"), points, { plies: this.totalPlies + (this.gameOver ? 0 : 1), names: this.names, axis: this.scoreAxis });
+    drawEvaluation(this.$("p-eval-chart"), points, {
+      plies: this.totalPlies + (this.gameOver ? 0 : 1), names: this.names, axis: this.scoreAxis, startPly: this.startPly,
+    });
   }
 
   drawInfo() {
@@ -280,8 +293,7 @@ export class EnginePanel {
     score.textContent = info?.score_text || "–";
     score.className = `score-big ${scoreClass(info?.score_text)}${(info?.score_text ?? "").length > 12 ? " long" : ""}`;
     this.$("p-score-who").textContent = info && seat !== null && info.final !== false
-      ? `for ${this.names[seat]}, ${this.sideText}${info.table_size
-        ? SOURCE_TEXT.tableSized(info.table_size) : SOURCE_TEXT[info.source] ?? ""}`
+      ? `for ${this.names[seat]}, ${this.sideText}${sourceText(info)}`
       : proving(info);
 
     const choice = this.$("p-choice");

@@ -3,6 +3,7 @@
 import { analysePosition, cancelReview, getReview, startReview } from "./api.js";
 import { drawEvaluation } from "./charts.js";
 import { escapeHtml, scoreFor } from "./format.js";
+import { moveLabels } from "./movelist.js";
 import { showToast } from "./toast.js";
 
 /** Verdicts worth a mark: kind (shape and colour class), symbol (text mark, never colour alone), in words. */
@@ -14,12 +15,14 @@ const ERRORS = {
   inaccuracy: { kind: "minor", symbol: "?!", plural: "inaccuracies" },
 };
 
-const moveNumber = (ply) => `${Math.ceil(ply / 2)}${ply % 2 ? "." : "…"}`;
+/** The move that makes ply `ply` as the move list numbers it: "5." for the first player's, "5…" for the second's;
+ * `startPly` half-moves came before the game's first (a set-up position's move number). */
+const moveNumber = (ply, startPly = 0) => `${Math.floor((startPly + ply - 1) / 2) + 1}${(startPly + ply) % 2 ? "." : "…"}`;
 const EXACT = "the exact value of every move (solved table, solver or theory)";
 
 /** Where the verdicts come from, in move ranges when a game has both kinds: "From the exact value of every move
  * (…): 5., 6.–11…. From a search of depth 8 (at most 0.5 s a position): 1.–4…, 5…." */
-function aboutVerdicts(verdicts, settings) {
+function aboutVerdicts(verdicts, settings, startPly) {
   if (verdicts.every((verdict) => verdict.exact)) return `Verdicts from ${EXACT}.`;
   if (!verdicts.some((verdict) => verdict.exact)) {
     return `Verdicts from ${settings.text} of every position; ${settings.grading}.`;
@@ -31,7 +34,8 @@ function aboutVerdicts(verdicts, settings) {
     else runs.push({ exact: verdict.exact, from: verdict.ply, to: verdict.ply });
   }
   const ranges = (exact) => runs.filter((run) => run.exact === exact)
-    .map((run) => (run.from === run.to ? moveNumber(run.from) : `${moveNumber(run.from)}–${moveNumber(run.to)}`))
+    .map((run) => (run.from === run.to ? moveNumber(run.from, startPly)
+      : `${moveNumber(run.from, startPly)}–${moveNumber(run.to, startPly)}`))
     .join(", ");
   const capitalised = EXACT.charAt(0).toUpperCase() + EXACT.slice(1);
   return `${capitalised}: ${ranges(true)}. From ${settings.text}: ${ranges(false)}.`;
@@ -147,7 +151,9 @@ export class GameReview {
     const marks = errors.map((verdict) => ({
       ply: verdict.ply, ...ERRORS[verdict.verdict], label: this.describe(verdict), onSelect: () => this.focus(verdict),
     }));
-    drawEvaluation(this.$("review-chart"), points, { plies: this.state.ply, names, axis: this.state.score_axis, marks });
+    drawEvaluation(this.$("review-chart"), points, {
+      plies: this.state.ply, names, axis: this.state.score_axis, marks, startPly: moveLabels(this.state).startPly ?? 0,
+    });
     this.$("review-summary").innerHTML = [0, 1].map((seat) => {
       const mine = verdicts.filter((verdict) => verdict.by === seat);
       const counts = Object.keys(ERRORS).map((name) => [name, mine.filter((v) => v.verdict === name).length])
@@ -175,13 +181,13 @@ export class GameReview {
         link.className = "btn small review-analyse";
         link.href = href;
         link.textContent = "Analyse";
-        link.setAttribute("aria-label", `Analyse the position before ${moveNumber(verdict.ply)} ${verdict.move_shown}`);
+        link.setAttribute("aria-label", `Analyse the position before ${moveNumber(verdict.ply, moveLabels(this.state).startPly ?? 0)} ${verdict.move_shown}`);
         item.append(link);
       }
       return item;
     }));
     if (errors.length === 0) list.innerHTML = '<li class="hint">No error on either side.</li>';
-    this.$("review-about").textContent = aboutVerdicts(verdicts, settings);
+    this.$("review-about").textContent = aboutVerdicts(verdicts, settings, moveLabels(this.state).startPly ?? 0);
   }
 
   /** "12… Nf6: blunder (+0.30 → loss in 1); better g6", with "· searched" for a searched verdict of a review that
@@ -189,13 +195,13 @@ export class GameReview {
   describe(verdict) {
     const better = verdict.best_shown ? `; better ${verdict.best_shown}` : "";
     const mixed = this.review.verdicts.some((v) => v.exact) && !verdict.exact ? " · searched" : "";
-    return `${moveNumber(verdict.ply)} ${verdict.move_shown}: ${verdict.verdict} (${verdict.before} → ${verdict.after})${better}${mixed}`;
+    return `${moveNumber(verdict.ply, moveLabels(this.state).startPly ?? 0)} ${verdict.move_shown}: ${verdict.verdict} (${verdict.before} → ${verdict.after})${better}${mixed}`;
   }
 
   /** Go to the position where the error was made and say what was better there. */
   focus(verdict) {
     this.onSelect(verdict.ply - 1);
-    this.say(`Position before ${moveNumber(verdict.ply)} ${verdict.move_shown}: `
+    this.say(`Position before ${moveNumber(verdict.ply, moveLabels(this.state).startPly ?? 0)} ${verdict.move_shown}: `
       + `${this.state.players[verdict.by]} played ${verdict.move_shown} (${verdict.verdict}, ${verdict.before} → `
       + `${verdict.after}). Better here: ${verdict.best_shown ?? "—"}.`);
   }
