@@ -49,6 +49,8 @@ export class Sound {
   play(kind) {
     if (!this.on || !SOUNDS[kind] || typeof window.AudioContext !== "function") return;
     this.context ??= new window.AudioContext();
+    // A page nobody has clicked yet starts its audio suspended (the browsers' autoplay rule): it sounds once they do.
+    if (this.context.state === "suspended") this.context.resume().catch(() => {});
     const start = this.context.currentTime;
     for (const [frequency, at, length, type, volume] of SOUNDS[kind]) {
       const oscillator = this.context.createOscillator();
