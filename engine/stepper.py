@@ -54,7 +54,7 @@ def record_search(state: State, depth: int, options: SearchOptions, limit: int =
     recorder = StepRecorder()
     searcher.record_steps(recorder)
     info = final_event(searcher.search())
-    too_large = recorder.nodes > limit
+    too_large = info.nodes > limit  # the search's own count: it may stop at the limit before recording that node
     complete = not too_large and not (stop is not None and stop.is_set())
     return SteppedSearch(info, searcher.readable_steps(recorder.result()) if complete else None, too_large)
 

@@ -53,12 +53,14 @@ class Stepper:
         self.runner = runner
         self._job_ids = job_ids
         self._kept: OrderedDict[tuple[str, ...], bytes] = OrderedDict()
+        self._making: dict[tuple[str, ...], _Making] = {}
         self._lock = threading.Lock()
 
     def recording(self, position: AnalysedPosition, preset: str, depth: int, client: str) -> bytes:
         """The JSON answer (``engine.stepper.SteppedSearch.to_dict`` with the position and settings) for
         ``position`` searched to ``depth`` with ``preset``, as background work of ``client``; waits for it
-        (``WAIT_SECONDS`` at most: then "engine_busy"). A finished position, MCTS or an unknown preset raise
+        (``WAIT_SECONDS`` at most: then "engine_busy", as for a recording stopped before its end). Requests for a
+        recording already being made wait for that one. A finished position, MCTS or an unknown preset raise
         ``ArenaError``."""
         options = step_options(preset)
         state = position.state
@@ -69,6 +71,36 @@ class Stepper:
             if key in self._kept:
                 self._kept.move_to_end(key)
                 return self._kept[key]
+            making = self._making.get(key)
+            first = making is None
+            if making is None:
+                making = self._making[key] = _Making()
+        if not first:
+            if not making.done.wait(WAIT_SECONDS):
+                raise ArenaError(ErrorCode.ENGINE_BUSY, f"the recording did not finish within {WAIT_SECONDS:g} s")
+            if making.error is not None:
+                raise making.error
+            return making.body
+        try:
+            making.body = self._record(position, preset, depth, options, client)
+            with self._lock:
+                self._kept[key] = making.body
+                while len(self._kept) > RECORDINGS_KEPT:
+                    self._kept.popitem(last=False)
+            return making.body
+        except ArenaError as error:
+            making.error = error
+            raise
+        finally:
+            with self._lock:
+                del self._making[key]
+            making.done.set()
+
+    def _record(self, position: AnalysedPosition, preset: str, depth: int, options: SearchOptions,
+                client: str) -> bytes:
+        """Run the recording job and wait for its answer; ``ArenaError`` "engine_busy" when it does not come, fails
+        or was stopped before its end."""
+        state = position.state
         done = threading.Event()
         final: dict[str, Any] = {}
         job_id = self._job_ids()
@@ -81,13 +113,20 @@ class Stepper:
             raise ArenaError(ErrorCode.ENGINE_BUSY, f"the recording did not finish within {WAIT_SECONDS:g} s")
         if final.get("kind") != "final":
             raise ArenaError(ErrorCode.ENGINE_BUSY, f"the recording failed: {final.get('message', 'cancelled')}")
-        body = json.dumps({"game": state.name, "setup": position.start.setup(), "moves": list(position.moves),
-                           "preset": preset, "depth": depth, **final["steps"]}, separators=(",", ":")).encode()
-        with self._lock:
-            self._kept[key] = body
-            while len(self._kept) > RECORDINGS_KEPT:
-                self._kept.popitem(last=False)
-        return body
+        steps = final["steps"]
+        if steps["record"] is None and not steps["too_large"]:
+            raise ArenaError(ErrorCode.ENGINE_BUSY, "the recording was stopped before its end (the engines' ceiling)")
+        return json.dumps({"game": state.name, "setup": position.start.setup(), "moves": list(position.moves),
+                           "preset": preset, "depth": depth, **steps}, separators=(",", ":")).encode()
+
+
+@dataclasses.dataclass
+class _Making:
+    """A recording being made: set ``done`` once it has its ``body`` or its ``error``."""
+
+    done: threading.Event = dataclasses.field(default_factory=threading.Event)
+    body: bytes = b""
+    error: ArenaError | None = None
 
 
 def _on_event(final: dict[str, Any], done: threading.Event, job: SearchJob, info: dict[str, Any]) -> None:

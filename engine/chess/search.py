@@ -207,7 +207,7 @@ class ChessSearcher(BaseSearcher):
         if steps is not None:
             steps.root()
             steps.enter(alpha, beta, depth)
-            steps.ordered([entry[0] for entry in entries], self._root_reasons(depth))
+            steps.ordered([entry[0] for entry in entries], self._root_reasons())
         best = -INF
         for index, entry in enumerate(list(entries)):
             move, child, child_check, hm = entry
@@ -268,10 +268,10 @@ class ChessSearcher(BaseSearcher):
             steps.leave(result)
         return result
 
-    def _root_reasons(self, depth: int) -> list[str]:
-        """Why each root move is where it is in an iteration to ``depth``: the first orders by the ordering keys,
+    def _root_reasons(self) -> list[str]:
+        """Why each root move is where it is in this pass over the root: the first pass orders by the ordering keys,
         later ones keep the last pass's order, in which each move that raised the best went to the front."""
-        if depth == 1:
+        if self.depth == 0:  # no pass over the root has ended yet
             return self.core.order_reasons(self.root.board, vec[i64]([entry[0] for entry in self.entries]), 0, 0)
         return ["the best move of the last pass over the root" if index == 0
                 else "its place after the last pass over the root (a move that raised the best went first)"

@@ -15,6 +15,7 @@ const agree = document.getElementById("lab-agree");
 const socket = io({ transports: ["websocket", "polling"], tryAllTransports: true });
 let run = null;
 let columns = [];
+let runPosition = null; // the game, setup and moves of the run shown, as they were sent
 
 function cell(text) {
   const td = document.createElement("td");
@@ -66,10 +67,7 @@ function stepsCell(entry, final) {
     return td;
   }
   const link = document.createElement("a");
-  link.href = stepsUrl({
-    game: form.elements.game.value, setup: form.elements.setup.value.trim(),
-    moves: form.elements.moves.value.trim().split(/\s+/).filter(Boolean), preset: entry.config.preset, depth,
-  });
+  link.href = stepsUrl({ ...runPosition, preset: entry.config.preset, depth });
   link.textContent = "Step through";
   link.setAttribute("aria-label", `Step through the ${entry.label} search node by node`);
   td.append(link);
@@ -176,6 +174,7 @@ form.addEventListener("submit", (event) => {
     return;
   }
   const moves = form.elements.moves.value.trim().split(/\s+/).filter(Boolean);
+  runPosition = { game: form.elements.game.value, setup: form.elements.setup.value.trim(), moves };
   columns = chosen.map(({ label, config }) => ({ label, config, state: "waiting", info: null }));
   tbody.replaceChildren();
   columns.forEach((_, column) => renderRow(column));

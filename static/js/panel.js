@@ -292,7 +292,7 @@ export class EnginePanel {
     const score = this.$("p-score");
     score.textContent = info?.score_text || "–";
     score.className = `score-big ${scoreClass(info?.score_text)}${(info?.score_text ?? "").length > 12 ? " long" : ""}`;
-    this.$("p-score-who").textContent = info && seat !== null && info.final !== false
+    this.$("p-score-who").textContent = info && seat !== null && (info.final !== false || info.source !== "solver")
       ? `for ${this.names[seat]}, ${this.sideText}${sourceText(info)}`
       : proving(info);
 

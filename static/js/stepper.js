@@ -177,7 +177,8 @@ function windowText(alpha, beta, ply) {
 function cutReason(lower, upper, alpha, beta, ply) {
   if (lower === upper) return "the exact value is stored";
   if (lower >= beta) return `its lower bound ${valueText(lower, ply)} is already at or above β = ${valueText(beta, ply)}`;
-  return `its upper bound ${valueText(upper, ply)} is already at or below α = ${valueText(alpha, ply)}`;
+  if (upper <= alpha) return `its upper bound ${valueText(upper, ply)} is already at or below α = ${valueText(alpha, ply)}`;
+  return "its bounds answer the window once the game's bounds (mate distance, the game's rules) have narrowed it";
 }
 
 function describeStep() {
@@ -439,6 +440,10 @@ async function load() {
       + `nodes, having completed depth ${data.search.depth}. A search of at most ${formatCount(data.limit)} nodes can be `
       + `stepped through: <a class="btn small" href="${smallerUrl(smaller)}">Record depth ${smaller}</a></p>`;
     page.board?.render(start.view, { interactive: false, flipped: false, lastMove: null, hint: null });
+    return;
+  }
+  if (!data.record) {
+    $("status-sub").textContent = "The search was stopped before its end: record it again.";
     return;
   }
   page.record = data.record;

@@ -176,6 +176,7 @@ def test_sound_is_off_until_turned_on_and_a_spectator_chooses_apart(module_serve
     page, errors = open_page(browser)
     created = create_game(page, module_server, {"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0})
     page.goto(module_server.url + created["url"])
+    expect(page.locator("#board [role=grid]")).to_be_visible()  # the page has drawn its game: its buttons work
     toggle = page.locator("#sound-toggle")
     expect(toggle).to_have_attribute("aria-pressed", "false")
     toggle.click()
@@ -186,4 +187,21 @@ def test_sound_is_off_until_turned_on_and_a_spectator_chooses_apart(module_serve
     other = module_server.post("/api/games", {"game": "tictactoe", "opponent": {"type": "friend"}}).json()
     spectator.goto(module_server.url + other["url"])
     expect(spectator.locator("#sound-toggle")).to_have_attribute("aria-pressed", "false")
+    assert errors == []
+
+
+def test_nims_arrows_follow_the_piles_as_drawn(module_server, browser: Browser) -> None:
+    """Piles stand side by side: up and down go along a pile (taking fewer or more), left and right between piles."""
+    page, errors = open_page(browser)
+    page.goto(f"{module_server.url}/analyse/nim?setup=3,4")
+    expect(page.locator("#board [role=grid]")).to_be_visible()
+    tab_into_board(page)
+    focused = page.locator("#board [role=gridcell]:focus")
+    expect(focused).to_have_attribute("data-move", "1:1")
+    page.keyboard.press("ArrowDown")
+    expect(focused).to_have_attribute("data-move", "1:2")
+    page.keyboard.press("ArrowRight")
+    expect(focused).to_have_attribute("data-move", "2:2")
+    page.keyboard.press("ArrowUp")
+    expect(focused).to_have_attribute("data-move", "2:1")
     assert errors == []

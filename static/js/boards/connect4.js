@@ -121,7 +121,8 @@ export function createBoard(container, { onMove }) {
       };
     });
     const [targets] = drawGridCells(svg, [row], active, {
-      label: `Connect Four board, columns 1 to ${cols} from the left, each read from the bottom up`, refocus,
+      label: `Connect Four board, columns 1 to ${cols} from the ${flipped ? "right" : "left"}, each read from the bottom up`,
+      refocus,
       rowNames: ["Columns"],
     });
     targets.forEach((target, shown) => {

@@ -25,11 +25,14 @@ export function hasGridFocus(svg) {
  * Makes `svg` a grid named `label` and draws its cells on top of everything drawn so far: `cells` is rows of
  * `{x, y, width, height, name, action, attrs}` (`action` null where the cell does nothing now; `attrs` extra
  * attributes such as `data-square`). `state` (`{row, col}`, kept by the board between redraws) is the active cell;
- * `rowNames` name the rows (default "Row 1", "Row 2"...); `refocus` focuses the active cell again after a redraw that
+ * `rowNames` name the rows (default "Row 1", "Row 2"...); `columns`: the rows are drawn as columns side by side
+ * (Nim's piles), so the left and right arrows go between rows and up and down along one; `refocus` focuses the active cell again after a redraw that
  * took the focus away; `onEscape` is called on Escape and returns
  * whether it cancelled something (else the key goes on to the page). Returns the cell elements, rows of them.
  */
-export function drawGridCells(svg, cells, state, { label, rowNames = null, refocus = false, onEscape = null }) {
+export function drawGridCells(svg, cells, state, {
+  label, rowNames = null, refocus = false, onEscape = null, columns = false,
+}) {
   svg.setAttribute("role", "grid");
   svg.setAttribute("aria-label", label);
   const rows = cells.length;
@@ -73,9 +76,12 @@ export function drawGridCells(svg, cells, state, { label, rowNames = null, refoc
   }
 
   function onKey(event, r, c) {
+    // The browser's own shortcuts (Ctrl+R, Alt+arrows...) stay the browser's; Ctrl+Home and Ctrl+End are the grid's.
+    if (event.altKey || event.metaKey || (event.ctrlKey && event.key !== "Home" && event.key !== "End")) return;
+    const [right, down] = columns ? [[1, 0], [0, 1]] : [[0, 1], [1, 0]]; // a step right and a step down: [row, col]
     const keys = {
-      ArrowRight: () => move(r, c + 1), ArrowLeft: () => move(r, c - 1),
-      ArrowDown: () => move(r + 1, c), ArrowUp: () => move(r - 1, c),
+      ArrowRight: () => move(r + right[0], c + right[1]), ArrowLeft: () => move(r - right[0], c - right[1]),
+      ArrowDown: () => move(r + down[0], c + down[1]), ArrowUp: () => move(r - down[0], c - down[1]),
       Home: () => (event.ctrlKey ? move(0, 0) : move(r, 0)),
       End: () => (event.ctrlKey ? move(rows - 1, cols - 1) : move(r, cols - 1)),
       Enter: () => cells[r][c].action?.(), " ": () => cells[r][c].action?.(),

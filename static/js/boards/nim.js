@@ -110,6 +110,7 @@ export function createBoard(container, { onMove }) {
     ]));
     const cells = drawGridCells(svg, gridRows, active, {
       label: `Nim piles, ${rules}`, rowNames: order.map((pile) => `Pile ${pile + 1}, ${piles[pile]} counters`), refocus,
+      columns: true,
     });
     cells.forEach((row, r) => row.forEach((cell, c) => {
       cell.classList.add("nim-target");

@@ -71,7 +71,8 @@ export function createBoard(container, { onMove }) {
         action: legal.has(text) ? () => onMove(text) : null, attrs: { "data-cell": text },
       };
     }));
-    drawGridCells(svg, rows, active, { label: "Tic-tac-toe board, cells 1 to 9 from the top left", refocus });
+    const corner = flipped ? "bottom right" : "top left";
+    drawGridCells(svg, rows, active, { label: `Tic-tac-toe board, cells 1 to 9 from the ${corner}`, refocus });
     previous = view.cells.slice();
   }
 
