@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from pages import create_game, open_page
 from playwright.sync_api import Browser, Page, expect
+from servers import LiveServer
 
 ENGINE_TIMEOUT_MS = 60_000
 
@@ -70,12 +71,16 @@ def walk_to(page: Page, selector: str) -> None:
     raise AssertionError(f"the arrows never reached {selector}")
 
 
+def open_engine_game(page: Page, server: LiveServer, game: str, playable: int) -> None:
+    """A new game of ``game`` against the engine's first level, the visitor to move with ``playable`` moves."""
+    created = create_game(page, server, {"game": game, "opponent": {"type": "engine", "level": 1}, "side": 0})
+    page.goto(server.url + created["url"])
+    expect(page.locator("#board .grid-cell.actionable")).to_have_count(playable)
+
+
 def test_a_whole_game_of_tictactoe_with_the_keyboard_alone(module_server, browser: Browser) -> None:
     page, errors = open_page(browser)
-    created = create_game(page, module_server, {"game": "tictactoe", "opponent": {"type": "engine", "level": 1},
-                                                "side": 0})
-    page.goto(module_server.url + created["url"])
-    expect(page.locator("#board .grid-cell.actionable")).to_have_count(9)
+    open_engine_game(page, module_server, "tictactoe", playable=9)
     tab_into_board(page)
     for ply in range(0, 9, 2):
         if page.locator("#status.over").count():
@@ -95,10 +100,7 @@ def test_a_whole_game_of_tictactoe_with_the_keyboard_alone(module_server, browse
 
 def test_connect_four_columns_are_played_with_the_arrows(module_server, browser: Browser) -> None:
     page, errors = open_page(browser)
-    created = create_game(page, module_server, {"game": "connect4", "opponent": {"type": "engine", "level": 1},
-                                                "side": 0})
-    page.goto(module_server.url + created["url"])
-    expect(page.locator("#board .grid-cell.actionable")).to_have_count(7)
+    open_engine_game(page, module_server, "connect4", playable=7)
     tab_into_board(page)
     page.keyboard.press("End")
     expect(page.locator("#board [role=gridcell]:focus")).to_have_attribute("data-column", "7")
