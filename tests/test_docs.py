@@ -127,3 +127,12 @@ def test_the_browser_codes_table_names_every_module_of_static_js() -> None:
              for token in re.findall(r"`([\w/]+\.js|boards/)`", row.split("|")[1])}
     modules = {path.name for path in (ROOT / "static" / "js").glob("*.js")} | {"boards/"}
     assert named == modules
+
+
+def test_the_architecture_names_every_module_of_the_web_app() -> None:
+    """docs/architecture.md names every module of ``webapp/`` (by its path, or in its folder's table by file name)."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    missing = [str(path.relative_to(ROOT)) for path in sorted((ROOT / "webapp").rglob("*.py"))
+               if path.name != "__init__.py" and "migrations" not in path.parts
+               and f"`{path.name}`" not in text and str(path.relative_to(ROOT)) not in text]
+    assert missing == []
