@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import itertools
 import threading
-import time
 
 import pytest
+from helpers import eventually
 
 from engine.search.info import SearchOptions
 from engine.stepper import record_search
@@ -30,11 +30,7 @@ def answer_with(runner: HandRunner, *, stopped: bool) -> None:
 
 
 def wait_for_jobs(runner: HandRunner, count: int) -> None:
-    for _ in range(500):
-        if len(runner.submitted) >= count:
-            return
-        time.sleep(0.01)
-    raise AssertionError(f"{len(runner.submitted)} jobs submitted, not {count}")
+    eventually(lambda: len(runner.submitted) >= count, f"{count} recording jobs submitted")
 
 
 def test_requests_for_the_same_recording_share_one_job_and_it_is_kept() -> None:
