@@ -8,18 +8,26 @@ the solver proves the position) a move is
 - ``threw away a win`` / ``threw away a draw``: the result got worse ("win in 9 → draw").
 
 Elsewhere (chess; Connect Four positions the solver cannot prove in time) each position is searched at a fixed
-depth and time (``SearchSettings``) and a move's loss is the fall of the mover's score from the position before to
-the position after it, in centipawns (chess) or the game's own points, decided scores counted as
-``±DECIDED_CAP``. Chess losses are graded as Lichess grades centipawn losses: ``inaccuracy`` from 50, ``mistake``
-from 100, ``blunder`` from 300; below that the move is ``good``. The search's own choice is ``best`` with a loss
-of 0, whatever the second search (one ply deeper into the game) makes of it: that difference is the two searches'
-horizon, not the move's fault.
+depth and time (``SearchSettings``) and a move's loss is the fall of the mover's value from the position before to
+the position after it. In chess that value is the mover's win chance (``win_chance``: Lichess's curve of the
+centipawns, with no cap, and a forced win or loss at 100 or 0 %), so every value, decided or not, is on one scale
+and a loss is exactly what the two shown values say; losses are graded as Lichess grades them: ``inaccuracy``
+from 5 points, ``mistake`` from 10, ``blunder`` from 15; below that the move is ``good``. Elsewhere the loss
+counts the game's own points, decided scores counted as ``±DECIDED_CAP``, and is not graded. The search's own
+choice is ``best`` with a loss of 0, whatever the second search (one ply deeper into the game) makes of it: that
+difference is the two searches' horizon, not the move's fault.
+
+``summarise`` gives each player's accuracy: in chess Lichess's game accuracy (each move's accuracy from its loss
+of win chance, averaged by a volatility-weighted mean and a harmonic mean); in the other games the share of the
+exactly judged moves that kept the best result, with the distance the others gave away.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+import math
+import statistics
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
@@ -44,36 +52,64 @@ THREW_WIN = "threw away a win"
 THREW_DRAW = "threw away a draw"
 GOOD = "good"
 INACCURACY, MISTAKE, BLUNDER = "inaccuracy", "mistake", "blunder"
-CHESS_GRADES = ((300, BLUNDER), (100, MISTAKE), (50, INACCURACY))
-"""Centipawn losses from which a chess move is graded so (Lichess's classic thresholds)."""
+CHESS_GRADES = ((15.0, BLUNDER), (10.0, MISTAKE), (5.0, INACCURACY))
+"""Falls of the mover's win chance (percentage points) from which a chess move is graded so: Lichess's thresholds
+(0.3, 0.2 and 0.1 on its scale of winning chances from -1 to 1)."""
+WIN_CHANCE_SLOPE = 0.00368208
+"""Lichess's curve: a score of ``cp`` centipawns gives the side a win chance of ``100 / (1 + exp(-slope * cp))``
+percent (``50 + 50 * (2 / (1 + exp(-slope * cp)) - 1)``), fitted to its players' results."""
+ACCURACY_CURVE = (103.1668100711649, 0.04354415386753951, -3.166924740191411)
+"""Lichess's accuracy of one move from its fall of win chance ``f``: ``a * exp(-k * f) + b``, plus 1 point for the
+uncertainty of the analysis, kept within 0-100 (``(a, k, b)``)."""
+
+
 def describe_grading(game: str) -> str:
     """How the losses of searched moves are graded in ``game``, in words (only chess grades them)."""
     if game == "chess":
-        grades = ", ".join(f"{grade} from {limit}" for limit, grade in reversed(CHESS_GRADES))
-        return f"centipawn losses graded as Lichess does: {grades}"
+        grades = ", ".join(f"{grade} from {limit:g}" for limit, grade in reversed(CHESS_GRADES))
+        return f"falls of win chance graded as Lichess does: {grades} points"
     return "losses counted in the game's points, not graded (only chess grades them)"
 
 
 def loss_unit(game: str) -> str:
-    """What a searched move's loss counts in ``game``: "centipawns" in chess, else "points"."""
-    return "centipawns" if game == "chess" else "points"
+    """What a searched move's loss counts in ``game``: "win-chance points" in chess, else "points"."""
+    return "win-chance points" if game == "chess" else "points"
+
+
+def win_chance(score: int) -> float:
+    """The chance in percent that the side whose chess score this is wins (``WIN_CHANCE_SLOPE``), with no cap: a
+    decided score (a forced win or loss) is 100 or 0, a draw 50."""
+    if is_decided(score):
+        return 100.0 if score > 0 else 0.0
+    exponent = WIN_CHANCE_SLOPE * score
+    if exponent >= 0:  # the logistic written so that exp never overflows
+        return 100.0 / (1.0 + math.exp(-exponent))
+    return 100.0 * math.exp(exponent) / (1.0 + math.exp(exponent))
+
+
+def move_accuracy(fall: float) -> float:
+    """Lichess's accuracy (0-100) of a chess move whose mover's win chance fell by ``fall`` points (0 or less:
+    100)."""
+    a, k, b = ACCURACY_CURVE
+    return 100.0 if fall <= 0 else max(0.0, min(100.0, a * math.exp(-k * fall) + b + 1))
 
 
 DECIDED_CAP = 1000
-"""A decided score (a forced win or loss) counts as this many centipawns (or points) when losses are measured."""
+"""Outside chess, a decided score (a forced win or loss) counts as this many points when losses are measured."""
 Progress = Callable[[int, int], None]
 """Called as ``progress(positions_done, positions_total)`` while a review runs."""
 
 
 @dataclass(frozen=True, slots=True)
 class SearchSettings:
-    """The search each position gets where no truth is known: at most ``depth`` plies and ``seconds``."""
+    """The search each position gets where no truth is known: at most ``depth`` plies and ``seconds``. By default
+    the time decides: as deep as the engine gets in 0.5 s (chess middlegames: depth 7 to 8, compiled)."""
 
-    depth: int = 8
+    depth: int = 64
     seconds: float = 0.5
 
     def describe(self) -> str:
-        return f"a search of depth {self.depth} (at most {self.seconds:g} s a position)"
+        return f"a search of {self.seconds:g} s (up to depth {self.depth})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +120,9 @@ class MoveVerdict:
     units (searched positions only), ``exact`` whether the verdict comes from the truth, and ``move_shown`` /
     ``best_shown`` the two moves as players read them (SAN in chess, else the move text), ``before_score`` /
     ``after_score`` the two values as numbers (the engine's convention, the mover's point of view; None where the
-    distance of a result is unknown)."""
+    distance of a result is unknown), and in chess ``win_before`` / ``win_after`` the mover's win chance in percent
+    before and after the move (``win_chance``; None elsewhere). A chess move's ``loss`` is the fall of its win
+    chance in points (one decimal; 0 for the search's own choice); elsewhere it counts the game's points."""
 
     ply: int
     move: str
@@ -93,15 +131,22 @@ class MoveVerdict:
     before: str | None
     after: str | None
     best: str | None
-    loss: int | None
+    loss: float | None
     exact: bool
     move_shown: str
     best_shown: str | None
     before_score: int | None
     after_score: int | None
+    win_before: float | None = None
+    win_after: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MoveVerdict:
+        """The verdict ``to_dict`` gave (a ``KeyError`` names a missing field)."""
+        return cls(**{field.name: data[field.name] for field in dataclasses.fields(cls)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,21 +236,33 @@ def _verdict(ply: int, played: str, state: State, view: PositionView, after_stat
         values = view.exact
         better = None if verdict == BEST else max(values, key=lambda move: values[move].rank())
         return MoveVerdict(ply, played, by, verdict, best_value.text, value.text, better, None, True,
-                           shown_move(state, played), shown_move(state, better), best_value.score, value.score)
+                           shown_move(state, played), shown_move(state, better), best_value.score, value.score,
+                           *_win_chances(state, best_value.score, value.score))
     before = view.score
     after = _score_after(after_state, after_view)
     if before is None or after is None:
         return MoveVerdict(ply, played, by, None, view.score_text, None, None, None, False,
                            shown_move(state, played), None, before, None)
-    if played == view.best:  # the search's own choice: what its score fell by is the horizon of two searches
+    win_before, win_after = _win_chances(state, before, after)
+    loss: float
+    if played == view.best:  # the search's own choice: what its value fell by is the horizon of two searches
         loss, verdict = 0, BEST
+    elif win_before is not None and win_after is not None:
+        loss = round(max(0.0, win_before - win_after), 1)
+        verdict = next((grade for limit, grade in CHESS_GRADES if loss >= limit), GOOD)
     else:
-        loss = max(0, _capped(before) - _capped(after))
-        grades = CHESS_GRADES if state.name == "chess" else ()
-        verdict = next((grade for limit, grade in grades if loss >= limit), GOOD)
+        loss, verdict = max(0, _capped(before) - _capped(after)), GOOD
     better = None if verdict in (BEST, GOOD) else view.best
     return MoveVerdict(ply, played, by, verdict, view.score_text, _text(after_state, after), better, loss, False,
-                       shown_move(state, played), shown_move(state, better), before, after)
+                       shown_move(state, played), shown_move(state, better), before, after, win_before, win_after)
+
+
+def _win_chances(state: State, before: int | None, after: int | None) -> tuple[float | None, float | None]:
+    """The mover's win chances before and after a move in chess (None elsewhere, or where a value is unknown)."""
+    if state.name != "chess":
+        return None, None
+    return (None if before is None else round(win_chance(before), 1),
+            None if after is None else round(win_chance(after), 1))
 
 
 @overload
@@ -251,10 +308,83 @@ def _text(state: State, mover_score: int) -> str:
     return describe_score(mover_score, score_scale(state))
 
 
-def average_losses(verdicts: Sequence[MoveVerdict]) -> list[float | None]:
-    """Each seat's average loss over its searched moves (chess: the average centipawn loss), None without any."""
-    averages: list[float | None] = []
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """One player's review in figures: ``moves`` played; ``accuracy`` in percent (None when nothing judges it) over
+    ``counted`` of them, found by ``method`` ("win chance": Lichess's game accuracy, chess; "best result kept":
+    the share of exactly judged moves that kept the best result, the other games); ``kept`` how many of the
+    exactly judged moves kept the best result and ``plies_given`` the distance those gave away (a slower win or a
+    sooner loss, in plies), both None without exactly judged moves; ``average_loss`` the mean loss of the
+    searched moves in the game's loss unit (None without any)."""
+
+    moves: int
+    accuracy: float | None
+    counted: int
+    method: str
+    kept: int | None
+    plies_given: int | None
+    average_loss: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def summarise(verdicts: Sequence[MoveVerdict], game: str) -> list[SeatSummary]:
+    """Each seat's ``SeatSummary`` of a review of ``game`` (seat 0 first)."""
+    chess_accuracy = _chess_accuracy(verdicts) if game == "chess" else None
+    summaries = []
     for seat in (0, 1):
-        losses = [verdict.loss for verdict in verdicts if verdict.by == seat and verdict.loss is not None]
-        averages.append(sum(losses) / len(losses) if losses else None)
-    return averages
+        mine = [verdict for verdict in verdicts if verdict.by == seat]
+        losses = [verdict.loss for verdict in mine if verdict.loss is not None and not verdict.exact]
+        exact = [verdict for verdict in mine if verdict.exact]
+        given = [verdict.before_score - verdict.after_score for verdict in exact if verdict.verdict in (BEST, KEPT)
+                 and verdict.before_score is not None and verdict.after_score is not None]
+        average_loss = round(sum(losses) / len(losses), 1) if losses else None
+        kept = sum(verdict.verdict in (BEST, KEPT) for verdict in exact) if exact else None
+        plies_given = sum(given) if exact else None
+        if chess_accuracy is not None:
+            summaries.append(SeatSummary(len(mine), chess_accuracy[seat], len(mine), "win chance", kept, plies_given,
+                                         average_loss))
+            continue
+        accuracy = round(100 * kept / len(exact), 1) if kept is not None else None
+        summaries.append(SeatSummary(len(mine), accuracy, len(exact), "best result kept", kept, plies_given,
+                                     average_loss))
+    return summaries
+
+
+def _chess_accuracy(verdicts: Sequence[MoveVerdict]) -> list[float | None] | None:
+    """Lichess's game accuracy of each seat (None for a seat without moves), or None when a move has no win
+    chances. Each move's weight is the volatility of the win chances (seat 0's) around it: the standard deviation
+    of a window of ``len(verdicts) // 10`` positions (2 to 8), within 0.5 to 12; a seat's accuracy is the mean of
+    the weighted mean and the harmonic mean (each move's accuracy at least 1) of its moves' accuracies."""
+    if not verdicts or any(v.win_before is None or v.win_after is None for v in verdicts):
+        return None
+    first = verdicts[0]
+    assert first.win_before is not None
+    chances = [first.win_before if first.by == 0 else 100 - first.win_before]
+    for verdict in verdicts:
+        assert verdict.win_after is not None
+        chances.append(verdict.win_after if verdict.by == 0 else 100 - verdict.win_after)
+    size = max(2, min(8, len(verdicts) // 10))
+    windows = [chances[:size]] * (min(size, len(chances)) - 2)
+    windows += [chances[start:start + size] for start in range(max(1, len(chances) - size + 1))]
+    weights = [max(0.5, min(12.0, statistics.pstdev(window))) for window in windows]
+    accuracies: list[float | None] = []
+    for seat in (0, 1):
+        moves = [(move_accuracy(_fall(v)), weight) for v, weight in zip(verdicts, weights, strict=True) if v.by == seat]
+        if not moves:
+            accuracies.append(None)
+            continue
+        weighted = sum(accuracy * weight for accuracy, weight in moves) / sum(weight for _, weight in moves)
+        harmonic = len(moves) / sum(1 / max(1.0, accuracy) for accuracy, _ in moves)
+        accuracies.append(round((weighted + harmonic) / 2, 1))
+    return accuracies
+
+
+def _fall(verdict: MoveVerdict) -> float:
+    """How far a chess move's win chance fell: its searched loss, or for an exact verdict the fall from the best
+    result's chance to the chance of the result the move kept."""
+    if verdict.loss is not None:
+        return verdict.loss
+    assert verdict.win_before is not None and verdict.win_after is not None
+    return max(0.0, verdict.win_before - verdict.win_after)

@@ -51,6 +51,11 @@ def test_a_finished_game_is_reviewed_once_as_the_command_line_reviews_it(app, cl
             for verdict in review["verdicts"]][1:5] == [
         ("threw away a draw", "draw", "loss in 3", "1"), ("best", "win in 3", "win in 3", None),
         ("best", "loss in 2", "loss in 2", None), ("threw away a win", "win in 2", "draw", "7")]
+    assert review["summaries"] == [  # X kept the best result in 3 of 5 moves, O in 2 of 4
+        {"moves": 5, "accuracy": 60.0, "counted": 5, "method": "best result kept", "kept": 3, "plies_given": 0,
+         "average_loss": None},
+        {"moves": 4, "accuracy": 50.0, "counted": 4, "method": "best result kept", "kept": 2, "plies_given": 0,
+         "average_loss": None}]
     assert app.test_client().get(f"/api/games/{game_id}/review").json == review  # the same for everyone
     store = app.extensions["arena"].store
     assert not store.reviews.claim(game_id, dt.datetime.now(dt.UTC))  # done: never started again

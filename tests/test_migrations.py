@@ -125,12 +125,50 @@ def test_reviews_stored_before_they_said_their_grading_gain_it(database_url):
         command.downgrade(alembic_config(connection), "0002")
     store.close()
     reopened = Store(database_url)
-    assert reopened.reviews.get("c1")[1]["settings"] == settings | {
-        "grading": "centipawn losses graded as Lichess does: inaccuracy from 50, mistake from 100, blunder from 300",
-        "loss_unit": "centipawns"}
+    grading = {key: settings_of("chess")[key] for key in ("grading", "loss_unit")}  # revision 0004 regraded it
+    assert reopened.reviews.get("c1")[1]["settings"] == settings | grading
     assert reopened.reviews.get("n1")[1]["settings"] == settings | {
         "grading": "losses counted in the game's points, not graded (only chess grades them)", "loss_unit": "points"}
-    assert reopened.reviews.get("n1")[1]["settings"] == settings_of("nim")  # as a review made now says
+    assert {key: reopened.reviews.get("n1")[1]["settings"][key] for key in ("grading", "loss_unit")} == {
+        key: settings_of("nim")[key] for key in ("grading", "loss_unit")}  # as a review made now says
+    reopened.close()
+
+
+def _verdict(ply: int, verdict: str, before: int, after: int, loss: int | None, best: str | None) -> dict:
+    return {"ply": ply, "move": "e2e4", "by": (ply - 1) % 2, "verdict": verdict, "before": "", "after": "",
+            "best": best, "loss": loss, "exact": False, "move_shown": "e4", "best_shown": best,
+            "before_score": before, "after_score": after}
+
+
+def test_chess_reviews_stored_on_centipawns_are_regraded_on_win_chances(database_url):
+    """Revision 0004 regrades stored chess reviews from their scores: the review's figures then add up, and a
+    downgrade gives back the centipawn grades and averages."""
+    store = Store(database_url)
+    old = [_verdict(1, "best", 30, -10, 0, None),
+           _verdict(2, "inaccuracy", -930, -1324, 70, "Bb2"),  # capped at 10 pawns: a loss of 70 centipawns
+           _verdict(3, "good", -298, -887, 0, None),  # 25 % of win chance given away, graded as nothing
+           _verdict(4, "good", -2194, -999_992, 0, None)]  # into a forced mate from a lost position
+    new_game(store, "c1", game="chess")
+    assert store.reviews.claim("c1", stale_before=dt.datetime(2000, 1, 1, tzinfo=dt.UTC))
+    stored = {"verdicts": old, "averages": [17.5, 0.0], "settings": {"depth": 8, "seconds": 0.5, "text": "t"}}
+    store.reviews.save("c1", "done", json.loads(json.dumps(stored)))
+    with store.engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0003")
+    store.close()
+    reopened = Store(database_url)
+    review = reopened.reviews.get("c1")[1]
+    assert "averages" not in review and review["game"] == "chess"
+    assert [(v["verdict"], v["loss"], v["win_before"], v["win_after"], v["best"]) for v in review["verdicts"]] == [
+        ("best", 0, 52.8, 49.1, None), ("good", 2.4, 3.2, 0.8, None), ("blunder", 21.3, 25.0, 3.7, None),
+        ("good", 0.0, 0.0, 0.0, None)]
+    assert review["settings"]["loss_unit"] == "win-chance points"
+    with reopened.engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0003")
+    back = reopened.reviews.get("c1")[1]
+    assert [(v["verdict"], v["loss"]) for v in back["verdicts"]] == [
+        ("best", 0), ("inaccuracy", 70), ("blunder", 589), ("good", 0)]
+    assert back["averages"] == [(0 + 589) / 2, (70 + 0) / 2] and "game" not in back
+    assert back["settings"]["loss_unit"] == "centipawns"
     reopened.close()
 
 

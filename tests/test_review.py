@@ -25,8 +25,10 @@ from engine.review import (
     THREW_DRAW,
     THREW_WIN,
     SearchSettings,
-    average_losses,
+    move_accuracy,
     review_moves,
+    summarise,
+    win_chance,
 )
 from engine.solve import tables
 from engine.solve.connect4 import pons_to_engine
@@ -157,9 +159,42 @@ def test_a_chess_blunder_is_graded_with_the_better_move() -> None:
     moves = ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"]  # 3...Nf6?? allows Qxf7 mate
     verdicts = review_moves(new_game("chess"), moves, SearchSettings(depth=3, seconds=10), clock=TickingClock(0.0))
     blunder = verdicts[5]
-    assert blunder.verdict == BLUNDER and blunder.loss >= 300 and blunder.move_shown == "Nf6"
+    assert blunder.verdict == BLUNDER and blunder.move_shown == "Nf6" and blunder.win_after == 0.0
+    assert blunder.loss == round(blunder.win_before - blunder.win_after, 1) >= 15  # what the shown chances say
     assert blunder.after == "loss in 1" and blunder.best_shown in ("g6", "Qe7", "Qf6")
-    assert average_losses(verdicts)[1] is not None and average_losses(verdicts)[1] >= blunder.loss / 3
+    white, black = summarise(verdicts, "chess")
+    assert black.accuracy is not None and white.accuracy is not None and black.accuracy < white.accuracy
+    assert black.counted == black.moves == 3 and black.method == "win chance"
+
+
+def test_win_chances_and_accuracy_follow_lichess_curves() -> None:
+    """Lichess's published points: 0 centipawns is 50 %, +300 about 75 %, a forced result 100 or 0 %, with no cap
+    between (+20 pawns is more than +10); a move losing nothing is 100 % accurate, 10 points about 64.6 %."""
+    assert win_chance(0) == 50.0 and 74.9 < win_chance(300) < 75.2 and win_chance(-300) == 100 - win_chance(300)
+    assert win_chance(WIN - 5) == 100.0 and win_chance(-(WIN - 5)) == 0.0
+    assert win_chance(1000) < win_chance(2000) < 100.0 and win_chance(-200_000) >= 0.0
+    assert move_accuracy(0) == 100.0 and 64.5 < move_accuracy(10) < 64.7 and move_accuracy(100) == 0.0
+
+
+LOST_GAME = ("g2g4 d7d5 g4g5 e7e5 b2b3 d8g5 g1f3 g5f6 f3g1 g8e7 b1c3 c8f5 a2a4 b8c6 c3b5 e8c8 c2c3 a7a6 b5a3 d5d4 "
+             "c3d4 c6d4 a3c4 f5c2 f1h3 c8b8 d1c2 d4c2 e1f1 c2a1 f1e1 a1b3 c1b2 f6c6 e2e4 c6c4 b2e5 d8d2 h3g4 c4c1 "
+             "g4d1 c1d1")
+"""The game of docs/review.md: White loses material, then is mated."""
+
+
+def test_a_lost_position_grades_by_what_its_values_say() -> None:
+    """The example of a lost game: losses on one scale of win chances, mates included, graded as a person would
+    (giving away a last 2 % of a lost game is no error; dropping from 25 % to 4 % is a blunder)."""
+    moves = LOST_GAME.split()
+    verdicts = review_moves(new_game("chess"), moves, SearchSettings(depth=5, seconds=60), clock=TickingClock(0.0))
+    for verdict in verdicts:
+        assert verdict.win_before is not None and verdict.win_after is not None
+        if verdict.verdict != BEST:
+            assert verdict.loss == round(max(0.0, verdict.win_before - verdict.win_after), 1)
+        if verdict.after_score is not None and abs(verdict.after_score) > WIN - 1000:
+            assert verdict.win_after in (0.0, 100.0)
+    lost = [verdict for verdict in verdicts if verdict.by == 0 and verdict.win_before < 5]
+    assert lost and all(verdict.verdict in (BEST, "good") for verdict in lost)
 
 
 def test_the_command_line_prints_the_modules_verdicts(capsys) -> None:

@@ -5,7 +5,7 @@ else a search of ``SETTINGS``), one job per position on the shared runner as bac
 after every live game's engine turn and within that client's share of the engines (``webapp.search.fair_queue``), so it
 never starves a game being played. Its jobs' key is ``review:<game id>:<position>``. While it runs, the
 game's room gets ``review`` ``{game_id, status: "running", done, total}``; at the end ``review`` with the stored
-review (``status`` "done", ``verdicts``, ``averages``, ``settings``), computed by ``engine.review.verdicts_from`` as
+review (``status`` "done", ``verdicts``, ``summaries``, ``settings``), computed by ``engine.review.verdicts_from`` as
 the command line computes it. A review is claimed in the store first (``store.reviews.claim``): asking again, on any
 node, while it runs or once it is done starts nothing.
 """
@@ -22,13 +22,14 @@ from typing import Any, NotRequired, TypedDict
 
 from engine.game import State
 from engine.review import (
+    MoveVerdict,
     PositionView,
     SearchSettings,
-    average_losses,
     describe_grading,
     loss_unit,
     positions_of,
     shown_move,
+    summarise,
     verdicts_from,
 )
 from webapp.clock import Clock
@@ -38,17 +39,17 @@ from webapp.search.jobs import Runner, SearchJob
 from webapp.store import Store
 
 SETTINGS = SearchSettings()
-"""The search of each position without a known truth: depth 8, at most 0.5 s (docs/review.md)."""
+"""The search of each position without a known truth: 0.5 s (docs/review.md)."""
 STALE_SECONDS = 120.0
 """A review said to be running but silent this long (its node stopped) may be started again."""
 
 
 class ReviewResult(TypedDict):
-    """A finished review as stored: each move's verdict (``engine.review.MoveVerdict.to_dict()``), each seat's
-    average loss, and the search settings (``settings_of``)."""
+    """A finished review as stored: the ``game``'s name, each move's verdict (``engine.review.MoveVerdict.to_dict()``)
+    and the search settings (``settings_of``)."""
 
+    game: str
     verdicts: list[dict[str, Any]]
-    averages: list[float | None]
     settings: dict[str, Any]
 
 
@@ -69,7 +70,7 @@ class ReviewStatus(TypedDict):
     done: NotRequired[int]
     total: NotRequired[int]
     verdicts: NotRequired[list[dict[str, Any]]]
-    averages: NotRequired[list[float | None]]
+    summaries: NotRequired[list[dict[str, Any]]]
     settings: NotRequired[dict[str, Any]]
     message: NotRequired[str | None]
 
@@ -90,9 +91,12 @@ class AnalysisPayload(TypedDict):
 
 
 def _done(game_id: str, result: Mapping[str, Any]) -> ReviewStatus:
-    """The status of a done review whose ``result`` is a ``ReviewResult`` (as stored, or just made)."""
-    return {"game_id": game_id, "status": "done", "verdicts": result["verdicts"], "averages": result["averages"],
-            "settings": result["settings"]}
+    """The status of a done review whose ``result`` is a ``ReviewResult`` (as stored, or just made), with each
+    seat's figures (``engine.review.summarise``) worked out from its verdicts."""
+    verdicts = [MoveVerdict.from_dict(verdict) for verdict in result["verdicts"]]
+    summaries = summarise(verdicts, result["game"])
+    return {"game_id": game_id, "status": "done", "verdicts": result["verdicts"],
+            "summaries": [summary.to_dict() for summary in summaries], "settings": result["settings"]}
 
 
 def _review_key(game_id: str, index: int) -> str:
@@ -245,5 +249,5 @@ class Reviews:
     def _judge(run: _Run) -> ReviewResult:
         views = [run.views[index] for index in range(len(run.positions))]
         verdicts = verdicts_from(run.positions, run.moves, views)
-        return {"verdicts": [verdict.to_dict() for verdict in verdicts], "averages": average_losses(verdicts),
-                "settings": settings_of(run.positions[0].name)}
+        game = run.positions[0].name
+        return {"game": game, "verdicts": [verdict.to_dict() for verdict in verdicts], "settings": settings_of(game)}

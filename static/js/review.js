@@ -21,7 +21,7 @@ const moveNumber = (ply, startPly = 0) => `${Math.floor((startPly + ply - 1) / 2
 const EXACT = "the exact value of every move (solved table, solver or theory)";
 
 /** Where the verdicts come from, in move ranges when a game has both kinds: "From the exact value of every move
- * (…): 5., 6.–11…. From a search of depth 8 (at most 0.5 s a position): 1.–4…, 5…." */
+ * (…): 5., 6.–11…. From a search of 0.5 s (up to depth 64): 1.–4…, 5…." */
 function aboutVerdicts(verdicts, settings, startPly) {
   if (verdicts.every((verdict) => verdict.exact)) return `Verdicts from ${EXACT}.`;
   if (!verdicts.some((verdict) => verdict.exact)) {
@@ -39,6 +39,29 @@ function aboutVerdicts(verdicts, settings, startPly) {
     .join(", ");
   const capitalised = EXACT.charAt(0).toUpperCase() + EXACT.slice(1);
   return `${capitalised}: ${ranges(true)}. From ${settings.text}: ${ranges(false)}.`;
+}
+
+/** A move's values before and after it, with the mover's win chances where the review has them (chess):
+ * "−2.98 → −8.87; win chance 25 % → 3.7 %". */
+function values(verdict) {
+  const change = `${verdict.before} → ${verdict.after}`;
+  if (verdict.win_before === null || verdict.win_after === null) return change;
+  return `${change}; win chance ${verdict.win_before} % → ${verdict.win_after} %`;
+}
+
+/** One player's figures (a review's `summaries` entry): "accuracy 85.8 % (win chance, 21 moves) · average loss 2.3
+ * win-chance points", or "" when there are none. */
+function describeSummary(summary, lossUnit) {
+  const parts = [];
+  if (summary.accuracy !== null) {
+    const basis = summary.method === "win chance"
+      ? `Lichess's formula on win chances, ${summary.counted} ${summary.counted === 1 ? "move" : "moves"}`
+      : `kept the best result in ${summary.kept} of ${summary.counted} exactly judged ${summary.counted === 1 ? "move" : "moves"}`;
+    parts.push(`accuracy ${summary.accuracy} % (${basis})`);
+  }
+  if (summary.plies_given) parts.push(`${summary.plies_given} ${summary.plies_given === 1 ? "ply" : "plies"} of distance given away`);
+  if (summary.average_loss !== null) parts.push(`average loss ${summary.average_loss} ${lossUnit} (searched moves)`);
+  return parts.join(" · ");
 }
 
 export class GameReview {
@@ -139,7 +162,7 @@ export class GameReview {
   /** Redraw the finished review (after a resize too). */
   draw() {
     if (this.review?.status !== "done" || !this.state) return;
-    const { verdicts, averages, settings } = this.review;
+    const { verdicts, summaries, settings } = this.review;
     const names = this.state.players;
     const points = [];
     for (const verdict of verdicts) {
@@ -159,8 +182,8 @@ export class GameReview {
       const counts = Object.keys(ERRORS).map((name) => [name, mine.filter((v) => v.verdict === name).length])
         .filter(([, count]) => count > 0).map(([name, count]) => `${count} ${count === 1 ? name : ERRORS[name].plural}`);
       const best = mine.filter((verdict) => verdict.verdict === "best").length;
-      const average = averages[seat] === null ? "" : ` · average loss ${Math.round(averages[seat])} ${settings.loss_unit}`;
-      return `<b>${escapeHtml(names[seat])}</b>: ${best} best of ${mine.length}${counts.length ? `, ${escapeHtml(counts.join(", "))}` : ""}${average}`;
+      const figures = describeSummary(summaries[seat], settings.loss_unit);
+      return `<b>${escapeHtml(names[seat])}</b>: ${best} best of ${mine.length}${counts.length ? `, ${escapeHtml(counts.join(", "))}` : ""}${figures ? ` · ${escapeHtml(figures)}` : ""}`;
     }).join("<br>");
     const list = this.$("review-list");
     list.replaceChildren(...errors.map((verdict) => {
@@ -195,14 +218,14 @@ export class GameReview {
   describe(verdict) {
     const better = verdict.best_shown ? `; better ${verdict.best_shown}` : "";
     const mixed = this.review.verdicts.some((v) => v.exact) && !verdict.exact ? " · searched" : "";
-    return `${moveNumber(verdict.ply, moveLabels(this.state).startPly ?? 0)} ${verdict.move_shown}: ${verdict.verdict} (${verdict.before} → ${verdict.after})${better}${mixed}`;
+    return `${moveNumber(verdict.ply, moveLabels(this.state).startPly ?? 0)} ${verdict.move_shown}: ${verdict.verdict} (${values(verdict)})${better}${mixed}`;
   }
 
   /** Go to the position where the error was made and say what was better there. */
   focus(verdict) {
     this.onSelect(verdict.ply - 1);
     this.say(`Position before ${moveNumber(verdict.ply, moveLabels(this.state).startPly ?? 0)} ${verdict.move_shown}: `
-      + `${this.state.players[verdict.by]} played ${verdict.move_shown} (${verdict.verdict}, ${verdict.before} → `
-      + `${verdict.after}). Better here: ${verdict.best_shown ?? "—"}.`);
+      + `${this.state.players[verdict.by]} played ${verdict.move_shown} (${verdict.verdict}, ${values(verdict)}). `
+      + `Better here: ${verdict.best_shown ?? "—"}.`);
   }
 }

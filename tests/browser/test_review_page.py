@@ -31,8 +31,9 @@ def test_a_finished_game_is_reviewed_in_the_page(module_server, browser: Browser
     expect(spectator.locator("#review-result")).to_be_visible(timeout=REVIEW_TIMEOUT_MS)
     blunder = spectator.locator(".review-error.major", has_text="3… Nf6: blunder")
     expect(blunder).to_have_count(1)
-    expect(blunder).to_contain_text("→ loss in 1")
-    expect(spectator.locator("#review-summary")).to_contain_text("Black")
+    expect(blunder).to_contain_text(re.compile(r"→ loss in 1; win chance \d+(\.\d)? % → 0 %\)"))
+    expect(spectator.locator("#review-summary")).to_contain_text(
+        re.compile(r"Black: .* · accuracy \d+(\.\d)? % \(Lichess's formula on win chances, 3 moves\)"))
     mark = spectator.locator('.eval-mark-button[aria-label^="3… Nf6: blunder"]')
     expect(mark).to_have_count(1)
     card.screenshot(path=artifacts / "review-card.png")
@@ -77,6 +78,6 @@ def test_a_review_says_which_plies_were_judged_exactly(module_server, browser: B
     expect(page.locator("#review-result")).to_be_visible(timeout=REVIEW_TIMEOUT_MS)
     about = page.locator("#review-about")
     expect(about).to_have_text(re.compile(r"^The exact value of every move \(solved table, solver or theory\): .+\. "
-                                          r"From a search of depth 8 \(at most 0\.5 s a position\): 1\.–.*\.$"))
+                                          r"From a search of 0\.5 s \(up to depth 64\): 1\.–.*\.$"))
     page.locator("#review-card").screenshot(path=artifacts / "review-card-nim.png")
     assert errors == []
