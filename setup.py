@@ -28,6 +28,8 @@ COMPILED = (
     "engine/solve/connect4_book.py",
     "engine/solve/retrograde.py",
     "engine/solve/positions.py",
+    "engine/solve/ending_space.py",
+    "engine/solve/ending_solve.py",
     "engine/search/mate_distance.py",
     "engine/search/base.py",
     "engine/search/alphabeta.py",

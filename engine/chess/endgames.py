@@ -1,0 +1,199 @@
+"""Chess endgame tables of our own: the exact distance to mate of every position of the endings with few pieces.
+
+``MATERIALS`` are the endings with a table, built by retrograde analysis (``engine.solve.ending_solve``) with the
+stronger side as White; every position is read from its table, turned over when the colours are the other way
+round. Every three-piece ending (``KK``, ``KBK`` and ``KNK`` are draws without a table) and the common four-piece
+ones, with every table their captures and promotions lead to. Values count plies to mate with best play, ignoring
+the fifty-move rule (no ending here needs more than 35 moves); a position with castling rights is not read.
+
+Tables are files ``<cache>/tables/chess-<material>.tbl`` (``engine.solve.tables.cache_dir``, the format of
+``engine.solve.tablebase``), loaded once per process. The three-piece ones take under a second each and are built
+when first needed (``build_missing``); the four-piece ones by ``python -m engine tablebase build chess``
+(``make tables``), several at a time (``build_all``). Without a table a position is simply not known.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import chess
+
+from engine.solve.ending_solve import Progress, Tables, probe_pieces, solve_ending
+from engine.solve.ending_space import DRAWN_MATERIALS, EndingSpace, material_name, oriented
+from engine.solve.retrograde import DRAW_CODE, TableError
+from engine.solve.tablebase import Entry, Table
+from engine.solve.tables import cache_dir
+
+THREE_PIECES = ("KQK", "KRK", "KPK")
+FOUR_PIECES = ("KQKR", "KBNK", "KQKQ", "KQKB", "KQKN", "KRKR", "KRKB", "KRKN", "KQKP", "KRKP")
+MATERIALS = THREE_PIECES + FOUR_PIECES
+"""Every ending with a table; each one's captures and promotions lead to endings listed before it."""
+BUILT_ON_FIRST_USE = frozenset(THREE_PIECES)
+VERSION = 1
+"""The index layout of ``engine.solve.ending_space``; a table made for another is built again."""
+
+log = logging.getLogger(__name__)
+_loaded: dict[tuple[str, Path], tuple[EndingSpace, bytes]] = {}
+_lock = threading.Lock()
+
+_PIECE_TYPES = {chess.PAWN: 1, chess.KNIGHT: 2, chess.BISHOP: 3, chess.ROOK: 4, chess.QUEEN: 5, chess.KING: 6}
+
+
+def table_path(material: str, directory: Path | None = None) -> Path:
+    """Where the table of ``material`` is stored."""
+    return (directory or cache_dir()) / f"chess-{material}.tbl"
+
+
+def exits(material: str) -> set[str]:
+    """The endings with a table that one capture or promotion leads to from ``material``."""
+    space = EndingSpace(material)
+    found = set()
+    for slot in range(2, space.count):
+        squares = [0] * space.count
+        squares[slot] = -1
+        found.add(oriented(material_name(space.types, space.colours, squares))[0])
+        if space.types[slot] == 1:
+            for promotion in (5, 4, 3, 2):
+                types = list(space.types)
+                types[slot] = promotion
+                found.add(oriented(material_name(types, space.colours, [0] * space.count))[0])
+                for victim in range(2, space.count):
+                    if victim != slot:
+                        squares = [0] * space.count
+                        squares[victim] = -1
+                        found.add(oriented(material_name(types, space.colours, squares))[0])
+    return found - DRAWN_MATERIALS
+
+
+def table(material: str, directory: Path | None = None, *, build_missing: bool = False) -> tuple[
+        EndingSpace, bytes] | None:
+    """The solved table of ``material`` (a name of ``MATERIALS``), loaded once per process; built and saved first
+    when missing and ``build_missing`` (with the tables it needs), else None."""
+    path = table_path(material, directory)
+    with _lock:
+        if (material, path) in _loaded:
+            return _loaded[material, path]
+        space = EndingSpace(material)
+        try:
+            loaded = Table.load(path, f"chess {material}", VERSION, space.size)
+        except TableError:
+            if not build_missing:
+                return None
+            loaded = _build(material, directory, None)
+        _loaded[material, path] = (space, loaded.codes)
+        return _loaded[material, path]
+
+
+def build(material: str, directory: Path | None = None, progress: Progress | None = None) -> Table:
+    """Solve ``material`` by retrograde analysis (and first every table it needs that is missing), save it and keep
+    it for this process. ``TableError`` for a material without a table here."""
+    with _lock:
+        return _build(material, directory, progress)
+
+
+def _build(material: str, directory: Path | None, progress: Progress | None) -> Table:
+    if material not in MATERIALS:
+        raise TableError(f"no chess table for {material}; tables exist for {', '.join(MATERIALS)}")
+    needed: Tables = {}
+    for other in exits(material):
+        path = table_path(other, directory)
+        if (other, path) not in _loaded:
+            other_space = EndingSpace(other)
+            try:
+                other_table = Table.load(path, f"chess {other}", VERSION, other_space.size)
+            except TableError:
+                other_table = _build(other, directory, progress)
+            _loaded[other, path] = (other_space, other_table.codes)
+        needed[other] = _loaded[other, path]
+    space = EndingSpace(material)
+    solved = Table(f"chess {material}", VERSION, bytes(solve_ending(space, needed, progress)))
+    path = table_path(material, directory)
+    try:
+        solved.save(path)
+    except OSError as error:
+        log.warning("cannot save the chess table %s to %s: %s", material, path, error)
+    _loaded[material, path] = (space, solved.codes)
+    return solved
+
+
+def build_all(directory: Path | None = None, materials: Iterable[str] = MATERIALS, workers: int | None = None,
+              report: Callable[[str, float, int], None] | None = None) -> None:
+    """Build every table of ``materials`` that is missing, in ``workers`` processes at once (default: one per
+    core), each table after those it needs; ``report(material, seconds, file_bytes)`` hears of each one built."""
+    wanted = list(materials)
+    order = [material for material in MATERIALS if material in wanted or any(
+        material in _needs(other) for other in wanted)]
+    done: set[str] = {material for material in order if table_path(material, directory).exists()}
+    with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+        while len(done) < len(order):
+            ready = [material for material in order if material not in done and _needs(material) <= done]
+            for material, seconds in zip(ready, pool.map(_build_in_process, ready, [directory] * len(ready)),
+                                         strict=True):
+                done.add(material)
+                if report is not None:
+                    report(material, seconds, table_path(material, directory).stat().st_size)
+
+
+def _needs(material: str) -> set[str]:
+    """Every table ``material`` needs, directly or through another."""
+    direct = exits(material)
+    return direct.union(*(_needs(other) for other in direct))
+
+
+def _build_in_process(material: str, directory: Path | None) -> float:
+    started = time.perf_counter()
+    build(material, directory)
+    return time.perf_counter() - started
+
+
+def board_material(board: chess.Board) -> str | None:
+    """The ending a board's pieces make, as its table names it ("KQKR"), or None beyond four pieces."""
+    if chess.popcount(board.occupied) > 4:
+        return None
+    white = "".join(sorted((piece.symbol().upper() for piece in board.piece_map().values() if piece.color
+                            and piece.piece_type != chess.KING), key="PNBRQ".find, reverse=True))
+    black = "".join(sorted((piece.symbol().upper() for piece in board.piece_map().values() if not piece.color
+                            and piece.piece_type != chess.KING), key="PNBRQ".find, reverse=True))
+    return oriented(f"K{white}K{black}")[0]
+
+
+def probe(board: chess.Board, directory: Path | None = None) -> Entry | None:
+    """The exact value of ``board`` for the side to move, or None: more than four pieces, castling rights, an
+    ending without a table, or its table not built (three-piece ones are built here when missing)."""
+    material = board_material(board)
+    if material is None or board.castling_rights or not board.is_valid():
+        return None
+    if material in DRAWN_MATERIALS:
+        return Entry.from_code(DRAW_CODE)
+    if material not in MATERIALS:
+        return None
+    solved = table(material, directory, build_missing=material in BUILT_ON_FIRST_USE)
+    if solved is None:
+        return None
+    pieces = board.piece_map()
+    types = [_PIECE_TYPES[piece.piece_type] for piece in pieces.values()]
+    colours = [0 if piece.color else 1 for piece in pieces.values()]
+    code = probe_pieces({material: solved}, types, colours, list(pieces), 0 if board.turn else 1)
+    return Entry.from_code(code)
+
+
+def move_values(board: chess.Board, directory: Path | None = None) -> dict[str, Entry] | None:
+    """Every legal move's (UCI) exact value for the side to move, or None when a position after one is not known
+    (see ``probe``); empty when the game is over."""
+    values = {}
+    for move in board.legal_moves:
+        board.push(move)
+        try:
+            after = probe(board, directory)
+        finally:
+            board.pop()
+        if after is None:
+            return None
+        values[move.uci()] = after.after_move()
+    return values
