@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test test-interpreted lint install lock
+.PHONY: run test test-interpreted lint install lock tables
 
 # Python writes its bytecode caches (in __pycache__ folders, ignored by git) even where the environment says not to:
 # a test run starts hundreds of Python processes (servers, engine workers, pytest's own), and without the caches each
@@ -43,6 +43,11 @@ lock:
 
 run: install
 	$(VENV)/bin/gunicorn -w 1 -b $(HOST):$(PORT) "webapp:create_app()"
+
+# Chess's four-piece endgame tables (docs/chess.md): one process per core, into the engine's cache; the three-piece
+# ones are built on first use. A deployment runs it once after installing.
+tables: install
+	$(PY) -m engine tablebase build chess
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -1,6 +1,7 @@
 """The exact value of a position and of each of its moves, where this project can know it: the solved tables
-(tic-tac-toe, Wolves & Rabbit), Nim's theory and exhaustive search (``engine.solve.nim``), and the Connect Four
-solver when it proves the position within a time budget. Chess has none.
+(tic-tac-toe, Wolves & Rabbit), Nim's theory and exhaustive search (``engine.solve.nim``), the Connect Four
+solver when it proves the position within a time budget, and chess's endgame tables (``engine.chess.endgames``:
+endings of up to four pieces whose table is built).
 
 This is for display and review only: nothing in the engine's play reads it (a level plays as its settings say).
 """
@@ -163,6 +164,8 @@ def move_values(state: State, seconds: float = CONNECT4_SECONDS, tables: Path | 
             wins, plies = theory
             values[state.move_text(move)] = Exact("win" if wins else "loss", plies).after_move()
         return values
+    if state.name == "chess":
+        return _chess_values(state)
     if isinstance(position, Connect4):
         try:
             with SOLVERS.borrow() as solver:
@@ -171,6 +174,30 @@ def move_values(state: State, seconds: float = CONNECT4_SECONDS, tables: Path | 
             return None
         return {position.move_text(move): of_score(pons_to_engine(pons, position.moves)) for pons, move, _ in scored}
     return None
+
+
+def may_know(state: State) -> bool:
+    """Whether ``move_values`` may know ``state`` at all (cheap): every position of a game with a source; in chess
+    only an ending of up to four pieces without castling rights."""
+    if state.name != "chess":
+        return state.name in TABLE_GAMES or state.name in ("nim", "connect4")
+    from engine.chess.endgames import board_material
+    from engine.games.chess import ChessState
+
+    position: object = state
+    assert isinstance(position, ChessState)
+    return board_material(position.board) is not None and not position.board.castling_rights
+
+
+def _chess_values(state: State) -> dict[str, Exact] | None:
+    """A chess position's move values from the endgame tables (imported here: python-chess takes a while)."""
+    from engine.chess import endgames
+    from engine.games.chess import ChessState
+
+    position: object = state
+    assert isinstance(position, ChessState)
+    values = endgames.move_values(position.board)
+    return None if values is None else {move: Exact(entry.result, entry.plies) for move, entry in values.items()}
 
 
 def position_value(values: dict[str, Exact]) -> Exact:

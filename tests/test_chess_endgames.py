@@ -12,6 +12,9 @@ import chess
 import pytest
 
 from engine.chess import endgames
+from engine.games import new_game
+from engine.search import make_searcher
+from engine.search.info import Limits, SearchOptions
 from engine.solve.tablebase import Entry
 
 
@@ -81,12 +84,55 @@ def test_positions_without_a_table_are_not_known(tables: Path) -> None:
     assert endgames.probe(chess.Board("8/8/8/4k3/8/8/8/3QK3 w - - 0 1"), tables / "elsewhere") is not None
 
 
-def test_kqkr_has_the_published_longest_mate_and_follows_the_rules(tables: Path) -> None:
-    """The four-piece table needs KQK and KRK for its captures (built first); 35 moves is the longest mate."""
-    endgames.build("KQKR", tables)
-    solved = endgames.table("KQKR", tables)
+def test_kqkr_follows_the_rules_and_the_search_reads_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The four-piece table (about a minute on the compiled engine) needs KQK and KRK for its captures, built
+    first; 35 moves is its longest mate. With five pieces at the root, both ways of taking the knight lead into
+    KQKR, and the search scores them exactly from the table."""
+    kqkr = tmp_path / "tables"
+    endgames.build("KQKR", kqkr)
+    solved = endgames.table("KQKR", kqkr)
     assert solved is not None
     longest = max(code for code in set(solved[1]) if code >= 2)
     assert (longest - 2) >> 1 == 70
-    check_against_python_chess("KQKR", tables, 300, seed=7)
-    check_against_python_chess(turned_over("KQKR"), tables, 100, seed=8)
+    check_against_python_chess("KQKR", kqkr, 300, seed=7)
+    check_against_python_chess(turned_over("KQKR"), kqkr, 100, seed=8)
+    monkeypatch.setenv("ARENA_CACHE", str(tmp_path))
+    state = new_game("chess", "4k2r/8/8/8/8/8/3n4/3QK3 w - - 0 1")
+    final = list(make_searcher(state, Limits(depth=2), SearchOptions()).search())[-1]
+    scores = {move.move: move.score for move in final.root_moves}
+    for capture in ("d1d2", "e1d2"):
+        after = state.board.copy()
+        after.push_uci(capture)
+        entry = endgames.probe(after)
+        assert entry is not None and scores[capture] == entry.after_move().score
+
+
+@pytest.mark.engine
+def test_a_chess_ending_is_reviewed_and_hinted_exactly() -> None:
+    """Reviews and hints read the tables (in the run's cache, three-piece tables built on first use): a king and
+    rook ending's moves are judged exactly, a slower mate is "kept the result", and the hints give mate distances."""
+    from engine.hints import exact_hints
+    from engine.review import BEST, KEPT, review_moves
+
+    start = new_game("chess", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1")
+    best = endgames.move_values(start.board)
+    assert best is not None
+    quickest = max(best, key=lambda move: best[move].score)
+    slower = next(move for move, value in best.items() if value.result == "win" and value.score < best[quickest].score)
+    verdicts = review_moves(start, [quickest]) + review_moves(start, [slower])
+    assert verdicts[0].exact and verdicts[0].verdict == BEST and verdicts[0].before.startswith("win in ")
+    assert verdicts[1].exact and verdicts[1].verdict == KEPT
+    assert verdicts[1].win_before == verdicts[1].win_after == 100.0
+    hints = exact_hints(start, 1.0)
+    assert hints is not None and hints["moves"][quickest]["value"] == verdicts[0].before
+
+
+@pytest.mark.engine
+def test_the_search_probes_the_tables_below_its_root() -> None:
+    """A depth-2 search of a rook ending (up to sixteen moves from mate, far beyond its horizon) scores every root
+    move exactly, from the tables at its children."""
+    state = new_game("chess", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1")
+    values = endgames.move_values(state.board)
+    final = list(make_searcher(state, Limits(depth=2), SearchOptions()).search())[-1]
+    assert values is not None
+    assert {move.move: move.score for move in final.root_moves} == {move: value.score for move, value in values.items()}

@@ -103,9 +103,15 @@ def test_a_seeded_player_draws_the_same_book_moves() -> None:
     assert len({tuple(line) for line in lines.values()}) > 1  # the seed does choose among the main lines
 
 
-def test_without_tablebases_the_oracle_stays_silent(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_without_syzygy_files_the_oracle_answers_only_our_endings(monkeypatch: pytest.MonkeyPatch,
+                                                                  tmp_path: Path) -> None:
     board = chess.Board("8/8/8/4k3/8/8/8/4K2Q w - - 0 1")
     monkeypatch.delenv("ARENA_SYZYGY", raising=False)
     assert tablebase_move(board) is None
     assert tablebase_move(board, str(tmp_path / "missing")) is None
-    assert chess_oracle(ChessState(board), 8) is None
+    answer = chess_oracle(ChessState(board), 8)  # our KQK table (built on first use in the run's cache)
+    assert answer is not None and answer.source == "table" and answer.score_text.startswith("endgame table: win in")
+    assert len(answer.root_moves) == board.legal_moves.count()
+    assert all(move.bound == "exact" for move in answer.root_moves)
+    five = chess.Board("8/8/8/4k3/8/3p4/8/R3K2Q w - - 0 1")
+    assert chess_oracle(ChessState(five), 8) is None  # five pieces: neither our tables nor Syzygy

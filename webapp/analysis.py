@@ -27,6 +27,7 @@ from engine.games import game_class, game_names
 from engine.review import shown_move
 from engine.search.every_move import every_move_options
 from engine.search.info import Limits, SearchOptions
+from engine.truth import may_know
 from webapp import schema
 from webapp.display import tree_nodes
 from webapp.errors import ArenaError, ErrorCode
@@ -39,12 +40,14 @@ TRUTH_SECONDS = 10.0
 truth is "not known". (Within 1 s the solver proved 195 of 200 positions sampled at 12 stones, the hardest ply:
 ``engine.hints.HINT_TRUTH_SECONDS``.)"""
 TRUTH_SOURCES = {"tictactoe": "read from the solved table", "wolves": "read from the solved table",
-                 "nim": "from Nim's theory and exhaustive search", "connect4": "found by the Connect Four solver"}
+                 "nim": "from Nim's theory and exhaustive search", "connect4": "found by the Connect Four solver",
+                 "chess": "read from our endgame tables"}
 """Where a game's exact values come from, in words (``engine.truth.move_values``)."""
 NO_TRUTH = {"tictactoe": "the solved table could not be built", "wolves": "the solved table could not be built",
             "nim": "Nim's theory does not cover these piles and rules",
             "connect4": f"the solver did not prove this position within {TRUTH_SECONDS:g} s",
-            "chess": "chess positions have no exact values here: no endgame tables yet"}
+            "chess": "chess has exact values only in endings of up to four pieces without castling rights, from our "
+                     "endgame tables (the four-piece ones where this server has built them)"}
 """Why a game's position may have no exact values, in words."""
 POSITIONS_KEPT = 2048
 """How many positions the node keeps ready (``position``): people click through the same openings."""
@@ -229,7 +232,7 @@ class Analysis:
         if state.outcome() is not None:
             return
         ply = len(node.position.moves)
-        if state.name not in TRUTH_SOURCES:
+        if state.name not in TRUTH_SOURCES or not may_know(state):
             self.emit("analysis_truth", {"node": node.node, "how": "unknown", "moves": {},
                                          "source": NO_TRUTH.get(state.name, "no exact values are known")}, to=sid)
         else:  # the exact values first: on the client's share of the engines they come before the search

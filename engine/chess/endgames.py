@@ -19,7 +19,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
 import chess
@@ -40,9 +40,13 @@ VERSION = 1
 
 log = logging.getLogger(__name__)
 _loaded: dict[tuple[str, Path], tuple[EndingSpace, bytes]] = {}
+_absent: set[tuple[str, Path]] = set()
+"""Tables the search found missing: it does not look for their files again in this process."""
 _lock = threading.Lock()
 
 _PIECE_TYPES = {chess.PAWN: 1, chess.KNIGHT: 2, chess.BISHOP: 3, chess.ROOK: 4, chess.QUEEN: 5, chess.KING: 6}
+_LETTER_TYPES = {ord(letter): kind for letter, kind in zip("PNBRQK", range(1, 7), strict=True)}
+_LETTER_TYPES.update({ord(letter): kind for letter, kind in zip("pnbrqk", range(1, 7), strict=True)})
 
 
 def table_path(material: str, directory: Path | None = None) -> Path:
@@ -124,17 +128,23 @@ def _build(material: str, directory: Path | None, progress: Progress | None) -> 
 
 def build_all(directory: Path | None = None, materials: Iterable[str] = MATERIALS, workers: int | None = None,
               report: Callable[[str, float, int], None] | None = None) -> None:
-    """Build every table of ``materials`` that is missing, in ``workers`` processes at once (default: one per
-    core), each table after those it needs; ``report(material, seconds, file_bytes)`` hears of each one built."""
-    wanted = list(materials)
+    """Build every table of ``materials`` that is missing, and the tables they need, in ``workers`` processes at
+    once (default: one per core), each as soon as those it needs are built; ``report(material, seconds,
+    file_bytes)`` hears of each one built."""
+    wanted = set(materials)
     order = [material for material in MATERIALS if material in wanted or any(
         material in _needs(other) for other in wanted)]
-    done: set[str] = {material for material in order if table_path(material, directory).exists()}
+    done = {material for material in order if table_path(material, directory).exists()}
     with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
+        running: dict[Future[float], str] = {}
         while len(done) < len(order):
-            ready = [material for material in order if material not in done and _needs(material) <= done]
-            for material, seconds in zip(ready, pool.map(_build_in_process, ready, [directory] * len(ready)),
-                                         strict=True):
+            for material in order:
+                if material not in done and material not in running.values() and _needs(material) <= done:
+                    running[pool.submit(_build_in_process, material, directory)] = material
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                material = running.pop(future)
+                seconds = future.result()
                 done.add(material)
                 if report is not None:
                     report(material, seconds, table_path(material, directory).stat().st_size)
@@ -186,6 +196,7 @@ def probe(board: chess.Board, directory: Path | None = None) -> Entry | None:
 def move_values(board: chess.Board, directory: Path | None = None) -> dict[str, Entry] | None:
     """Every legal move's (UCI) exact value for the side to move, or None when a position after one is not known
     (see ``probe``); empty when the game is over."""
+    board = board.copy(stack=False)
     values = {}
     for move in board.legal_moves:
         board.push(move)
@@ -197,3 +208,39 @@ def move_values(board: chess.Board, directory: Path | None = None) -> dict[str, 
             return None
         values[move.uci()] = after.after_move()
     return values
+
+
+def search_probe(board: bytes, white_to_move: bool) -> int:
+    """The table code of a position of the search's internal board (``engine.chess.board``: its side to move in
+    upper case, turned half a turn when Black moves), or 0 when no loaded table knows it: castling rights, more
+    than four pieces, an ending without a table or whose table is not built (looked for once per process; the
+    search never builds one)."""
+    if board[0]:  # castling rights (CASTLING_AT)
+        return 0
+    types: list[int] = []
+    colours: list[int] = []
+    squares: list[int] = []
+    for index in range(21, 99):
+        kind = _LETTER_TYPES.get(board[index])
+        if kind is None:
+            continue
+        if len(types) == 4:
+            return 0
+        seen_from_white = index if white_to_move else 119 - index
+        row, column = divmod(seen_from_white, 10)
+        types.append(kind)
+        colours.append(0 if (board[index] < 97) == white_to_move else 1)
+        squares.append((9 - row) * 8 + column - 1)
+    material = oriented(material_name(types, colours, squares))[0]
+    if material in DRAWN_MATERIALS:
+        return DRAW_CODE
+    if material not in MATERIALS:
+        return 0
+    key = (material, table_path(material))
+    if key in _absent:
+        return 0
+    solved = table(material)
+    if solved is None:
+        _absent.add(key)
+        return 0
+    return probe_pieces({material: solved}, types, colours, squares, 0 if white_to_move else 1)

@@ -22,9 +22,9 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from engine.chess import board as cb
-from engine.chess import convert
+from engine.chess import convert, endgames
 from engine.chess.evaluation import DEFAULT_PERSONALITY, PERSONALITIES, build_tables, game_phase, lone_king_side
-from engine.chess.tree import INF, MATE_BOUND, MAX_DEPTH, ChessTree
+from engine.chess.tree import ENDGAME_PIECES, INF, MATE_BOUND, MAX_DEPTH, ChessTree
 from engine.clock import SYSTEM_MONOTONIC, Monotonic
 from engine.game import WIN
 from engine.search.base import (
@@ -88,7 +88,8 @@ class ChessSearcher(BaseSearcher):
         self.white = self.board.turn == chess.WHITE
         self.root = convert.from_board(self.board, self.tables)
         strong = lone_king_side(self.board)
-        self.core.load(self.tables, phase, strong is not None, strong == self.board.turn, self._game_history())
+        self.core.load(self.tables, phase, strong is not None, strong == self.board.turn, self._game_history(),
+                       endgames.search_probe, self.white, chess.popcount(self.board.occupied) <= ENDGAME_PIECES)
 
     def _game_history(self) -> set[bytes]:
         """Boards of the game since the last capture or pawn move, excluding the root (for repetitions)."""

@@ -54,6 +54,8 @@ MATE_BOUND: Final = WIN - MAX_PLIES
 EXACT: Final = 0
 LOWER: Final = 1
 UPPER: Final = 2
+ENDGAME_PIECES: Final = 4
+"""The most pieces (kings included) an endgame table holds."""
 MAX_DEPTH: Final = 64
 """Deepest iteration; killers are kept for four times as many plies (extensions and quiescence go deeper)."""
 TT_LIMIT: Final = 1 << 18
@@ -123,6 +125,11 @@ class ChessTree:
         self.phase = 0
         self.mopup = False
         self.strong_at_root = False
+        self.endgame: Callable[[bytes, bool], int] | None = None
+        """``endgame(board, white_to_move)``: an endgame table's code of a position of few pieces, or 0
+        (``engine.chess.endgames.search_probe``); None: no tables."""
+        self.white_at_root = True
+        self.few_at_root = False
         self.steps: StepRecorder | None = None
         """When set (``record_steps``), every node is recorded in it, its moves as internal moves
         (``engine.search.steps``)."""
@@ -130,9 +137,16 @@ class ChessTree:
         """Whether ``steps`` is set: the hot path tests this native flag only."""
         self.reset_counters(0)
 
-    def load(self, tables: Tables, phase: int, mopup: bool, strong_at_root: bool, seen: set[bytes]) -> None:
+    def load(self, tables: Tables, phase: int, mopup: bool, strong_at_root: bool, seen: set[bytes],
+             endgame: Callable[[bytes, bool], int] | None = None, white_at_root: bool = True,
+             few_at_root: bool = False) -> None:
         """Search a new root: its ``tables`` and ``phase``, whether mop-up applies (and whether the strong side
-        moves at the root), and the boards of the game that count as repetitions."""
+        moves at the root), the boards of the game that count as repetitions, and the endgame tables' probe
+        (asked below the root after every capture or pawn move that leaves at most ``ENDGAME_PIECES`` pieces, and
+        at every node when the root has that few: ``few_at_root``) with the side to move at the root."""
+        self.endgame = endgame
+        self.white_at_root = white_at_root
+        self.few_at_root = few_at_root
         self.tables = tables
         self.phase = phase
         self.mopup = mopup
@@ -222,6 +236,14 @@ class ChessTree:
         flag = (entry >> MOVE_BITS) & 3
         steps.probe(outcome, (entry >> 23) & 255, stored if flag != UPPER else -INF, stored if flag != LOWER else INF)
 
+    def table_score(self, code: int, ply: int) -> int:
+        """The score of an endgame table's code (``engine.solve.retrograde``) ``ply`` plies below the root."""
+        if code == 1:
+            return self.draw(ply)
+        if code & 1:
+            return -(WIN - ply - ((code - 3) >> 1))
+        return WIN - ply - ((code - 2) >> 1)
+
     def draw(self, ply: int) -> int:
         """A draw's score for the side to move at ``ply``: ``-contempt`` for the engine's side."""
         return -self.contempt if ply % 2 == 0 else self.contempt
@@ -295,6 +317,13 @@ class ChessTree:
                 if self.recording:
                     self.step().answer("b")
                 return alpha
+            if (self.endgame is not None and (hm == 0 or self.few_at_root)
+                    and 64 - board.count(b".") <= ENDGAME_PIECES):
+                code = self.endgame(board, ((ply & 1) == 0) == self.white_at_root)
+                if code:
+                    if self.recording:
+                        self.step().answer("g")
+                    return self.table_score(code, ply)
         if depth <= 0:
             if self.quiescence:
                 self.nodes -= 1

@@ -1,8 +1,10 @@
-"""``python -m engine tablebase build GAME | probe GAME POSITION | info GAME``: solved tables of small games.
+"""``python -m engine tablebase build GAME | probe GAME POSITION | info GAME``: solved tables of small games, and
+chess's endgame tables (GAME ``chess``).
 
-``build`` solves the game by retrograde analysis and saves its table (see ``engine.solve.tables`` for where);
-``probe`` prints the exact value of a position (in the game's notation) and of each of its moves; ``info``
-describes a stored table. ``--dir`` chooses another folder than the cache.
+``build`` solves the game by retrograde analysis and saves its table (see ``engine.solve.tables`` for where; for
+chess every ending of ``engine.chess.endgames.MATERIALS`` that is missing, or those of ``--material``, one process
+per core); ``probe`` prints the exact value of a position (in the game's notation; chess: a FEN) and of each of its
+moves; ``info`` describes a stored table (chess: every one). ``--dir`` chooses another folder than the cache.
 """
 
 from __future__ import annotations
@@ -23,14 +25,17 @@ from engine.solve.retrograde import TableError
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``action`` (build, probe, info), ``game``, the ``position`` for probe, and ``--dir``."""
     parser.add_argument("action", choices=("build", "probe", "info"))
-    parser.add_argument("game", choices=sorted(tables.SPACES))
+    parser.add_argument("game", choices=[*sorted(tables.SPACES), "chess"])
     parser.add_argument("position", nargs="?", help="probe: the position in the game's notation (default: start)")
     parser.add_argument("--dir", type=Path, default=None, help=f"table folder (default: {tables.cache_dir()})")
+    parser.add_argument("--material", action="append", help="chess build: an ending to build (KQKR), repeatable")
 
 
 def run(args: argparse.Namespace) -> int:
     """Do the action; bad positions and missing tables print a reason on stderr and return 2."""
     try:
+        if args.game == "chess":
+            return _chess(args.action, args.position, args.dir, args.material)
         if args.action == "build":
             return _build(args.game, args.dir)
         if args.action == "info":
@@ -81,3 +86,52 @@ def _verdict(state: State, directory: Path | None) -> dict[str, Any]:
     if verdict is None:
         raise TableError(f"{state.name} has no solved table")
     return verdict
+
+
+def _chess(action: str, position: str | None, directory: Path | None, materials: list[str] | None) -> int:
+    """The chess endgame tables: build the missing ones, describe them, or probe a FEN."""
+    import chess
+
+    from engine.chess import endgames
+    from engine.solve.ending_space import EndingSpace
+
+    if action == "build":
+        started = time.perf_counter()
+
+        def report(material: str, seconds: float, size: int) -> None:
+            print(f"{material}: {EndingSpace(material).size:,} indices in {seconds:.1f} s; "
+                  f"{endgames.table_path(material, directory)} ({size:,} bytes)", flush=True)
+
+        unknown = [material for material in materials or () if material not in endgames.MATERIALS]
+        if unknown:
+            raise TableError(f"no chess table for {', '.join(unknown)}; tables exist for "
+                             f"{', '.join(endgames.MATERIALS)}")
+        endgames.build_all(directory, materials or endgames.MATERIALS, report=report)
+        print(f"done in {time.perf_counter() - started:.1f} s")
+        return 0
+    if action == "info":
+        rows = []
+        for material in endgames.MATERIALS:
+            path = endgames.table_path(material, directory)
+            solved = endgames.table(material, directory)
+            if solved is None:
+                rows.append({"material": material, "built": False})
+                continue
+            decided = [code for code in set(solved[1]) if code >= 2]
+            rows.append({"material": material, "built": True, "path": str(path), "bytes": path.stat().st_size,
+                         "indices": len(solved[1]), "longest_mate_plies": (max(decided) - 2) >> 1})
+        print(json.dumps(rows, indent=2))
+        return 0
+    try:
+        board = chess.Board(position) if position else chess.Board()
+    except ValueError as error:
+        raise TableError(f"not a FEN: {error}") from None
+    entry = endgames.probe(board, directory)
+    values = endgames.move_values(board, directory)
+    if entry is None or values is None:
+        raise TableError("no table knows this position (more than four pieces, castling rights, or a four-piece "
+                         "table not built: python -m engine tablebase build chess)")
+    print(json.dumps({"position": board.fen(), "result": entry.result, "plies": entry.plies, "moves": [
+        {"move": move, "result": value.result, "plies": value.plies}
+        for move, value in sorted(values.items(), key=lambda pair: -pair[1].score)]}, indent=2))
+    return 0

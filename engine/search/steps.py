@@ -55,6 +55,7 @@ SOURCES = {
     "f": "futility: the static score is so far above the window that searching cannot bring it back",
     "r": "a draw by repetition or the fifty-move rule",
     "q": "stand pat: the static score already reaches the window, or no capture improves it",
+    "g": "an endgame table: the exact distance to mate (or a draw)",
     "x": "the search was stopped inside this node",
 }
 """Where a node's value came from, by its ``source`` letter."""
