@@ -4,7 +4,8 @@ Starts the app with gunicorn on a free loopback port (an empty database in a tem
 so the home page has something to show, then drives headless Chromium: ``home.png`` is the home page, ``game.png``
 a Connect Four game against the engine, taken while the engine thinks; ``analysis-chess.png`` the analysis board on
 a chess position of a tree of variations with the engine's three best lines, ``analysis-connect4-phone.png`` the
-empty Connect Four board with every column's exact value on a phone; ``steps-chess.png`` the search stepper at a
+empty Connect Four board with every column's exact value on a phone, ``analysis-chess-ending.png`` king and pawn against
+king, every move's distance to mate read from our endgame tables; ``steps-chess.png`` the search stepper at a
 node the transposition table cut, ``steps-connect4-phone.png`` the stepper at a cut-off on a phone.
 """
 
@@ -61,6 +62,11 @@ def take_analysis(browser: Browser, server: LiveServer) -> None:
     phone.wait_for_function("document.querySelectorAll('#truth-list li').length === 7"
                             " && parseInt(document.querySelector('#p-depth').textContent, 10) >= 8")
     phone.screenshot(path=OUT / "analysis-connect4-phone.png", full_page=True)
+    ending = browser.new_page(viewport={"width": 1400, "height": 900}, color_scheme="light", bypass_csp=True)
+    ending.goto(server.url + "/analyse/chess?setup=4k3/8/4K3/4P3/8/8/8/8+w+-+-+0+1")
+    ending.wait_for_function("document.querySelectorAll('#truth-list li').length === 4"
+                             " && document.querySelector('#panel-state').dataset.state === 'done'")
+    ending.screenshot(path=OUT / "analysis-chess-ending.png", full_page=True)
 
 
 def table_cut_step(game: str, moves: str, depth: int) -> int:

@@ -18,7 +18,7 @@ const ERRORS = {
 /** The move that makes ply `ply` as the move list numbers it: "5." for the first player's, "5…" for the second's;
  * `startPly` half-moves came before the game's first (a set-up position's move number). */
 const moveNumber = (ply, startPly = 0) => `${Math.floor((startPly + ply - 1) / 2) + 1}${(startPly + ply) % 2 ? "." : "…"}`;
-const EXACT = "the exact value of every move (solved table, solver or theory)";
+const EXACT = "the exact value of every move (solved table, endgame table, solver or theory)";
 
 /** Where the verdicts come from, in move ranges when a game has both kinds: "From the exact value of every move
  * (…): 5., 6.–11…. From a search of 0.5 s (up to depth 64): 1.–4…, 5…." */
