@@ -47,9 +47,11 @@ def _solved_tables() -> Oracle:
 
 def _chess() -> Oracle:
     from engine.chess import oracle
-    # A book or a tablebase: no time to measure.
-    return Oracle(lambda state, level, clock, rng: _once(oracle.chess_oracle(state, level, rng)),
-                  oracle.describe_level)
+    from engine.solve.chess_endgames import endgame_answer
+
+    # Our endgame tables, else a book or a Syzygy tablebase: no time to measure.
+    return Oracle(lambda state, level, clock, rng: _once(
+        endgame_answer(state.board) or oracle.chess_oracle(state, level, rng)), oracle.describe_level)
 
 
 def _once(answer: SearchInfo | None) -> Iterator[SearchInfo]:

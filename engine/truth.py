@@ -1,6 +1,6 @@
 """The exact value of a position and of each of its moves, where this project can know it: the solved tables
 (tic-tac-toe, Wolves & Rabbit), Nim's theory and exhaustive search (``engine.solve.nim``), the Connect Four
-solver when it proves the position within a time budget, and chess's endgame tables (``engine.chess.endgames``:
+solver when it proves the position within a time budget, and chess's endgame tables (``engine.solve.chess_endgames``:
 endings of up to four pieces whose table is built).
 
 This is for display and review only: nothing in the engine's play reads it (a level plays as its settings say).
@@ -181,8 +181,8 @@ def may_know(state: State) -> bool:
     only an ending of up to four pieces without castling rights."""
     if state.name != "chess":
         return state.name in TABLE_GAMES or state.name in ("nim", "connect4")
-    from engine.chess.endgames import board_material
     from engine.games.chess import ChessState
+    from engine.solve.chess_endgames import board_material
 
     position: object = state
     assert isinstance(position, ChessState)
@@ -191,8 +191,8 @@ def may_know(state: State) -> bool:
 
 def _chess_values(state: State) -> dict[str, Exact] | None:
     """A chess position's move values from the endgame tables (imported here: python-chess takes a while)."""
-    from engine.chess import endgames
     from engine.games.chess import ChessState
+    from engine.solve import chess_endgames as endgames
 
     position: object = state
     assert isinstance(position, ChessState)

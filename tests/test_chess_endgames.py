@@ -11,10 +11,10 @@ from pathlib import Path
 import chess
 import pytest
 
-from engine.chess import endgames
 from engine.games import new_game
 from engine.search import make_searcher
 from engine.search.info import Limits, SearchOptions
+from engine.solve import chess_endgames as endgames
 from engine.solve.tablebase import Entry
 
 

@@ -10,9 +10,11 @@ import pytest
 
 from engine.chess import openings
 from engine.chess.oracle import chess_oracle, tablebase_move
+from engine.clock import SYSTEM_MONOTONIC
 from engine.game import play_moves
 from engine.games import new_game
 from engine.games.chess import ChessState
+from engine.oracles import oracle_for
 from engine.player import think
 
 pytestmark = pytest.mark.engine
@@ -109,9 +111,11 @@ def test_without_syzygy_files_the_oracle_answers_only_our_endings(monkeypatch: p
     monkeypatch.delenv("ARENA_SYZYGY", raising=False)
     assert tablebase_move(board) is None
     assert tablebase_move(board, str(tmp_path / "missing")) is None
-    answer = chess_oracle(ChessState(board), 8)  # our KQK table (built on first use in the run's cache)
-    assert answer is not None and answer.source == "table" and answer.score_text.startswith("endgame table: win in")
+    assert chess_oracle(ChessState(board), 8) is None  # the book and Syzygy only
+    answers = list(oracle_for("chess").answers(ChessState(board), 8, SYSTEM_MONOTONIC, random.Random(1)))
+    answer = answers[0]  # our KQK table first (built on first use in the run's cache)
+    assert answer.source == "table" and answer.score_text.startswith("endgame table: win in")
     assert len(answer.root_moves) == board.legal_moves.count()
     assert all(move.bound == "exact" for move in answer.root_moves)
-    five = chess.Board("8/8/8/4k3/8/3p4/8/R3K2Q w - - 0 1")
-    assert chess_oracle(ChessState(five), 8) is None  # five pieces: neither our tables nor Syzygy
+    five = ChessState(chess.Board("8/8/8/4k3/8/3p4/8/R3K2Q w - - 0 1"))
+    assert list(oracle_for("chess").answers(five, 8, SYSTEM_MONOTONIC, random.Random(1))) == []  # five pieces

@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAll
 
 from engine import BUILD as ENGINE_BUILD
 from engine.game import InvalidSetupError
-from webapp import address_limits, csrf
+from webapp import address_limits, csrf, history
 from webapp.address_limits import (
     charge_reads,
     extra_reads,
@@ -36,6 +36,7 @@ from webapp.validation import GAME_ID, check_body, check_new_game
 API_PREFIX = "/api"
 bp = Blueprint("api", __name__, url_prefix=API_PREFIX)
 csrf.protect(bp)
+bp.register_blueprint(history.bp)
 
 
 def _arena() -> Arena:

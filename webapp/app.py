@@ -90,6 +90,7 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     players = Players(store, app.config["SECRET_KEY"], charge_seat_claims)
     players.install(app)
     app.extensions["players"] = players
+    app.extensions["clock"] = clock
     arena = _assemble_arena(app, store, queue is not None, clock)
     app.extensions["arena"] = arena
     if queue is not None:

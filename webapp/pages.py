@@ -146,6 +146,19 @@ def analyse(game: str) -> str:
     return render_template("analyse.html", card=card, presets=presets, analysis_seconds=Ceiling().seconds)
 
 
+@bp.get("/me/games")
+def your_games() -> str:
+    """The games this browser played (the browser reads them from ``GET /api/me/games``)."""
+    return render_template("your_games.html", games=game_cards())
+
+
+@bp.get("/me/move/<token>")
+def move_history(token: str) -> str:
+    """A link that moves another browser's history here: the page asks first (its button posts the token to
+    ``POST /api/me/move``); opening it moves nothing."""
+    return render_template("move_history.html", token=token[:200])
+
+
 @bp.get("/steps/<game>")
 def steps(game: str) -> str:
     """The search stepper of ``game``; ``?setup=&moves=&preset=&depth=&step=`` name the search and the step shown

@@ -25,6 +25,7 @@ from engine.review import (
     MoveVerdict,
     PositionView,
     SearchSettings,
+    SeatSummary,
     describe_grading,
     loss_unit,
     positions_of,
@@ -90,13 +91,16 @@ class AnalysisPayload(TypedDict):
     how: NotRequired[str]
 
 
+def summaries_of(result: Mapping[str, Any]) -> list[SeatSummary]:
+    """Each seat's figures (``engine.review.summarise``) of a done review's ``result`` (a ``ReviewResult``)."""
+    return summarise([MoveVerdict.from_dict(verdict) for verdict in result["verdicts"]], result["game"])
+
+
 def _done(game_id: str, result: Mapping[str, Any]) -> ReviewStatus:
     """The status of a done review whose ``result`` is a ``ReviewResult`` (as stored, or just made), with each
-    seat's figures (``engine.review.summarise``) worked out from its verdicts."""
-    verdicts = [MoveVerdict.from_dict(verdict) for verdict in result["verdicts"]]
-    summaries = summarise(verdicts, result["game"])
+    seat's figures worked out from its verdicts."""
     return {"game_id": game_id, "status": "done", "verdicts": result["verdicts"],
-            "summaries": [summary.to_dict() for summary in summaries], "settings": result["settings"]}
+            "summaries": [summary.to_dict() for summary in summaries_of(result)], "settings": result["settings"]}
 
 
 def _review_key(game_id: str, index: int) -> str:

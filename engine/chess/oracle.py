@@ -1,10 +1,9 @@
-"""Moves that need no search: the opening book (levels that use it), our endgame tables, and Syzygy tablebases
-when configured.
+"""Moves that need no search: the opening book (levels that use it) and Syzygy tablebases when configured.
 
 ``chess_oracle(state, level)`` returns a final ``SearchInfo`` with ``source="book"`` or ``source="table"``, or
-None when the position needs a search. Our tables (``engine.chess.endgames``) answer endings of up to four pieces
-with the exact distance to mate of every move; Syzygy tablebases are read from the directory named by the
-environment variable ``ARENA_SYZYGY`` through python-chess (``chess.syzygy``) for the rest.
+None when the position needs a search. Tablebases are read from the directory named by the environment variable
+``ARENA_SYZYGY`` through python-chess (``chess.syzygy``). Our own endgame tables answer first
+(``engine.solve.chess_endgames.endgame_answer``, put before this oracle in ``engine.oracles``).
 """
 
 from __future__ import annotations
@@ -17,11 +16,9 @@ from typing import Any
 import chess
 import chess.syzygy
 
-from engine.chess import endgames
 from engine.chess.evaluation import CENTIPAWNS
 from engine.chess.levels import LEVELS
 from engine.chess.openings import book_moves, pick_book_move
-from engine.game import describe_score
 from engine.search.info import RootMove, SearchInfo
 
 TABLEBASE_WIN = 20_000
@@ -74,36 +71,6 @@ def tablebase_move(board: chess.Board, directory: str | None = None) -> tuple[st
     return uci, 0, "tablebase draw"
 
 
-PV_PLIES = 40
-"""The longest line of perfect play an endgame table's answer shows."""
-
-
-def endgame_answer(board: chess.Board) -> SearchInfo | None:
-    """The answer of our endgame tables (``engine.chess.endgames``) as a final event: every move's exact score
-    (``WIN - plies`` to mate, 0 a draw; bound "exact"), the best one (the quickest mate, the slowest defeat) with a
-    line of perfect play; None when the tables do not know the position or it is over."""
-    values = endgames.move_values(board)
-    if not values:
-        return None
-    best = max(values, key=lambda move: values[move].score)
-    pv = [best]
-    line = board.copy(stack=False)
-    line.push_uci(best)
-    while len(pv) < PV_PLIES and not line.is_game_over():
-        following = endgames.move_values(line)
-        if not following:
-            break
-        pv.append(max(following, key=lambda move: following[move].score))
-        line.push_uci(pv[-1])
-    score = values[best].score
-    return SearchInfo(
-        kind="final", algorithm="alphabeta", depth=values[best].plies or 0, seldepth=len(pv), nodes=0, qnodes=0,
-        cutoffs=0, pruned=0, generated=len(values), tt_probes=0, tt_hits=0, time_ms=0.0, nps=0, score=score,
-        score_text=f"endgame table: {describe_score(score, CENTIPAWNS)}", pv=pv, best=best,
-        root_moves=[RootMove(move, value.score, bound="exact") for move, value in values.items()], ebf=None,
-        final=True, source="table", score_scale=CENTIPAWNS, proven=True)
-
-
 def _final(best: str, score: int | None, text: str, source: str,
            candidates: dict[str, int] | None = None) -> SearchInfo:
     root_moves = ([RootMove(move, None, visits=lines) for move, lines in candidates.items()] if candidates
@@ -139,9 +106,6 @@ def chess_oracle(state: Any, level: int | None, rng: random.Random | None = None
         move = pick_book_move(board, rng or random.Random())
         if move is not None:
             return _final(move, None, _book_text(state, move), "book", book_moves(board))
-    ours = endgame_answer(board)
-    if ours is not None:
-        return ours
     found = tablebase_move(board)
     if found is not None:
         uci, score, text = found

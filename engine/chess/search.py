@@ -15,6 +15,7 @@ check), repetition and fifty-move draws inside the tree, mate-distance scores (`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import chess
@@ -22,7 +23,7 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from engine.chess import board as cb
-from engine.chess import convert, endgames
+from engine.chess import convert
 from engine.chess.evaluation import DEFAULT_PERSONALITY, PERSONALITIES, build_tables, game_phase, lone_king_side
 from engine.chess.tree import ENDGAME_PIECES, INF, MATE_BOUND, MAX_DEPTH, ChessTree
 from engine.clock import SYSTEM_MONOTONIC, Monotonic
@@ -89,7 +90,12 @@ class ChessSearcher(BaseSearcher):
         self.root = convert.from_board(self.board, self.tables)
         strong = lone_king_side(self.board)
         self.core.load(self.tables, phase, strong is not None, strong == self.board.turn, self._game_history(),
-                       endgames.search_probe, self.white, chess.popcount(self.board.occupied) <= ENDGAME_PIECES)
+                       self.endgame_probe(), self.white, chess.popcount(self.board.occupied) <= ENDGAME_PIECES)
+
+    def endgame_probe(self) -> Callable[[bytes, bool], int] | None:
+        """The endgame tables the search reads below its root (``ChessTree.load``'s ``endgame``): none here; a
+        subclass with tables gives them (``engine.solve.chess_endgames.TableChessSearcher``)."""
+        return None
 
     def _game_history(self) -> set[bytes]:
         """Boards of the game since the last capture or pawn move, excluding the root (for repetitions)."""

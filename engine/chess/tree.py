@@ -127,7 +127,7 @@ class ChessTree:
         self.strong_at_root = False
         self.endgame: Callable[[bytes, bool], int] | None = None
         """``endgame(board, white_to_move)``: an endgame table's code of a position of few pieces, or 0
-        (``engine.chess.endgames.search_probe``); None: no tables."""
+        (``engine.solve.chess_endgames.search_probe``); None: no tables."""
         self.white_at_root = True
         self.few_at_root = False
         self.steps: StepRecorder | None = None

@@ -2,7 +2,7 @@
 chess's endgame tables (GAME ``chess``).
 
 ``build`` solves the game by retrograde analysis and saves its table (see ``engine.solve.tables`` for where; for
-chess every ending of ``engine.chess.endgames.MATERIALS`` that is missing, or those of ``--material``, one process
+chess every ending of ``engine.solve.chess_endgames.MATERIALS`` that is missing, or those of ``--material``, one process
 per core); ``probe`` prints the exact value of a position (in the game's notation; chess: a FEN) and of each of its
 moves; ``info`` describes a stored table (chess: every one). ``--dir`` chooses another folder than the cache.
 """
@@ -92,7 +92,7 @@ def _chess(action: str, position: str | None, directory: Path | None, materials:
     """The chess endgame tables: build the missing ones, describe them, or probe a FEN."""
     import chess
 
-    from engine.chess import endgames
+    from engine.solve import chess_endgames as endgames
     from engine.solve.ending_space import EndingSpace
 
     if action == "build":

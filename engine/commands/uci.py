@@ -25,6 +25,7 @@ from engine.chess.tree import MATE_BOUND
 from engine.game import WIN
 from engine.games.chess import ChessState
 from engine.search.info import Limits, SearchInfo, SearchOptions
+from engine.solve.chess_endgames import TableChessSearcher
 
 ENGINE_NAME = "Alpha-Beta Arena"
 MOVE_OVERHEAD = 0.03
@@ -179,7 +180,7 @@ class UciSession:
         )
         self.stop_event = threading.Event()
         options = SearchOptions(personality=self.personality)
-        self.searcher = ChessSearcher(self.state, limits, options, stop=self.stop_event)
+        self.searcher = TableChessSearcher(self.state, limits, options, stop=self.stop_event)
         self.thread = threading.Thread(target=self._think, args=(self.searcher, infinite, self.stop_event),
                                        daemon=True)
         self.thread.start()

@@ -112,7 +112,7 @@ class ChessState:
     """The unit of a chart's value axis, in one word ("" for none: no heuristic scores)."""
     players: ClassVar[tuple[str, str]] = ("White", "Black")
     score_scale: ClassVar[int] = CENTIPAWNS
-    searcher_class: ClassVar[str] = "engine.chess.search:ChessSearcher"
+    searcher_class: ClassVar[str] = "engine.solve.chess_endgames:TableChessSearcher"
     personalities: ClassVar[tuple[str, ...]] = tuple(PERSONALITIES)
     """Evaluation styles a search can be given (``SearchOptions.personality``); the first is the default."""
 

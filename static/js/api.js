@@ -105,3 +105,9 @@ export function connectGame(gameId, token, handlers) {
     },
   };
 }
+/** Your games (docs/protocol.md): GET a page of this browser's games, forget them, make a link that moves them to
+ * another browser, take the games of such a link. */
+export const listYourGames = (params) => request("GET", `/api/me/games?${new URLSearchParams(params)}`);
+export const forgetYourGames = () => request("POST", "/api/me/forget", {});
+export const makeMoveLink = () => request("POST", "/api/me/move-link", {});
+export const acceptMove = (token) => request("POST", "/api/me/move", { token });

@@ -77,7 +77,7 @@ def test_a_review_says_which_plies_were_judged_exactly(module_server, browser: B
     page.click("#review-start")
     expect(page.locator("#review-result")).to_be_visible(timeout=REVIEW_TIMEOUT_MS)
     about = page.locator("#review-about")
-    expect(about).to_have_text(re.compile(r"^The exact value of every move \(solved table, endgame table, solver or theory\): .+\. "
-                                          r"From a search of 0\.5 s \(up to depth 64\): 1\.–.*\.$"))
+    expect(about).to_have_text(re.compile(r"^The exact value of every move \(solved table, endgame table, solver or "
+                                          r"theory\): .+\. From a search of 0\.5 s \(up to depth 64\): 1\.–.*\.$"))
     page.locator("#review-card").screenshot(path=artifacts / "review-card-nim.png")
     assert errors == []

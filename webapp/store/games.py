@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from webapp.clock import SYSTEM_CLOCK, Clock
 from webapp.store.heartbeat import HeartbeatRecord
+from webapp.store.histories import HistoryRecords
 from webapp.store.records import PlyTakenError, StoredGame, StoredMove, StoredSeat
 from webapp.store.reviews import ReviewRecords
 from webapp.store.solved import SolvedRecords
@@ -46,8 +47,8 @@ class _StaleTurnError(Exception):
 
 class Store:
     """The database of games: games, seats, moves and their search records, the browsers' seats; with its
-    ``reviews``, the ``solved`` positions and the service's ``heartbeat`` on the same database. Thread-safe: each
-    method opens its own session."""
+    ``reviews``, the browsers' ``histories``, the ``solved`` positions and the service's ``heartbeat`` on the same
+    database. Thread-safe: each method opens its own session."""
 
     def __init__(self, url: str, clock: Clock = SYSTEM_CLOCK) -> None:
         """Open the database at ``url`` (SQLite file or PostgreSQL, see ``database_url``) and create its tables;
@@ -57,6 +58,7 @@ class Store:
         self._sessions = self.database.sessions
         self._transaction = self.database.transaction
         self.reviews = ReviewRecords(self.database)
+        self.histories = HistoryRecords(self.database)
         self.solved = SolvedRecords(self.database)
         self.heartbeat = HeartbeatRecord(self.database)
 

@@ -10,6 +10,10 @@ Tables are files ``<cache>/tables/chess-<material>.tbl`` (``engine.solve.tables.
 ``engine.solve.tablebase``), loaded once per process. The three-piece ones take under a second each and are built
 when first needed (``build_missing``); the four-piece ones by ``python -m engine tablebase build chess``
 (``make tables``), several at a time (``build_all``). Without a table a position is simply not known.
+
+They answer a chess position in three ways: ``endgame_answer`` (the oracle's move, before the book and Syzygy),
+``TableChessSearcher`` (the search, probing below its root) and ``move_values`` (the truth of reviews, hints and the
+analysis board, ``engine.truth``). This module sits in ``engine.solve`` so that ``engine.chess`` never imports it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,10 @@ from pathlib import Path
 
 import chess
 
+from engine.chess.evaluation import CENTIPAWNS
+from engine.chess.search import ChessSearcher
+from engine.game import describe_score
+from engine.search.info import RootMove, SearchInfo
 from engine.solve.ending_solve import Progress, Tables, probe_pieces, solve_ending
 from engine.solve.ending_space import DRAWN_MATERIALS, EndingSpace, material_name, oriented
 from engine.solve.retrograde import DRAW_CODE, TableError
@@ -244,3 +252,41 @@ def search_probe(board: bytes, white_to_move: bool) -> int:
         _absent.add(key)
         return 0
     return probe_pieces({material: solved}, types, colours, squares, 0 if white_to_move else 1)
+
+
+PV_PLIES = 40
+"""The longest line of perfect play an endgame table's answer shows."""
+
+
+def endgame_answer(board: chess.Board) -> SearchInfo | None:
+    """The answer of our endgame tables as a final event: every move's exact score
+    (``WIN - plies`` to mate, 0 a draw; bound "exact"), the best one (the quickest mate, the slowest defeat) with a
+    line of perfect play; None when the tables do not know the position or it is over."""
+    values = move_values(board)
+    if not values:
+        return None
+    best = max(values, key=lambda move: values[move].score)
+    pv = [best]
+    line = board.copy(stack=False)
+    line.push_uci(best)
+    while len(pv) < PV_PLIES and not line.is_game_over():
+        following = move_values(line)
+        if not following:
+            break
+        pv.append(max(following, key=lambda move: following[move].score))
+        line.push_uci(pv[-1])
+    score = values[best].score
+    return SearchInfo(
+        kind="final", algorithm="alphabeta", depth=values[best].plies or 0, seldepth=len(pv), nodes=0, qnodes=0,
+        cutoffs=0, pruned=0, generated=len(values), tt_probes=0, tt_hits=0, time_ms=0.0, nps=0, score=score,
+        score_text=f"endgame table: {describe_score(score, CENTIPAWNS)}", pv=pv, best=best,
+        root_moves=[RootMove(move, value.score, bound="exact") for move, value in values.items()], ebf=None,
+        final=True, source="table", score_scale=CENTIPAWNS, proven=True)
+
+
+class TableChessSearcher(ChessSearcher):
+    """The chess searcher reading these tables below its root (``search_probe``): chess's ``searcher_class``."""
+
+    def endgame_probe(self) -> Callable[[bytes, bool], int]:
+        """``search_probe``."""
+        return search_probe
