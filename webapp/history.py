@@ -99,7 +99,7 @@ def describe(played: PlayedGame) -> HistoryGame:
             "seat": played.seat, "side": cls.players[played.seat], "opponent": opponent, "status": played.status,
             "result": result, "reason": played.reason, "plies": played.ply,
             "created_at": played.created_at.isoformat(timespec="seconds"), "review": review,
-            "analyse_url": f"/analyse/{played.game}?{urlencode(query)}" if fits else None}
+            "analyse_url": f"/analyse/{played.game}" + (f"?{urlencode(query)}" if query else "") if fits else None}
 
 
 def _filters() -> tuple[str | None, tuple[dt.datetime, str] | None, int]:

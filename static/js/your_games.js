@@ -9,7 +9,7 @@ const REVIEWS = { none: "not asked for", running: "running", cancelled: "cancell
 let after = null;
 
 /** A date as the reader's locale writes it, with the time. */
-const shown = (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+const shown = (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
 
 /** The review cell: the side's accuracy when the review is done ("accuracy 86.4 %"), else its status. */
 function reviewCell(game) {

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from webapp.clock import SYSTEM_CLOCK, Clock
 from webapp.store.heartbeat import HeartbeatRecord
-from webapp.store.histories import HistoryRecords
+from webapp.store.histories import HISTORY_LIMIT, HistoryRecords, trim
 from webapp.store.records import PlyTakenError, StoredGame, StoredMove, StoredSeat
 from webapp.store.reviews import ReviewRecords
 from webapp.store.solved import SolvedRecords
@@ -50,9 +50,10 @@ class Store:
     ``reviews``, the browsers' ``histories``, the ``solved`` positions and the service's ``heartbeat`` on the same
     database. Thread-safe: each method opens its own session."""
 
-    def __init__(self, url: str, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(self, url: str, clock: Clock = SYSTEM_CLOCK, history_limit: int = HISTORY_LIMIT) -> None:
         """Open the database at ``url`` (SQLite file or PostgreSQL, see ``database_url``) and create its tables;
-        the times it stores are ``clock``'s."""
+        the times it stores are ``clock``'s; a browser's history keeps its newest ``history_limit`` games."""
+        self.history_limit = history_limit
         self.database = Database(url, clock)
         self.engine = self.database.engine
         self._sessions = self.database.sessions
@@ -80,6 +81,8 @@ class Store:
             session.add_all(SeatRow(game_id=game.id, seat=s.seat, engine=s.engine, taken=s.taken) for s in game.seats)
             if holder is not None:
                 session.add(PlayerSeatRow(player_id=holder[0], game_id=game.id, seat=holder[1]))
+                session.flush()
+                trim(session, holder[0], self.history_limit)
 
     def load_game(self, game_id: str) -> StoredGame | None:
         """The game with its seats and moves in ply order, or None."""
@@ -198,6 +201,8 @@ class Store:
                 with self._transaction() as session:
                     for game_id, seat in seats.items():
                         session.merge(PlayerSeatRow(player_id=player_id, game_id=game_id, seat=seat))
+                    session.flush()
+                    trim(session, player_id, self.history_limit)
                 return
             except IntegrityError as error:  # the same browser recorded it at the same moment: once more
                 if attempt == 2 or not is_duplicate_key(error):

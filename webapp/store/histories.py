@@ -2,7 +2,8 @@
 forget them, or move them to another browser.
 
 A browser's history is the seats its identity holds (``webapp.players``); forgetting it deletes those rows only:
-the games stay for everyone else holding their links.
+the games stay for everyone else holding their links. It keeps the newest ``HISTORY_LIMIT`` games (``trim``, in the
+transaction that records a seat): about 40 bytes a game, at most 80 KB a browser.
 """
 
 from __future__ import annotations
@@ -11,9 +12,25 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy.orm import Session
 
 from webapp.store.tables import Database, GameRow, MoveRow, PlayerSeatRow, ReviewRow, SeatRow, rows_changed, utc
+
+HISTORY_LIMIT = 2000
+"""The most games a browser's history keeps: recording one more forgets its oldest (and its seat there)."""
+
+
+def trim(session: Session, player_id: str, limit: int) -> None:
+    """Within ``session``'s transaction, forget ``player_id``'s oldest games beyond its newest ``limit``."""
+    count = session.scalar(select(func.count()).where(PlayerSeatRow.player_id == player_id)) or 0
+    if count <= limit:
+        return
+    oldest = (select(PlayerSeatRow.game_id).join(GameRow, GameRow.id == PlayerSeatRow.game_id)
+              .where(PlayerSeatRow.player_id == player_id)
+              .order_by(GameRow.created_at, GameRow.id).limit(count - limit))
+    session.execute(delete(PlayerSeatRow).where(PlayerSeatRow.player_id == player_id,
+                                                PlayerSeatRow.game_id.in_(oldest.scalar_subquery())))
 
 
 @dataclass(frozen=True, slots=True)
