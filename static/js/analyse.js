@@ -9,6 +9,7 @@ import { hintItems, hintLegend } from "./hintmarks.js";
 import { escapeHtml } from "./format.js";
 import { stepsUrl } from "./steplink.js";
 import { showToast } from "./toast.js";
+import { Exercise } from "./exercise.js";
 
 const $ = (id) => document.getElementById(id);
 const game = $("analysis-root").dataset.game;
@@ -34,6 +35,7 @@ const page = {
   searchTree: new SearchTree($("tree"), $("tree-summary")),
   panel: null,
   ready: false,
+  exercise: null, // an Exercise when the URL asks for one (?exercise=<move played>)
 };
 
 const storageKey = () => `arena.analysis:${game}:${page.setup}`;
@@ -69,7 +71,8 @@ const socket = io({ transports: ["websocket", "polling"], tryAllTransports: true
 function engineSettings() {
   const form = $("engine-form").elements;
   const number = (name) => (form[name].value.trim() === "" ? null : Number(form[name].value));
-  const settings = { on: form.on.checked, preset: form.preset.value, lines: Number(form.lines.value) };
+  const hidden = page.exercise?.hides(page.current) ?? false;
+  const settings = { on: form.on.checked && !hidden, preset: form.preset.value, lines: Number(form.lines.value) };
   if (number("depth") !== null) settings.depth = number("depth");
   if (number("time") !== null) settings.time = number("time");
   return settings;
@@ -117,7 +120,9 @@ function onMove(move) {
   const known = page.nodes.get(page.current.id);
   const legal = known?.legal.find((entry) => entry.move === move);
   if (!legal) return;
+  const from = page.current;
   open(page.tree.play(page.current, move, legal.shown));
+  page.exercise?.answer(from, move, legal.shown, page.truth.get(from.id));
 }
 
 // ---- drawing ----
@@ -170,6 +175,7 @@ function drawStatus(payload) {
 
 /** The current node's exact values as the boards draw hints, or null. */
 function currentTruth() {
+  if (page.exercise?.hides(page.current)) return null;
   const truth = page.truth.get(page.current.id);
   return truth?.how === "exact" ? { how: "exact", moves: truth.moves } : null;
 }
@@ -180,6 +186,12 @@ function drawTruth(payload) {
   const list = $("truth-list");
   list.classList.toggle("visually-hidden", BOARD_HINTS.has(game));
   $("truth-legend").textContent = truth?.how === "exact" ? hintLegend("exact") : "";
+  if (page.exercise?.hides(page.current)) {
+    source.textContent = "are hidden until the exercise is answered.";
+    $("truth-legend").textContent = "";
+    list.replaceChildren();
+    return;
+  }
   if (payload?.outcome) source.textContent = "do not apply: the game is over in this position.";
   else if (!truth) source.textContent = "are being worked out…";
   else if (truth.how === "exact") source.textContent = `for ${payload?.players[payload.to_move] ?? "the side to move"}, ${truth.source}:`;
@@ -250,6 +262,7 @@ function drawAll() {
   drawBoard(payload);
   drawTruth(payload);
   drawTree();
+  drawExerciseButtons();
   $("copy-fen").hidden = game !== "chess";
   if (payload) {
     const labSetup = game === "chess" ? payload.view.fen : payload.position;
@@ -336,6 +349,10 @@ socket.on("analysis_truth", (truth) => {
   const node = requested(truth.node);
   if (!node) return;
   page.truth.set(node.id, truth);
+  if (page.exercise && node === page.exercise.root) {
+    page.exercise.judge(truth);
+    drawExercise();
+  }
   if (node === page.current) {
     const payload = page.nodes.get(node.id);
     drawTruth(payload);
@@ -435,6 +452,49 @@ function wireControls() {
   });
 }
 
+/** The exercise of the URL: the node opened is its position; its card says what to find and how the answer went. */
+function startExercise(played, better) {
+  page.exercise = new Exercise(page.current, played, better || null, (text) => {
+    $("exercise-result").textContent = text;
+    if (page.exercise.done) open(page.current, { immediately: true }); // the engine may search now
+    else drawExercise();
+  });
+  $("exercise").hidden = false;
+  $("exercise-retry").addEventListener("click", () => go(page.exercise.root));
+  $("exercise-show").addEventListener("click", () => {
+    page.exercise.reveal();
+    const truth = page.truth.get(page.exercise.root.id);
+    const moves = truth?.how === "exact" ? truth.moves : null;
+    const best = moves ? Object.entries(moves).sort(([, a], [, b]) => (b.score ?? 0) - (a.score ?? 0))[0] : null;
+    $("exercise-result").textContent = best
+      ? `The answer: ${best[1].shown}, ${best[1].value}. Every move's value is shown; the engine searches again.`
+      : `The review's search preferred ${better ? shownOf(better) : "another move"}; the engine searches again.`;
+    open(page.exercise.root, { immediately: true });
+    drawExercise();
+  });
+}
+
+/** The exercise card's buttons: "Try again" after a wrong answer, "Show the answer" until it is done. */
+function drawExerciseButtons() {
+  if (!page.exercise) return;
+  $("exercise-task").textContent = `Find a better move than ${shownOf(page.exercise.played)}, the move played in the game.`;
+  $("exercise-retry").hidden = page.exercise.done || page.current === page.exercise.root;
+  $("exercise-show").hidden = page.exercise.done;
+}
+
+/** A legal move of the exercise's position as players read it (SAN in chess), once the position is known. */
+function shownOf(move) {
+  return page.nodes.get(page.exercise.root.id)?.legal.find((entry) => entry.move === move)?.shown ?? move;
+}
+
+/** The exercise's card, values and board after its state changed. */
+function drawExercise() {
+  drawExerciseButtons();
+  const payload = page.nodes.get(page.current.id);
+  drawTruth(payload);
+  drawBoard(payload);
+}
+
 async function start() {
   document.body.dataset.game = game;
   page.tree = loadTree();
@@ -452,6 +512,7 @@ async function start() {
     module = await import("./boards/generic.js");
   }
   page.board = module.createBoard($("board"), { onMove, players });
+  if (params.get("exercise")) startExercise(params.get("exercise"), params.get("better"));
   wireControls();
   page.ready = true;
   drawAll();

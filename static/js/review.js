@@ -205,12 +205,26 @@ export class GameReview {
         link.href = href;
         link.textContent = "Analyse";
         link.setAttribute("aria-label", `Analyse the position before ${moveNumber(verdict.ply, moveLabels(this.state).startPly ?? 0)} ${verdict.move_shown}`);
-        item.append(link);
+        item.append(link, this.practiseLink(href, verdict));
       }
       return item;
     }));
     if (errors.length === 0) list.innerHTML = '<li class="hint">No error on either side.</li>';
     this.$("review-about").textContent = aboutVerdicts(verdicts, settings, moveLabels(this.state).startPly ?? 0);
+  }
+
+  /** The exercise of an error: the analysis board at `href` (the position before it), asked to find a better
+   * move than the one played. */
+  practiseLink(href, verdict) {
+    const url = new URL(href, window.location.origin);
+    url.searchParams.set("exercise", verdict.move);
+    if (verdict.best) url.searchParams.set("better", verdict.best);
+    const link = document.createElement("a");
+    link.className = "btn small review-practise";
+    link.href = `${url.pathname}${url.search}`;
+    link.textContent = "Practise";
+    link.setAttribute("aria-label", `Practise: find a better move than ${moveNumber(verdict.ply, moveLabels(this.state).startPly ?? 0)} ${verdict.move_shown}`);
+    return link;
   }
 
   /** "12… Nf6: blunder (+0.30 → loss in 1); better g6", with "· searched" for a searched verdict of a review that

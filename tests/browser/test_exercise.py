@@ -1,0 +1,37 @@
+"""Learn from a mistake: from a reviewed game's error, "Practise" opens the analysis board on the position before it
+with the exact values and the engine hidden; the move played in the game, then another wrong move are refused (with
+their values), and the one move that keeps the draw is right, after which the values show."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pages import open_page, reviewed_game
+from playwright.sync_api import Browser, expect
+
+
+def test_an_error_becomes_an_exercise(module_server, browser: Browser, artifacts: Path) -> None:
+    page, errors = open_page(browser, 1400, 900)
+    page.goto(reviewed_game(module_server))
+    practise = page.locator('.review-practise[aria-label="Practise: find a better move than 2… 3"]')
+    expect(practise).to_have_attribute("href", "/analyse/tictactoe?moves=2+1+5&exercise=3&better=8")
+    practise.click()
+
+    result = page.locator("#exercise-result")
+    expect(page.locator("#exercise-task")).to_have_text("Find a better move than 3, the move played in the game.")
+    expect(page.locator("#truth-source")).to_have_text("are hidden until the exercise is answered.")
+    expect(page.locator("#panel-state")).not_to_have_attribute("data-state", "thinking")
+    page.click('[data-cell="3"].actionable')
+    expect(result).to_have_text("3 is the move played in the game. Try another.")
+    page.click("#exercise-retry")
+    page.click('[data-cell="9"].actionable')
+    expect(result).to_have_text("Not this: after 9 it is loss in 1, where draw was there. Try again.")
+    expect(page.locator("#truth-source")).to_have_text("are hidden until the exercise is answered.")
+    page.screenshot(path=artifacts / "exercise-wrong.png", full_page=True)
+    page.click("#exercise-retry")
+    page.click('[data-cell="8"].actionable')
+    expect(result).to_have_text("Right: 8 keeps the best result, draw.")
+    expect(page.locator("#exercise-show")).to_be_hidden()
+    page.click("#go-back")
+    expect(page.locator("#truth-source")).to_contain_text("read from the solved table")
+    assert errors == []
