@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAll
 
 from engine import BUILD as ENGINE_BUILD
 from engine.game import InvalidSetupError
-from webapp import address_limits, csrf, history
+from webapp import address_limits, csrf, history, training
 from webapp.address_limits import (
     charge_reads,
     extra_reads,
@@ -37,6 +37,7 @@ API_PREFIX = "/api"
 bp = Blueprint("api", __name__, url_prefix=API_PREFIX)
 csrf.protect(bp)
 bp.register_blueprint(history.bp)
+bp.register_blueprint(training.bp)
 
 
 def _arena() -> Arena:

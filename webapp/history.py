@@ -162,10 +162,14 @@ def export_games() -> Response:
 @bp.post("/forget")
 @limit_seats
 def forget_games() -> Response:
-    """Forget this browser's history (the games stay for everyone else): ``{forgotten}``, how many games."""
+    """Forget this browser's history and its training queue (the games stay for everyone else): ``{forgotten}``,
+    how many games."""
     check_body("forgetYourGames", request.get_json(silent=True))
     player = _players().current()
-    return jsonify({"forgotten": 0 if player is None else _store().histories.forget(player)})
+    if player is None:
+        return jsonify({"forgotten": 0})
+    _store().training.forget(player)
+    return jsonify({"forgotten": _store().histories.forget(player)})
 
 
 @bp.post("/move-link")
@@ -181,8 +185,8 @@ def move_link() -> Response:
 @bp.post("/move")
 @limit_seats
 def accept_move() -> Response:
-    """Body ``{"token"}`` from a move link: that browser's history becomes this one's (``{moved}``, how many
-    games). ``bad_token`` for a link that is forged or expired."""
+    """Body ``{"token"}`` from a move link: that browser's history and training queue become this one's
+    (``{moved}``, how many games). ``bad_token`` for a link that is forged or expired."""
     token = check_body("acceptMove", request.get_json(silent=True))["token"]
     try:
         source = _serializer().loads(token, max_age=MOVE_LINK_SECONDS)
@@ -190,4 +194,6 @@ def accept_move() -> Response:
         raise ArenaError(ErrorCode.BAD_TOKEN, "this link has expired; make a new one") from None
     except BadSignature:
         raise ArenaError(ErrorCode.BAD_TOKEN, "this is not a link this site made") from None
-    return jsonify({"moved": _store().histories.move(str(source), _players().identity())})
+    target = _players().identity()
+    _store().training.move(str(source), target)
+    return jsonify({"moved": _store().histories.move(str(source), target)})

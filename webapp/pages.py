@@ -152,6 +152,12 @@ def your_games() -> str:
     return render_template("your_games.html", games=game_cards())
 
 
+@bp.get("/me/training")
+def training() -> str:
+    """Your training queue (the browser reads it from ``GET /api/me/training``)."""
+    return render_template("training.html")
+
+
 @bp.get("/me/move/<token>")
 def move_history(token: str) -> str:
     """A link that moves another browser's history here: the page asks first (its button posts the token to

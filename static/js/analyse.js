@@ -10,6 +10,7 @@ import { escapeHtml } from "./format.js";
 import { stepsUrl } from "./steplink.js";
 import { showToast } from "./toast.js";
 import { Exercise } from "./exercise.js";
+import { recordTraining } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const game = $("analysis-root").dataset.game;
@@ -454,11 +455,15 @@ function wireControls() {
 
 /** The exercise of the URL: the node opened is its position; its card says what to find and how the answer went. */
 function startExercise(played, better) {
+  const train = /^([A-Za-z0-9_-]{1,32}):(\d+)$/.exec(params.get("train") ?? "");
+  const report = train ? (right) => {
+    recordTraining(train[1], Number(train[2]), right).catch((error) => showToast(error.message, true));
+  } : null;
   page.exercise = new Exercise(page.current, played, better || null, (text) => {
     $("exercise-result").textContent = text;
     if (page.exercise.done) open(page.current, { immediately: true }); // the engine may search now
     else drawExercise();
-  });
+  }, report);
   $("exercise").hidden = false;
   $("exercise-retry").addEventListener("click", () => go(page.exercise.root));
   $("exercise-show").addEventListener("click", () => {

@@ -111,3 +111,7 @@ export const listYourGames = (params) => request("GET", `/api/me/games?${new URL
 export const forgetYourGames = () => request("POST", "/api/me/forget", {});
 export const makeMoveLink = () => request("POST", "/api/me/move-link", {});
 export const acceptMove = (token) => request("POST", "/api/me/move", { token });
+/** The training queue (docs/protocol.md): GET it; POST an answer to one of its exercises. */
+export const getTraining = () => request("GET", "/api/me/training");
+export const recordTraining = (gameId, ply, right) =>
+  request("POST", "/api/me/training/result", { game_id: gameId, ply, right });

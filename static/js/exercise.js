@@ -1,4 +1,5 @@
-// An exercise on the analysis board (?exercise=<move played>&better=<the review's better move>): the position
+// An exercise on the analysis board (?exercise=<move played>&better=<the review's better move>&train=<game>:<ply>,
+// the last for an exercise of the training queue, which hears its first answer): the position
 // before a mistake of a reviewed game, "find a better move". The answer is judged by the position's exact values
 // where they are known (any move that keeps the best result is right, its distance shown), else by the review's
 // search (its choice is right). Until the answer is right or shown, the exact values and the engine stay hidden.
@@ -35,12 +36,14 @@ export function judgeAnswer(answer, shown, moves, played, better) {
 }
 
 export class Exercise {
-  /** `root`: the node of the position; `played` and `better` as in the URL; `say(text)` shows a result. */
-  constructor(root, played, better, say) {
+  /** `root`: the node of the position; `played` and `better` as in the URL; `say(text)` shows a result;
+   * `report(right)`, when given, hears the first answer judged (a training queue's exercise). */
+  constructor(root, played, better, say, report = null) {
     this.root = root;
     this.played = played;
     this.better = better;
     this.say = say;
+    this.report = report;
     this.done = false; // answered right, or the answer shown: values and engine may show
     this.pending = null; // an answer waiting for the position's exact values
   }
@@ -69,11 +72,19 @@ export class Exercise {
     const verdict = judgeAnswer(this.pending.move, this.pending.shown, moves, this.played, this.better);
     this.pending = null;
     this.done = verdict.right;
+    if (this.report) {
+      this.report(verdict.right);
+      this.report = null;
+    }
     this.say(verdict.text);
   }
 
   /** Shows the answer: the values and the engine are no longer hidden. */
   reveal() {
+    if (this.report) {
+      this.report(false); // shown before it was solved: it comes back as failed
+      this.report = null;
+    }
     this.done = true;
     this.pending = null;
   }

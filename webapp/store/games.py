@@ -27,6 +27,7 @@ from webapp.store.tables import (
     rows_changed,
     utc,
 )
+from webapp.store.training import TrainingRecords
 
 DELETE_BATCH = 500
 """Game ids per ``DELETE ... WHERE id IN (...)`` statement (SQLite allows 32,766 parameters, PostgreSQL 65,535)."""
@@ -47,8 +48,8 @@ class _StaleTurnError(Exception):
 
 class Store:
     """The database of games: games, seats, moves and their search records, the browsers' seats; with its
-    ``reviews``, the browsers' ``histories``, the ``solved`` positions and the service's ``heartbeat`` on the same
-    database. Thread-safe: each method opens its own session."""
+    ``reviews``, the browsers' ``histories`` and ``training`` queues, the ``solved`` positions and the service's
+    ``heartbeat`` on the same database. Thread-safe: each method opens its own session."""
 
     def __init__(self, url: str, clock: Clock = SYSTEM_CLOCK, history_limit: int = HISTORY_LIMIT) -> None:
         """Open the database at ``url`` (SQLite file or PostgreSQL, see ``database_url``) and create its tables;
@@ -60,6 +61,7 @@ class Store:
         self._transaction = self.database.transaction
         self.reviews = ReviewRecords(self.database)
         self.histories = HistoryRecords(self.database)
+        self.training = TrainingRecords(self.database)
         self.solved = SolvedRecords(self.database)
         self.heartbeat = HeartbeatRecord(self.database)
 

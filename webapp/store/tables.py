@@ -109,6 +109,25 @@ class ReviewRow(Base):
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
+class TrainingRow(Base):
+    """An exercise of a browser's training queue (``webapp.store.training``): a mistake of one of its reviewed games
+    (the move at ``ply``), when it is due again, and how it went."""
+
+    __tablename__ = "training"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    step: Mapped[int] = mapped_column(Integer, default=0)
+    """How many right answers in a row: the interval it waits next (``webapp.store.training.INTERVAL_DAYS``)."""
+    due_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
+    """When it comes back; None once learned."""
+    tries: Mapped[int] = mapped_column(Integer, default=0)
+    solved: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
 class SolvedRow(Base):
     """The exact values of a position's moves, found once (``webapp.search.solved``) and read before solving it
     again, by every node."""
