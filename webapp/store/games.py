@@ -27,7 +27,7 @@ from webapp.store.tables import (
     rows_changed,
     utc,
 )
-from webapp.store.training import TrainingRecords
+from webapp.store.training import TRAINING_LIMIT, TrainingRecords
 
 DELETE_BATCH = 500
 """Game ids per ``DELETE ... WHERE id IN (...)`` statement (SQLite allows 32,766 parameters, PostgreSQL 65,535)."""
@@ -51,9 +51,11 @@ class Store:
     ``reviews``, the browsers' ``histories`` and ``training`` queues, the ``solved`` positions and the service's
     ``heartbeat`` on the same database. Thread-safe: each method opens its own session."""
 
-    def __init__(self, url: str, clock: Clock = SYSTEM_CLOCK, history_limit: int = HISTORY_LIMIT) -> None:
+    def __init__(self, url: str, clock: Clock = SYSTEM_CLOCK, history_limit: int = HISTORY_LIMIT,
+                 training_limit: int = TRAINING_LIMIT) -> None:
         """Open the database at ``url`` (SQLite file or PostgreSQL, see ``database_url``) and create its tables;
-        the times it stores are ``clock``'s; a browser's history keeps its newest ``history_limit`` games."""
+        the times it stores are ``clock``'s; a browser's history keeps its newest ``history_limit`` games, its
+        training queue its newest ``training_limit`` exercises."""
         self.history_limit = history_limit
         self.database = Database(url, clock)
         self.engine = self.database.engine
@@ -61,7 +63,7 @@ class Store:
         self._transaction = self.database.transaction
         self.reviews = ReviewRecords(self.database)
         self.histories = HistoryRecords(self.database)
-        self.training = TrainingRecords(self.database)
+        self.training = TrainingRecords(self.database, training_limit)
         self.solved = SolvedRecords(self.database)
         self.heartbeat = HeartbeatRecord(self.database)
 

@@ -42,12 +42,14 @@ def _item(row: TrainingRow) -> TrainingItem:
 class TrainingRecords:
     """The ``training`` rows of every browser."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, limit: int = TRAINING_LIMIT) -> None:
+        """The queues on ``database``, each keeping at most ``limit`` exercises."""
         self._database = database
+        self.limit = limit
 
     def add(self, player_id: str, mistakes: Iterable[tuple[str, int, str]]) -> int:
         """Add each ``(game_id, ply, game)`` the browser does not have yet, due now; then drop its oldest beyond
-        ``TRAINING_LIMIT``. Returns how many were added."""
+        its ``limit``. Returns how many were added."""
         now = self._database.now()
         added = 0
         with self._database.transaction() as session:
@@ -60,10 +62,10 @@ class TrainingRecords:
                                             due_at=now, tries=0, solved=0, created_at=now))
                     added += 1
             session.flush()
-            if len(have) > TRAINING_LIMIT:
+            if len(have) > self.limit:
                 oldest = (select(TrainingRow.game_id, TrainingRow.ply).where(TrainingRow.player_id == player_id)
                           .order_by(TrainingRow.created_at, TrainingRow.game_id, TrainingRow.ply)
-                          .limit(len(have) - TRAINING_LIMIT))
+                          .limit(len(have) - self.limit))
                 for game_id, ply in session.execute(oldest).all():
                     session.execute(delete(TrainingRow).where(TrainingRow.player_id == player_id,
                                                               TrainingRow.game_id == game_id, TrainingRow.ply == ply))
