@@ -4,7 +4,8 @@
                                     [--stockfish /usr/games/stockfish] [--seed 1] [--pgn games.pgn]
 
 Openings: random named lines from the opening tables (4 to 8 plies), each played twice with colours swapped, so
-colours alternate game by game. Both sides get ``--time`` seconds per move. Games end by the rules (checkmate,
+colours alternate game by game. Both sides get ``--time`` seconds per move. Our side is chess's searcher with the
+endgame tables it finds in the engine's cache (``make tables`` for the four-piece ones). Games end by the rules (checkmate,
 stalemate, insufficient material, threefold repetition, fifty moves) or are drawn after 300 plies. Prints each
 result, then the score and the Elo difference with its 95% error bar.
 """
@@ -26,9 +27,9 @@ import chess.pgn
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.chess.openings import openings_dir
-from engine.chess.search import ChessSearcher
 from engine.games.chess import ChessState
 from engine.search.info import Limits, SearchOptions
+from engine.solve.chess_endgames import TableChessSearcher
 
 MAX_PLIES = 300
 
@@ -51,7 +52,7 @@ def opening_lines(rng: random.Random, count: int) -> list[list[str]]:
 def our_move(board: chess.Board, seconds: float, personality: str) -> chess.Move:
     final = None
     options = SearchOptions(personality=personality)
-    for event in ChessSearcher(ChessState(board.copy()), Limits(time=seconds), options).search():
+    for event in TableChessSearcher(ChessState(board.copy()), Limits(time=seconds), options).search():
         final = event
     assert final is not None and final.best is not None
     return chess.Move.from_uci(final.best)
