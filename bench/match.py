@@ -5,9 +5,9 @@
 
 Openings: random named lines from the opening tables (4 to 8 plies), each played twice with colours swapped, so
 colours alternate game by game. Both sides get ``--time`` seconds per move. Our side is chess's searcher with the
-endgame tables it finds in the engine's cache (``make tables`` for the four-piece ones). Games end by the rules (checkmate,
-stalemate, insufficient material, threefold repetition, fifty moves) or are drawn after 300 plies. Prints each
-result, then the score and the Elo difference with its 95% error bar.
+endgame tables it finds in the engine's cache (``make tables`` for the four-piece ones). Games end by the rules
+(checkmate, stalemate, insufficient material, threefold repetition, fifty moves) or are drawn after 300 plies.
+Prints each result, then the score and the Elo difference with its 95% error bar.
 """
 
 from __future__ import annotations
