@@ -130,9 +130,13 @@ def test_a_chess_ending_is_reviewed_and_hinted_exactly() -> None:
 @pytest.mark.engine
 def test_the_search_probes_the_tables_below_its_root() -> None:
     """A depth-2 search of a rook ending (up to sixteen moves from mate, far beyond its horizon) scores every root
-    move exactly, from the tables at its children."""
+    move exactly, from the tables at its children, and its line goes on through the tables to the mate."""
     state = new_game("chess", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1")
     values = endgames.move_values(state.board)
     final = list(make_searcher(state, Limits(depth=2), SearchOptions()).search())[-1]
     assert values is not None
     assert {move.move: move.score for move in final.root_moves} == {move: value.score for move, value in values.items()}
+    line = state.board.copy()
+    for move in final.pv:
+        line.push_uci(move)
+    assert line.is_checkmate() and len(final.pv) == values[final.best].plies

@@ -18,11 +18,12 @@ analysis board, ``engine.truth``). This module sits in ``engine.solve`` so that 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
@@ -30,6 +31,7 @@ import chess
 
 from engine.chess.evaluation import CENTIPAWNS
 from engine.chess.search import ChessSearcher
+from engine.chess.tree import ENDGAME_PIECES
 from engine.game import describe_score
 from engine.search.info import RootMove, SearchInfo
 from engine.solve.ending_solve import Progress, Tables, probe_pieces, solve_ending
@@ -258,6 +260,20 @@ PV_PLIES = 40
 """The longest line of perfect play an endgame table's answer shows."""
 
 
+def perfect_line(board: chess.Board, limit: int) -> list[str]:
+    """At most ``limit`` moves (UCI) of perfect play from ``board`` by the tables (the quickest mate, the slowest
+    defeat, each side in turn), to the end of the game or as far as they know it; empty where they know nothing."""
+    line = board.copy(stack=False)
+    moves: list[str] = []
+    while len(moves) < limit and not line.is_game_over():
+        values = move_values(line)
+        if not values:
+            break
+        moves.append(max(values, key=lambda move: values[move].score))
+        line.push_uci(moves[-1])
+    return moves
+
+
 def endgame_answer(board: chess.Board) -> SearchInfo | None:
     """The answer of our endgame tables as a final event: every move's exact score
     (``WIN - plies`` to mate, 0 a draw; bound "exact"), the best one (the quickest mate, the slowest defeat) with a
@@ -265,16 +281,8 @@ def endgame_answer(board: chess.Board) -> SearchInfo | None:
     values = move_values(board)
     if not values:
         return None
-    best = max(values, key=lambda move: values[move].score)
-    pv = [best]
-    line = board.copy(stack=False)
-    line.push_uci(best)
-    while len(pv) < PV_PLIES and not line.is_game_over():
-        following = move_values(line)
-        if not following:
-            break
-        pv.append(max(following, key=lambda move: following[move].score))
-        line.push_uci(pv[-1])
+    pv = perfect_line(board, PV_PLIES)
+    best = pv[0]
     score = values[best].score
     return SearchInfo(
         kind="final", algorithm="alphabeta", depth=values[best].plies or 0, seldepth=len(pv), nodes=0, qnodes=0,
@@ -285,7 +293,23 @@ def endgame_answer(board: chess.Board) -> SearchInfo | None:
 
 
 class TableChessSearcher(ChessSearcher):
-    """The chess searcher reading these tables below its root (``search_probe``): chess's ``searcher_class``."""
+    """The chess searcher reading these tables below its root (``search_probe``): chess's ``searcher_class``. The
+    principal variation of each completed depth, and of the final event, goes on through the tables where it
+    enters an ending they know (the search itself stops at the table's value there)."""
+
+    def search(self) -> Iterator[SearchInfo]:
+        """``ChessSearcher.search``'s events, the lines of ``depth`` and ``final`` ones carried on by the tables."""
+        for info in super().search():
+            yield self._through_tables(info) if info.kind in ("depth", "final") and info.pv else info
+
+    def _through_tables(self, info: SearchInfo) -> SearchInfo:
+        board = self.board.copy(stack=False)
+        for move in info.pv:
+            board.push_uci(move)
+        if chess.popcount(board.occupied) > ENDGAME_PIECES or board.is_game_over() or len(info.pv) >= PV_PLIES:
+            return info
+        line = perfect_line(board, PV_PLIES - len(info.pv))
+        return dataclasses.replace(info, pv=[*info.pv, *line]) if line else info
 
     def endgame_probe(self) -> Callable[[bytes, bool], int]:
         """``search_probe``."""
