@@ -119,11 +119,15 @@ def test_a_client_cut_off_is_told_why_and_told_nothing_after(live_server):
 def test_a_flood_of_game_creations_is_refused_past_the_address_limit_and_others_are_served(live_server):
     body = {"game": "tictactoe", "opponent": {"type": "friend"}}
     answers = [live_server.post("/api/games", body) for _ in range(45)]
-    assert [answer.status_code for answer in answers] == [201] * 30 + [429] * 15  # ARENA_CREATE_LIMIT: 30/minute
-    for refused in answers[30:]:
+    codes = [answer.status_code for answer in answers]
+    # ARENA_CREATE_LIMIT: 30/minute, counted by a sliding-window counter, which estimates the last minute from the
+    # minute before: a burst that straddles a minute's boundary may get one creation more.
+    accepted = codes.count(201)
+    assert codes == [201] * accepted + [429] * (45 - accepted) and accepted in (30, 31), codes
+    for refused in answers[accepted:]:
         assert refused.json()["error"] == "rate_limited" and int(refused.headers["Retry-After"]) > 0
     with contextlib.closing(sqlite3.connect(live_server.instance / "arena.sqlite3")) as database:
-        assert database.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 30
+        assert database.execute("SELECT COUNT(*) FROM games").fetchone()[0] == accepted
     other = http.client.HTTPConnection("127.0.0.1", live_server.port, timeout=10, source_address=("127.0.0.2", 0))
     other.request("POST", "/api/games", json.dumps(body), {"Content-Type": "application/json"})
     assert other.getresponse().status == 201  # another address has its own count

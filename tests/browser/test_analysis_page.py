@@ -79,7 +79,8 @@ def test_a_tree_of_variations_comes_back_with_a_reload(module_server, browser: B
     expect(page.locator("#move-tree .mv")).to_have_count(3)
     page.keyboard.press("ArrowUp")  # to the main line's move beside it
     expect(page).to_have_url(f"{module_server.url}/analyse/{game}?{urlencode({'moves': f'{first} {second}'})}")
-    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")  # back to the variation's move
+    expect(page).to_have_url(f"{module_server.url}/analyse/{game}?{urlencode({'moves': f'{first} {other}'})}")
     page.click("#promote")
     expect(page.locator("#move-tree .variation .mv[aria-current='true']")).to_have_count(0)
     expect(page.locator("#status-sub")).to_contain_text("main line")
