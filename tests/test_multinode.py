@@ -234,8 +234,9 @@ def wait_for_search_ends(emitted: dict[str, list[tuple[str, dict]]], count: int,
 
 def test_two_nodes_resuming_the_same_engine_turn_land_exactly_one_move(two_arenas):
     arenas, emitted = two_arenas
+    # A turn of 2 s: still running when node b looks, however loaded the machine is between the two calls.
     request = check_new_game({"game": "nim", "options": {"piles": [3, 4, 5]}, "side": 1,
-                              "opponent": {"type": "engine", "time": 0.3, "algorithm": "minimax"}})
+                              "opponent": {"type": "engine", "time": 2, "algorithm": "minimax"}})
     game_id, _, _ = arenas["a"].creation.create(request)
     assert arenas["b"].resume() == 1
     wait_for_search_ends(emitted, 2)
