@@ -92,14 +92,21 @@ def describe(played: PlayedGame) -> HistoryGame:
     if played.review_status == "done" and played.review_result is not None:
         mine = summaries_of(played.review_result)[played.seat]
         review |= {"accuracy": mine.accuracy, "method": mine.method}
-    moves = " ".join(played.moves)
-    query = {key: value for key, value in (("setup", played.start_setup), ("moves", moves)) if value}
-    fits = len(moves) <= MAX_MOVES_TEXT and len(played.start_setup) <= MAX_SETUP_TEXT
     return {"id": played.game_id, "url": f"/g/{played.game_id}", "game": played.game, "title": cls.title,
             "seat": played.seat, "side": cls.players[played.seat], "opponent": opponent, "status": played.status,
             "result": result, "reason": played.reason, "plies": played.ply,
             "created_at": played.created_at.isoformat(timespec="seconds"), "review": review,
-            "analyse_url": f"/analyse/{played.game}" + (f"?{urlencode(query)}" if query else "") if fits else None}
+            "analyse_url": analyse_link(played, played.ply)}
+
+
+def analyse_link(played: PlayedGame, plies: int, **extra: str) -> str | None:
+    """The analysis board's link to ``played``'s position after ``plies`` moves, with ``extra`` parameters (empty
+    ones left out); None when its moves or its start are too long for a link."""
+    moves = " ".join(played.moves[:plies])
+    if len(moves) > MAX_MOVES_TEXT or len(played.start_setup) > MAX_SETUP_TEXT:
+        return None
+    query = {key: value for key, value in {"setup": played.start_setup, "moves": moves, **extra}.items() if value}
+    return f"/analyse/{played.game}" + (f"?{urlencode(query)}" if query else "")
 
 
 def _filters() -> tuple[str | None, tuple[dt.datetime, str] | None, int]:

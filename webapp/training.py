@@ -10,15 +10,14 @@ mistake (``?exercise=&better=&train=``), which reports its first answer back (``
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from engine.games import game_class
 from engine.review import BLUNDER, MISTAKE, THREW_DRAW, THREW_WIN
 from webapp.address_limits import limit_reads, limit_seats
-from webapp.analysis import MAX_MOVES_TEXT, MAX_SETUP_TEXT
 from webapp.errors import ArenaError, ErrorCode
+from webapp.history import analyse_link
 from webapp.players import Players
 from webapp.reviews import summaries_of
 from webapp.store import Store
@@ -51,12 +50,8 @@ def mistakes_of(played: PlayedGame) -> list[dict[str, Any]]:
 def exercise_url(played: PlayedGame, verdict: dict[str, Any]) -> str | None:
     """The analysis board's exercise on the position before ``verdict``'s move, reporting to the queue; None when
     its moves are too long for a link."""
-    moves = " ".join(played.moves[:verdict["ply"] - 1])
-    if len(moves) > MAX_MOVES_TEXT or len(played.start_setup) > MAX_SETUP_TEXT:
-        return None
-    query = {"setup": played.start_setup, "moves": moves, "exercise": verdict["move"], "better": verdict["best"],
-             "train": f"{played.game_id}:{verdict['ply']}"}
-    return f"/analyse/{played.game}?{urlencode({key: value for key, value in query.items() if value})}"
+    return analyse_link(played, verdict["ply"] - 1, exercise=verdict["move"], better=verdict["best"] or "",
+                        train=f"{played.game_id}:{verdict['ply']}")
 
 
 @bp.get("")

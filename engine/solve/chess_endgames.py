@@ -34,8 +34,8 @@ from engine.chess.search import ChessSearcher
 from engine.chess.tree import ENDGAME_PIECES
 from engine.game import describe_score
 from engine.search.info import RootMove, SearchInfo
-from engine.solve.ending_solve import Progress, Tables, probe_pieces, solve_ending
-from engine.solve.ending_space import DRAWN_MATERIALS, EndingSpace, material_name, oriented
+from engine.solve.ending_solve import PROMOTIONS, Progress, Tables, probe_pieces, solve_ending
+from engine.solve.ending_space import DRAWN_MATERIALS, PAWN, EndingSpace, material_name, oriented
 from engine.solve.retrograde import DRAW_CODE, TableError
 from engine.solve.tablebase import Entry, Table
 from engine.solve.tables import cache_dir
@@ -54,7 +54,6 @@ _absent: set[tuple[str, Path]] = set()
 """Tables the search found missing: it does not look for their files again in this process."""
 _lock = threading.Lock()
 
-_PIECE_TYPES = {chess.PAWN: 1, chess.KNIGHT: 2, chess.BISHOP: 3, chess.ROOK: 4, chess.QUEEN: 5, chess.KING: 6}
 _LETTER_TYPES = {ord(letter): kind for letter, kind in zip("PNBRQK", range(1, 7), strict=True)}
 _LETTER_TYPES.update({ord(letter): kind for letter, kind in zip("pnbrqk", range(1, 7), strict=True)})
 
@@ -72,8 +71,8 @@ def exits(material: str) -> set[str]:
         squares = [0] * space.count
         squares[slot] = -1
         found.add(oriented(material_name(space.types, space.colours, squares))[0])
-        if space.types[slot] == 1:
-            for promotion in (5, 4, 3, 2):
+        if space.types[slot] == PAWN:
+            for promotion in PROMOTIONS:
                 types = list(space.types)
                 types[slot] = promotion
                 found.add(oriented(material_name(types, space.colours, [0] * space.count))[0])
@@ -89,19 +88,24 @@ def table(material: str, directory: Path | None = None, *, build_missing: bool =
         EndingSpace, bytes] | None:
     """The solved table of ``material`` (a name of ``MATERIALS``), loaded once per process; built and saved first
     when missing and ``build_missing`` (with the tables it needs), else None."""
-    path = table_path(material, directory)
     with _lock:
-        if (material, path) in _loaded:
-            return _loaded[material, path]
+        return _loaded_or_built(material, directory, build_missing, None)
+
+
+def _loaded_or_built(material: str, directory: Path | None, build_missing: bool,
+                     progress: Progress | None) -> tuple[EndingSpace, bytes] | None:
+    """``table``'s work, under ``_lock``."""
+    path = table_path(material, directory)
+    if (material, path) not in _loaded:
         space = EndingSpace(material)
         try:
             loaded = Table.load(path, f"chess {material}", VERSION, space.size)
         except TableError:
             if not build_missing:
                 return None
-            loaded = _build(material, directory, None)
+            loaded = _build(material, directory, progress)
         _loaded[material, path] = (space, loaded.codes)
-        return _loaded[material, path]
+    return _loaded[material, path]
 
 
 def build(material: str, directory: Path | None = None, progress: Progress | None = None) -> Table:
@@ -116,15 +120,9 @@ def _build(material: str, directory: Path | None, progress: Progress | None) -> 
         raise TableError(f"no chess table for {material}; tables exist for {', '.join(MATERIALS)}")
     needed: Tables = {}
     for other in exits(material):
-        path = table_path(other, directory)
-        if (other, path) not in _loaded:
-            other_space = EndingSpace(other)
-            try:
-                other_table = Table.load(path, f"chess {other}", VERSION, other_space.size)
-            except TableError:
-                other_table = _build(other, directory, progress)
-            _loaded[other, path] = (other_space, other_table.codes)
-        needed[other] = _loaded[other, path]
+        found = _loaded_or_built(other, directory, True, progress)
+        assert found is not None  # built when missing
+        needed[other] = found
     space = EndingSpace(material)
     solved = Table(f"chess {material}", VERSION, bytes(solve_ending(space, needed, progress)))
     path = table_path(material, directory)
@@ -176,11 +174,15 @@ def board_material(board: chess.Board) -> str | None:
     """The ending a board's pieces make, as its table names it ("KQKR"), or None beyond four pieces."""
     if chess.popcount(board.occupied) > 4:
         return None
-    white = "".join(sorted((piece.symbol().upper() for piece in board.piece_map().values() if piece.color
-                            and piece.piece_type != chess.KING), key="PNBRQ".find, reverse=True))
-    black = "".join(sorted((piece.symbol().upper() for piece in board.piece_map().values() if not piece.color
-                            and piece.piece_type != chess.KING), key="PNBRQ".find, reverse=True))
-    return oriented(f"K{white}K{black}")[0]
+    return oriented(material_name(*_pieces(board)))[0]
+
+
+def _pieces(board: chess.Board) -> tuple[list[int], list[int], list[int]]:
+    """The board's pieces as ``engine.solve.ending_space`` takes them: types (numbered as python-chess numbers
+    them, pawn 1 to king 6), colours (White 0) and squares (a1 0)."""
+    pieces = board.piece_map()
+    return ([piece.piece_type for piece in pieces.values()], [0 if piece.color else 1 for piece in pieces.values()],
+            list(pieces))
 
 
 def probe(board: chess.Board, directory: Path | None = None) -> Entry | None:
@@ -196,10 +198,8 @@ def probe(board: chess.Board, directory: Path | None = None) -> Entry | None:
     solved = table(material, directory, build_missing=material in BUILT_ON_FIRST_USE)
     if solved is None:
         return None
-    pieces = board.piece_map()
-    types = [_PIECE_TYPES[piece.piece_type] for piece in pieces.values()]
-    colours = [0 if piece.color else 1 for piece in pieces.values()]
-    code = probe_pieces({material: solved}, types, colours, list(pieces), 0 if board.turn else 1)
+    types, colours, squares = _pieces(board)
+    code = probe_pieces({material: solved}, types, colours, squares, 0 if board.turn else 1)
     return Entry.from_code(code)
 
 
