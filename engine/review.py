@@ -55,6 +55,11 @@ INACCURACY, MISTAKE, BLUNDER = "inaccuracy", "mistake", "blunder"
 CHESS_GRADES = ((15.0, BLUNDER), (10.0, MISTAKE), (5.0, INACCURACY))
 """Falls of the mover's win chance (percentage points) from which a chess move is graded so: Lichess's thresholds
 (0.3, 0.2 and 0.1 on its scale of winning chances from -1 to 1)."""
+SLOW_PLIES = 10
+"""A move that kept its result but gave away more than this many plies of distance (a win that much slower, a loss
+that much sooner) makes an exercise, as a move that changed the result does (``Exercise``)."""
+EXERCISE_GRADES = frozenset({THREW_WIN, THREW_DRAW, MISTAKE, BLUNDER})
+"""The verdicts that make an exercise of a move whatever its distance."""
 WIN_CHANCE_SLOPE = 0.00368208
 """Lichess's curve: a score of ``cp`` centipawns gives the side a win chance of ``100 / (1 + exp(-slope * cp))``
 percent (``50 + 50 * (2 / (1 + exp(-slope * cp)) - 1)``), fitted to its players' results."""
@@ -150,6 +155,34 @@ class MoveVerdict:
 
 
 @dataclass(frozen=True, slots=True)
+class Exercise:
+    """A mistake to practise: the position before move ``ply``, "find a better move than ``played``". An answer is
+    right when it keeps the best result there is and, with ``within`` (plies), comes that close to the best
+    distance; where no exact value is known, when the review would grade it good at most (``judge_answer``, from
+    ``value``, the review's score of the position for the mover) or it is ``better``, the review's choice."""
+
+    ply: int
+    played: str
+    better: str | None
+    within: int | None
+    value: int | None
+
+    @classmethod
+    def of(cls, verdict: MoveVerdict) -> Exercise | None:
+        """The exercise ``verdict``'s move makes, or None when it is no mistake: it threw away a win or a draw, is a
+        chess mistake or blunder, or kept its result while giving away more than ``SLOW_PLIES`` plies."""
+        slow = (verdict.verdict == KEPT and verdict.before_score is not None and verdict.after_score is not None
+                and verdict.before_score - verdict.after_score > SLOW_PLIES)
+        if verdict.verdict not in EXERCISE_GRADES and not slow:
+            return None
+        return cls(verdict.ply, verdict.move, verdict.best, SLOW_PLIES if slow else None,
+                   None if verdict.exact else verdict.before_score)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
 class PositionView:
     """What the review knows of one position: the exact value of each move, or a search's score and move."""
 
@@ -202,6 +235,16 @@ def verdicts_from(positions: Sequence[State], moves: Sequence[str], views: Seque
         played = state.move_text(state.parse_move(text))
         verdicts.append(_verdict(ply, played, state, views[ply - 1], positions[ply], views[ply]))
     return verdicts
+
+
+def judge_answer(state: State, answer: str, value: int, better: str | None, after_view: PositionView) -> MoveVerdict:
+    """The verdict a review gives ``answer`` (a legal move text) in ``state``, whose value for the mover the
+    review found to be ``value`` with ``better`` its choice, from ``after_view``: what was found of the position
+    after it (``look_at`` with the review's settings). The review's own choice is ``best``; in chess, any other
+    move is graded by the fall of the mover's win chance from ``value``. Raises the game's ``GameError`` for an
+    illegal move."""
+    before_view = PositionView(None, value, _text(state, value), better)
+    return verdicts_from(positions_of(state, [answer]), [answer], [before_view, after_view])[0]
 
 
 def look_at(state: State, settings: SearchSettings = SearchSettings(), stop: Any = None,

@@ -195,3 +195,45 @@ def test_several_lines_score_every_move_with_a_full_window(app, game: str, moves
         assert (row["pv_text"] is not None) == (game == "chess")
     if game == "chess":
         assert all(row["pv_text"][0] == row["text"] for row in final["root_moves"])
+
+
+SCHOLARS_THREAT = "e2e4 e7e5 d1h5 b8c6 f1c4"
+"""Black to move; every move but g6, Qe7, Qf6 (and the like) allows Qxf7 mate."""
+
+
+def check_event(node: str, answer: str, value: int = -30, better: str | None = "g7g6", **changes) -> dict:
+    return {"node": node, "game": "chess", "setup": "", "moves": SCHOLARS_THREAT, "answer": answer,
+            "value": value, "better": better, **changes}
+
+
+def test_a_chess_answer_is_judged_as_the_review_would_judge_it(app) -> None:
+    """The review's own choice is right ("best"); a move allowing mate in one is a blunder, its win chance 0 %;
+    the answer may be written in SAN; opening another node meanwhile does not stop the check."""
+    inbox = Inbox(connect(app))
+    inbox.client.emit("exercise_check", check_event("e", "g6"))
+    inbox.client.emit("analyse", node_event("other", "chess", "d2d4", on=False))
+    right = inbox.wait_for("exercise_verdict", "the verdict on g6", answer="g7g6")
+    assert right["node"] == "e" and right["right"] is True and right["verdict"]["verdict"] == "best"
+    assert right["verdict"]["move_shown"] == "g6" and right["searched"] == "a search of 0.5 s (up to depth 64)"
+    inbox.client.emit("exercise_check", check_event("e", "a7a6"))
+    wrong = inbox.wait_for("exercise_verdict", "the verdict on a6", answer="a7a6")
+    assert wrong["right"] is False and wrong["verdict"]["verdict"] == "blunder"
+    assert wrong["verdict"]["after"] == "loss in 1" and wrong["verdict"]["win_after"] == 0.0
+    assert wrong["verdict"]["win_before"] == 47.2  # the review's value, -30 centipawns, as a win chance
+
+
+@pytest.mark.parametrize(("payload", "code"), [
+    (check_event("x", "e7e4"), "bad_game"),
+    (check_event("x", "g6", better="h1h8"), "bad_game"),
+    ({**check_event("x", "g6"), "game": "connect4", "moves": "4", "answer": "4"}, "bad_game"),
+    (check_event("x", "g6", value="much"), "bad_request"),
+    ({**check_event("x", "g6"), "extra": 1}, "bad_request"),
+    ({key: value for key, value in check_event("x", "g6").items() if key != "value"}, "bad_request"),
+    (check_event("x", "g6", moves=" ".join(["e2e4"] * 1000)), "bad_request"),
+])
+def test_bad_answers_to_check_are_refused_with_a_reason(app, payload: object, code: str) -> None:
+    inbox = Inbox(connect(app))
+    inbox.client.emit("exercise_check", payload)
+    error = inbox.wait_for("error", "the error", timeout=10)
+    assert error["code"] == code and error["event"] == "exercise_check" and error["message"]
+    assert [event for event, _ in inbox.read()] == ["error"]

@@ -21,10 +21,18 @@ from engine.games.nim import Nim
 from engine.review import (
     BEST,
     BLUNDER,
+    GOOD,
+    INACCURACY,
     KEPT,
+    MISTAKE,
+    SLOW_PLIES,
     THREW_DRAW,
     THREW_WIN,
+    Exercise,
+    MoveVerdict,
+    PositionView,
     SearchSettings,
+    judge_answer,
     move_accuracy,
     review_moves,
     summarise,
@@ -216,3 +224,34 @@ def test_live_truth_stays_within_a_live_turns_means() -> None:
     assert live_truth(Nim((40, 50, 60))) is None  # 150 legal moves: too many to send
     assert live_truth(Nim((3, 4, 5)))["1:2"].to_dict() == {"result": "win", "plies": 11, "score": WIN - 11,
                                                            "text": "win in 6"}
+
+
+def _verdict(verdict: str, before: int | None, after: int | None, exact: bool) -> MoveVerdict:
+    return MoveVerdict(7, "3", 0, verdict, "win in 3", "win in 9", "4", None if exact else 1.0, exact, "3", "4",
+                       before, after)
+
+
+def test_a_mistake_makes_an_exercise_and_a_small_slip_does_not() -> None:
+    """A thrown-away result, a chess mistake or blunder, or more than ``SLOW_PLIES`` plies of a kept result given
+    away make an exercise; an inaccuracy, or a slower win by ``SLOW_PLIES`` plies at most, do not. Only a searched
+    position's exercise carries the review's value."""
+    assert Exercise.of(_verdict(THREW_WIN, WIN - 5, 0, True)) == Exercise(7, "3", "4", None, None)
+    slow = WIN - 5 - SLOW_PLIES - 1
+    assert Exercise.of(_verdict(KEPT, WIN - 5, slow, True)) == Exercise(7, "3", "4", SLOW_PLIES, None)
+    assert Exercise.of(_verdict(KEPT, WIN - 5, slow + 1, True)) is None
+    assert Exercise.of(_verdict(MISTAKE, 120, -200, False)) == Exercise(7, "3", "4", None, 120)
+    assert Exercise.of(_verdict(INACCURACY, 120, 20, False)) is None
+    assert Exercise.of(_verdict(BEST, 120, 120, False)) is None
+
+
+def test_an_answer_is_graded_from_the_reviews_value() -> None:
+    """The review's choice is best; another move is graded by the fall of the win chance from the review's value
+    to what the search after it found (the opponent's score, turned)."""
+    state = new_game("chess")
+    def after(score: int) -> PositionView:
+        return PositionView(None, score, None, "d7d5")
+    assert judge_answer(state, "e2e4", 30, "e2e4", after(-10)).verdict == BEST
+    good = judge_answer(state, "g1f3", 30, "e2e4", after(-20))
+    assert good.verdict == GOOD and (good.win_before, good.win_after) == (52.8, 51.8) and good.move_shown == "Nf3"
+    blunder = judge_answer(state, "f2f3", 30, "e2e4", after(500))
+    assert blunder.verdict == BLUNDER and blunder.loss == round(blunder.win_before - blunder.win_after, 1) >= 15

@@ -22,9 +22,9 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypedDict
 
-from engine.game import GameError, IllegalMoveError, State, score_scale
+from engine.game import GameError, IllegalMoveError, State, play_moves, score_scale
 from engine.games import game_class, game_names
-from engine.review import shown_move
+from engine.review import BEST, GOOD, PositionView, SearchSettings, judge_answer, shown_move
 from engine.search.every_move import every_move_options
 from engine.search.info import Limits, SearchOptions
 from engine.truth import may_know
@@ -49,6 +49,9 @@ NO_TRUTH = {"tictactoe": "the solved table could not be built", "wolves": "the s
             "chess": "chess has exact values only in endings of up to four pieces without castling rights, from our "
                      "endgame tables (the four-piece ones where this server has built them)"}
 """Why a game's position may have no exact values, in words."""
+RIGHT_ANSWERS = frozenset({BEST, GOOD})
+"""The review's verdicts on an exercise's answer that count it right where no exact value is known: the review's
+own choice, or a move whose fall of win chance is below an inaccuracy's."""
 POSITIONS_KEPT = 2048
 """How many positions the node keeps ready (``position``): people click through the same openings."""
 MAX_MOVES_TEXT: int = schema.component("AnalyseNode")["properties"]["moves"]["maxLength"]
@@ -203,6 +206,35 @@ def _payload(start: State, moves: tuple[str, ...], shown: list[str], state: Stat
             "search_tree": tree_nodes(state.name) > 0}
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class AnswerCheck:
+    """An exercise's answer to check (``exercise_check``): ``answer`` played at ``node``, whose value for the mover
+    the game's review found to be ``value``, with ``better`` its choice."""
+
+    node: Node
+    answer: str
+    value: int
+    better: str | None
+
+
+def parse_check(data: object) -> AnswerCheck:
+    """The answer of an ``exercise_check`` payload (the ``ExerciseCheck`` schema): a chess position as
+    ``parse_node`` reads one, and a legal ``answer`` (``bad_game`` otherwise); ``bad_request`` for anything else
+    wrong."""
+    payload = schema.check(schema.component_ref("ExerciseCheck"), data, {"game": ErrorCode.BAD_GAME})
+    if payload["game"] != "chess":
+        raise ArenaError(ErrorCode.BAD_GAME, "only chess answers are checked by a search; the other games' "
+                                             "exercises are judged by the exact values of analysis_truth")
+    node = Node(payload["node"], position(payload["game"], payload["setup"], payload["moves"]))
+    state = node.position.state
+    try:
+        answer = state.move_text(state.parse_move(payload["answer"]))
+        better = None if payload["better"] is None else state.move_text(state.parse_move(payload["better"]))
+    except GameError as error:
+        raise ArenaError(ErrorCode.BAD_GAME, str(error)) from None
+    return AnswerCheck(node, answer, payload["value"], better)
+
+
 def search_key(sid: str) -> str:
     """The runner's key of the engine's search for connection ``sid``."""
     return f"analysis:{sid}"
@@ -211,6 +243,11 @@ def search_key(sid: str) -> str:
 def truth_key(sid: str) -> str:
     """The runner's key of the exact values worked out for connection ``sid``."""
     return f"analysis-truth:{sid}"
+
+
+def check_key(sid: str) -> str:
+    """The runner's key of the search that checks an exercise's answer for connection ``sid``."""
+    return f"exercise:{sid}"
 
 
 class Analysis:
@@ -251,6 +288,19 @@ class Analysis:
                                          state=state, engine={"lab": lab}, client=client, priority=EXPLORATION),
                                functools.partial(self._on_search, sid, node.node))
 
+    def check(self, sid: str, check: AnswerCheck, client: str) -> None:
+        """Search the position after ``check``'s answer as a review searches a position (``engine.review.look_at``
+        with ``SearchSettings()``), as background work of ``client``, and send ``sid`` the review's verdict on the
+        answer (``exercise_verdict``); an answer of the connection still being checked is dropped. Opening another
+        node does not stop it; leaving the page does."""
+        state = check.node.position.state
+        after = play_moves(state, [check.answer])
+        self.runner.submit(SearchJob(id=self._job_ids(), key=check_key(sid), ply=len(check.node.position.moves) + 1,
+                                     seat=after.to_move, state=after,
+                                     engine={"review": dataclasses.asdict(SearchSettings())}, client=client,
+                                     priority=BACKGROUND),
+                           functools.partial(self._on_check, sid, check))
+
     def stop(self, sid: str) -> None:
         """Cancel the engine's search on ``sid``'s node (its last event ``cancelled``, reason "stopped"); its exact
         values still come."""
@@ -260,6 +310,23 @@ class Analysis:
         """Cancel everything ``sid``'s node still has queued or running, for ``reason``: its events stop at once."""
         self.runner.cancel(search_key(sid), reason)
         self.runner.cancel(truth_key(sid), reason)
+
+    def close(self, sid: str) -> None:
+        """The connection ``sid`` ended: cancel its node's work and the check of its answer."""
+        self.leave(sid, "page left")
+        self.runner.cancel(check_key(sid), "page left")
+
+    def _on_check(self, sid: str, check: AnswerCheck, job: SearchJob, info: dict[str, Any]) -> None:
+        """The runner's handler of the search after an answer: ``exercise_verdict`` once it has ended."""
+        head = {"node": check.node.node, "answer": check.answer}
+        if info["kind"] == "failed":
+            self.emit("exercise_verdict", {**head, "right": None, "message": info["message"]}, to=sid)
+        elif info["kind"] == "final":
+            verdict = judge_answer(check.node.position.state, check.answer, check.value, check.better,
+                                   PositionView.from_dict(info["view"]))
+            self.emit("exercise_verdict", {**head, "right": verdict.verdict in RIGHT_ANSWERS,
+                                           "verdict": verdict.to_dict(), "searched": SearchSettings().describe()},
+                      to=sid)
 
     def _on_search(self, sid: str, node: str, job: SearchJob, info: dict[str, Any]) -> None:
         """The runner's handler of the engine's search on ``node``: ``analysis_search`` to the connection, unless a

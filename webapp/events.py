@@ -1,5 +1,6 @@
 """Socket.IO handlers (default namespace): ``join``, ``leave``, ``move``, ``resign``, ``takeback``, ``rematch``,
-the lab's ``lab_start`` and ``lab_stop``, and the analysis board's ``analyse`` and ``analyse_stop``.
+the lab's ``lab_start`` and ``lab_stop``, and the analysis board's ``analyse``, ``analyse_stop`` and
+``exercise_check``.
 
 A connection's seat comes from the token in its connect ``auth``; it applies to the game the token names. Every
 event is rate-limited per connection and its payload checked; a refused event gets an ``error`` event back (to
@@ -21,7 +22,7 @@ from flask_socketio import disconnect, emit, join_room, leave_room
 from socketio.exceptions import ConnectionRefusedError
 
 from webapp import address_limits
-from webapp.analysis import parse_node
+from webapp.analysis import parse_check, parse_node
 from webapp.arena.assemble import Arena
 from webapp.errors import ArenaError, ErrorCode, database_unavailable
 from webapp.lab import parse_run
@@ -182,7 +183,7 @@ def on_disconnect(reason: object = None) -> None:
     arena = _arena()
     for run in connection.runs if connection is not None else ():
         arena.lab.stop(run)
-    arena.analysis.leave(sid, "page left")
+    arena.analysis.close(sid)
     arena.membership.leave_all(sid)
 
 
@@ -356,6 +357,14 @@ def on_analyse(arena: Arena, connection: Connection, data: dict[str, Any]) -> No
     ``analysis_truth`` events; the node it analysed before stops."""
     node, engine = parse_node(data)
     arena.analysis.open(_sid(), node, engine, _client())
+
+
+@game_event("exercise_check", ("node", "game", "setup", "moves", "answer", "value", "better"))
+@address_limits.limit_analysis
+def on_exercise_check(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
+    """Check a chess exercise's answer by a review's search of the position after it: the sender gets
+    ``exercise_verdict``."""
+    arena.analysis.check(_sid(), parse_check(data), _client())
 
 
 @game_event("analyse_stop", ())

@@ -5,9 +5,9 @@ else a search of ``SETTINGS``), one job per position on the shared runner as bac
 after every live game's engine turn and within that client's share of the engines (``webapp.search.fair_queue``), so it
 never starves a game being played. Its jobs' key is ``review:<game id>:<position>``. While it runs, the
 game's room gets ``review`` ``{game_id, status: "running", done, total}``; at the end ``review`` with the stored
-review (``status`` "done", ``verdicts``, ``summaries``, ``settings``), computed by ``engine.review.verdicts_from`` as
-the command line computes it. A review is claimed in the store first (``store.reviews.claim``): asking again, on any
-node, while it runs or once it is done starts nothing.
+review (``status`` "done", ``verdicts``, ``summaries``, ``exercises``, ``settings``), computed by
+``engine.review.verdicts_from`` as the command line computes it. A review is claimed in the store first
+(``store.reviews.claim``): asking again, on any node, while it runs or once it is done starts nothing.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Any, NotRequired, TypedDict
 
 from engine.game import State
 from engine.review import (
+    Exercise,
     MoveVerdict,
     PositionView,
     SearchSettings,
@@ -72,6 +73,7 @@ class ReviewStatus(TypedDict):
     total: NotRequired[int]
     verdicts: NotRequired[list[dict[str, Any]]]
     summaries: NotRequired[list[dict[str, Any]]]
+    exercises: NotRequired[list[dict[str, Any]]]
     settings: NotRequired[dict[str, Any]]
     message: NotRequired[str | None]
 
@@ -96,11 +98,18 @@ def summaries_of(result: Mapping[str, Any]) -> list[SeatSummary]:
     return summarise([MoveVerdict.from_dict(verdict) for verdict in result["verdicts"]], result["game"])
 
 
+def exercises_of(result: Mapping[str, Any]) -> list[Exercise]:
+    """The exercises (``engine.review.Exercise``) that the moves of a done review's ``result`` make, in move order."""
+    found = (Exercise.of(MoveVerdict.from_dict(verdict)) for verdict in result["verdicts"])
+    return [exercise for exercise in found if exercise is not None]
+
+
 def _done(game_id: str, result: Mapping[str, Any]) -> ReviewStatus:
     """The status of a done review whose ``result`` is a ``ReviewResult`` (as stored, or just made), with each
-    seat's figures worked out from its verdicts."""
+    seat's figures and the exercises its mistakes make worked out from its verdicts."""
     return {"game_id": game_id, "status": "done", "verdicts": result["verdicts"],
-            "summaries": [summary.to_dict() for summary in summaries_of(result)], "settings": result["settings"]}
+            "summaries": [summary.to_dict() for summary in summaries_of(result)],
+            "exercises": [exercise.to_dict() for exercise in exercises_of(result)], "settings": result["settings"]}
 
 
 def _review_key(game_id: str, index: int) -> str:

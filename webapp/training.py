@@ -1,10 +1,12 @@
 """Your training queue: the mistakes of this browser's reviewed games as exercises that come back (blueprint
 ``training``, nested in the API under ``/api/me/training``; the page is ``/me/training``).
 
-A mistake is a move of the browser's own side that a review judged "threw away a win", "threw away a draw",
-"mistake" or "blunder". Reading the queue first adds those of the newest ``GAMES_LOOKED_AT`` reviewed games it does
-not have (``webapp.store.training``); each exercise is the analysis board's exercise on the position before the
-mistake (``?exercise=&better=&train=``), which reports its first answer back (``POST /api/me/training/result``).
+A mistake is a move of the browser's own side that makes an exercise in its game's review (``engine.review.Exercise``:
+it threw away a win or a draw, is a chess mistake or blunder, or gave away more than ``SLOW_PLIES`` plies of
+distance). Reading the queue first adds those of the newest ``GAMES_LOOKED_AT`` reviewed games it does not have
+(``webapp.store.training``); each exercise is the analysis board's exercise on the position before the mistake
+(``?exercise=&better=&within=&value=&train=``), which reports its first answer back
+(``POST /api/me/training/result``).
 """
 
 from __future__ import annotations
@@ -14,19 +16,18 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from engine.games import game_class
-from engine.review import BLUNDER, MISTAKE, THREW_DRAW, THREW_WIN
+from engine.review import Exercise
 from webapp.address_limits import limit_reads, limit_seats
 from webapp.errors import ArenaError, ErrorCode
 from webapp.history import analyse_link
 from webapp.players import Players
-from webapp.reviews import summaries_of
+from webapp.reviews import exercises_of, summaries_of
 from webapp.store import Store
 from webapp.store.histories import PlayedGame
 from webapp.validation import check_body
 
 bp = Blueprint("training", __name__, url_prefix="/me/training")
 
-MISTAKES = frozenset({THREW_WIN, THREW_DRAW, MISTAKE, BLUNDER})
 GAMES_LOOKED_AT = 200
 DUE_SHOWN = 50
 
@@ -39,19 +40,23 @@ def _players() -> Players:
     return current_app.extensions["players"]
 
 
-def mistakes_of(played: PlayedGame) -> list[dict[str, Any]]:
-    """The verdicts of ``played``'s done review on the moves of the browser's side that are mistakes."""
+def mistakes_of(played: PlayedGame) -> dict[int, tuple[Exercise, dict[str, Any]]]:
+    """By ply, the exercises that the moves of the browser's side make in ``played``'s done review, each with its
+    verdict."""
     if played.review_status != "done" or played.review_result is None:
-        return []
-    return [verdict for verdict in played.review_result["verdicts"]
-            if verdict["by"] == played.seat and verdict["verdict"] in MISTAKES]
+        return {}
+    verdicts = played.review_result["verdicts"]
+    return {exercise.ply: (exercise, verdicts[exercise.ply - 1]) for exercise in exercises_of(played.review_result)
+            if verdicts[exercise.ply - 1]["by"] == played.seat}
 
 
-def exercise_url(played: PlayedGame, verdict: dict[str, Any]) -> str | None:
-    """The analysis board's exercise on the position before ``verdict``'s move, reporting to the queue; None when
+def exercise_url(played: PlayedGame, exercise: Exercise) -> str | None:
+    """The analysis board's exercise on the position before ``exercise``'s move, reporting to the queue; None when
     its moves are too long for a link."""
-    return analyse_link(played, verdict["ply"] - 1, exercise=verdict["move"], better=verdict["best"] or "",
-                        train=f"{played.game_id}:{verdict['ply']}")
+    optional = {"better": exercise.better, "within": exercise.within, "value": exercise.value}
+    return analyse_link(played, exercise.ply - 1, exercise=exercise.played,
+                        **{name: str(value) for name, value in optional.items() if value is not None},
+                        train=f"{played.game_id}:{exercise.ply}")
 
 
 @bp.get("")
@@ -64,18 +69,19 @@ def queue() -> Response:
     if player is None:
         return jsonify({"due": [], "waiting": 0, "rates": [], "accuracy": []})
     games = _store().histories.page(player, GAMES_LOOKED_AT).games
-    _store().training.add(player, ((played.game_id, verdict["ply"], played.game)
-                                   for played in games for verdict in mistakes_of(played)))
+    mistakes = {played.game_id: mistakes_of(played) for played in games}
+    _store().training.add(player, ((played.game_id, ply, played.game)
+                                   for played in games for ply in mistakes[played.game_id]))
     by_id = {played.game_id: played for played in games}
     due = []
     for item in _store().training.due(player, DUE_SHOWN):
-        played = by_id.get(item.game_id)
-        verdict = next((v for v in mistakes_of(played) if v["ply"] == item.ply), None) if played else None
-        if played is None or verdict is None:
+        found = mistakes.get(item.game_id, {}).get(item.ply)
+        if found is None:
             continue
+        exercise, verdict = found
         due.append({"game_id": item.game_id, "ply": item.ply, "game": item.game, "title": game_class(item.game).title,
                     "move_shown": verdict["move_shown"], "verdict": verdict["verdict"], "step": item.step,
-                    "tries": item.tries, "solved": item.solved, "url": exercise_url(played, verdict)})
+                    "tries": item.tries, "solved": item.solved, "url": exercise_url(by_id[item.game_id], exercise)})
     rates = [{"game": game, "title": game_class(game).title, "tries": tries, "solved": solved}
              for game, (tries, solved) in sorted(_store().training.rates(player).items())]
     accuracy = []

@@ -361,7 +361,10 @@ socket.on("analysis_truth", (truth) => {
   }
 });
 
+socket.on("exercise_verdict", (payload) => page.exercise?.checked(payload));
+
 socket.on("error", (payload) => {
+  if (payload.event === "exercise_check") page.exercise?.checked({ answer: page.exercise.checking?.move, right: null, message: payload.message });
   if (payload.event !== "analyse" && payload.event !== "analyse_stop") return;
   $("status-sub").textContent = payload.message;
   showToast(payload.message, true);
@@ -454,16 +457,27 @@ function wireControls() {
 }
 
 /** The exercise of the URL: the node opened is its position; its card says what to find and how the answer went. */
-function startExercise(played, better) {
+function startExercise() {
+  const number = (name) => (/^-?\d{1,7}$/.test(params.get(name) ?? "") ? Number(params.get(name)) : null);
+  const task = {
+    played: params.get("exercise"), better: params.get("better") || null, within: number("within"), value: number("value"),
+  };
   const train = /^([A-Za-z0-9_-]{1,32}):(\d+)$/.exec(params.get("train") ?? "");
   const report = train ? (right) => {
     recordTraining(train[1], Number(train[2]), right).catch((error) => showToast(error.message, true));
   } : null;
-  page.exercise = new Exercise(page.current, played, better || null, (text) => {
+  const root = page.current;
+  const check = game === "chess" ? (move) => {
+    socket.emit("exercise_check", {
+      node: String(root.id), game, setup: page.setup, moves: page.tree.path(root).join(" "), answer: move,
+      value: task.value, better: task.better,
+    });
+  } : null;
+  page.exercise = new Exercise(root, task, (text) => {
     $("exercise-result").textContent = text;
     if (page.exercise.done) open(page.current, { immediately: true }); // the engine may search now
     else drawExercise();
-  }, report);
+  }, report, check);
   $("exercise").hidden = false;
   $("exercise-retry").addEventListener("click", () => go(page.exercise.root));
   $("exercise-show").addEventListener("click", () => {
@@ -473,7 +487,7 @@ function startExercise(played, better) {
     const best = moves ? Object.entries(moves).sort(([, a], [, b]) => (b.score ?? 0) - (a.score ?? 0))[0] : null;
     $("exercise-result").textContent = best
       ? `The answer: ${best[1].shown}, ${best[1].value}. Every move's value is shown; the engine searches again.`
-      : `The review's search preferred ${better ? shownOf(better) : "another move"}; the engine searches again.`;
+      : `The review's search preferred ${task.better ? shownOf(task.better) : "another move"}; the engine searches again.`;
     open(page.exercise.root, { immediately: true });
     drawExercise();
   });
@@ -517,7 +531,7 @@ async function start() {
     module = await import("./boards/generic.js");
   }
   page.board = module.createBoard($("board"), { onMove, players });
-  if (params.get("exercise")) startExercise(params.get("exercise"), params.get("better"));
+  if (params.get("exercise")) startExercise();
   wireControls();
   page.ready = true;
   drawAll();

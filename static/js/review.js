@@ -14,6 +14,8 @@ const ERRORS = {
   mistake: { kind: "middle", symbol: "?", plural: "mistakes" },
   inaccuracy: { kind: "minor", symbol: "?!", plural: "inaccuracies" },
 };
+/** How a move that kept its result but gave away much of its distance is marked (it makes an exercise). */
+const SLOW = { kind: "minor", symbol: "?!" };
 
 /** The move that makes ply `ply` as the move list numbers it: "5." for the first player's, "5…" for the second's;
  * `startPly` half-moves came before the game's first (a set-up position's move number). */
@@ -163,6 +165,8 @@ export class GameReview {
   draw() {
     if (this.review?.status !== "done" || !this.state) return;
     const { verdicts, summaries, settings } = this.review;
+    const exercises = new Map((this.review.exercises ?? []).map((exercise) => [exercise.ply, exercise]));
+    const markOf = (verdict) => ERRORS[verdict.verdict] ?? SLOW;
     const names = this.state.players;
     const points = [];
     for (const verdict of verdicts) {
@@ -170,9 +174,9 @@ export class GameReview {
       points.push({ ply: verdict.ply, score: scoreFor(0, verdict.after_score, verdict.by),
         score_text: `${names[verdict.by]}: ${verdict.after}` });
     }
-    const errors = verdicts.filter((verdict) => ERRORS[verdict.verdict]);
+    const errors = verdicts.filter((verdict) => ERRORS[verdict.verdict] || exercises.has(verdict.ply));
     const marks = errors.map((verdict) => ({
-      ply: verdict.ply, ...ERRORS[verdict.verdict], label: this.describe(verdict), onSelect: () => this.focus(verdict),
+      ply: verdict.ply, ...markOf(verdict), label: this.describe(verdict), onSelect: () => this.focus(verdict),
     }));
     drawEvaluation(this.$("review-chart"), points, {
       plies: this.state.ply, names, axis: this.state.score_axis, marks, startPly: moveLabels(this.state).startPly ?? 0,
@@ -190,11 +194,11 @@ export class GameReview {
       const item = document.createElement("li");
       const button = document.createElement("button");
       button.type = "button";
-      button.className = `review-error ${ERRORS[verdict.verdict].kind}`;
+      button.className = `review-error ${markOf(verdict).kind}`;
       const symbol = document.createElement("span");
       symbol.className = "symbol";
       symbol.setAttribute("aria-hidden", "true");
-      symbol.textContent = ERRORS[verdict.verdict].symbol;
+      symbol.textContent = markOf(verdict).symbol;
       button.append(symbol, this.describe(verdict));
       button.addEventListener("click", () => this.focus(verdict));
       item.append(button);
@@ -205,7 +209,8 @@ export class GameReview {
         link.href = href;
         link.textContent = "Analyse";
         link.setAttribute("aria-label", `Analyse the position before ${moveNumber(verdict.ply, moveLabels(this.state).startPly ?? 0)} ${verdict.move_shown}`);
-        item.append(link, this.practiseLink(href, verdict));
+        item.append(link);
+        if (exercises.has(verdict.ply)) item.append(this.practiseLink(href, verdict, exercises.get(verdict.ply)));
       }
       return item;
     }));
@@ -213,12 +218,14 @@ export class GameReview {
     this.$("review-about").textContent = aboutVerdicts(verdicts, settings, moveLabels(this.state).startPly ?? 0);
   }
 
-  /** The exercise of an error: the analysis board at `href` (the position before it), asked to find a better
-   * move than the one played. */
-  practiseLink(href, verdict) {
+  /** The exercise a mistake makes (`exercise`, a review's `exercises` entry): the analysis board at `href` (the
+   * position before it), asked to find a better move than the one played. */
+  practiseLink(href, verdict, exercise) {
     const url = new URL(href, window.location.origin);
-    url.searchParams.set("exercise", verdict.move);
-    if (verdict.best) url.searchParams.set("better", verdict.best);
+    url.searchParams.set("exercise", exercise.played);
+    for (const name of ["better", "within", "value"]) {
+      if (exercise[name] !== null) url.searchParams.set(name, String(exercise[name]));
+    }
     const link = document.createElement("a");
     link.className = "btn small review-practise";
     link.href = `${url.pathname}${url.search}`;

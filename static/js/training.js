@@ -4,7 +4,10 @@ import { getTraining } from "./api.js";
 import { escapeHtml } from "./format.js";
 
 const $ = (id) => document.getElementById(id);
-const VERDICTS = { "threw away a win": "threw away a win", "threw away a draw": "threw away a draw", mistake: "a mistake", blunder: "a blunder" };
+const VERDICTS = {
+  "threw away a win": "threw away a win", "threw away a draw": "threw away a draw", mistake: "a mistake", blunder: "a blunder",
+  "kept the result": "kept the result, far more slowly",
+};
 
 /** The move number of ply `ply` ("12." or "12…"), as the move lists number it from the start. */
 const moveNumber = (ply) => `${Math.floor((ply - 1) / 2) + 1}${ply % 2 ? "." : "…"}`;

@@ -4,9 +4,10 @@ their values), and the one move that keeps the draw is right, after which the va
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from pages import open_page, reviewed_game
+from pages import open_page, reviewed_game, type_move
 from playwright.sync_api import Browser, expect
 
 
@@ -34,4 +35,23 @@ def test_an_error_becomes_an_exercise(module_server, browser: Browser, artifacts
     expect(page.locator("#exercise-show")).to_be_hidden()
     page.click("#go-back")
     expect(page.locator("#truth-source")).to_contain_text("read from the solved table")
+    assert errors == []
+
+
+def test_a_chess_answer_is_checked_by_the_engine(module_server, browser: Browser, artifacts: Path) -> None:
+    """Beyond the endgame tables the server searches after the answer as the review did: a move allowing mate is
+    a blunder (its win chance said), a defence the review did not choose is right when it keeps the chances."""
+    page, errors = open_page(browser, 1400, 900)
+    page.goto(f"{module_server.url}/analyse/chess?moves=e2e4+e7e5+d1h5+b8c6+f1c4&exercise=g8f6&better=d8e7"
+              "&value=-30")
+    result = page.locator("#exercise-result")
+    expect(page.locator("#exercise-task")).to_have_text("Find a better move than Nf6, the move played in the game.")
+    type_move(page, "a6")
+    expect(result).to_have_text(re.compile(r"Not this: after a6 your win chance is 0 %, where 47\.2 % was there, a "
+                                           r"blunder \(a search of 0\.5 s \(up to depth 64\)\)\. Try again\."))
+    expect(page.locator("#truth-source")).to_have_text("are hidden until the exercise is answered.")
+    page.click("#exercise-retry")
+    type_move(page, "Qe7")
+    expect(result).to_have_text("Right: Qe7 is the move the review's search preferred.")
+    page.screenshot(path=artifacts / "exercise-chess.png", full_page=True)
     assert errors == []
