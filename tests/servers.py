@@ -80,14 +80,15 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """``gunicorn -w 1 "webapp:create_app()"`` on 127.0.0.1 (the gevent worker of gunicorn.conf.py), with its
-    instance folder (SQLite file and secret key) in ``instance``.
+    """``gunicorn -w 1 "webapp:create_app()"`` (or ``app``, importable from the tests' folder) on 127.0.0.1 (the
+    gevent worker of gunicorn.conf.py), with its instance folder (SQLite file and secret key) in ``instance``.
     ``start`` waits until the API answers; ``stop`` sends SIGTERM, ``kill`` SIGKILL to the whole process group
     (gunicorn and the engine workers)."""
 
     def __init__(self, instance: Path, env: dict[str, str] | None = None, port: int | None = None,
-                 graceful_timeout: float = 5) -> None:
+                 graceful_timeout: float = 5, app: str = "webapp:create_app()") -> None:
         self.instance = instance
+        self.app = app
         self.graceful_timeout = graceful_timeout
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -100,7 +101,7 @@ class LiveServer:
         self.instance.mkdir(parents=True, exist_ok=True)
         command = [sys.executable, "-m", "gunicorn", "-w", "1",
                    "--graceful-timeout", str(self.graceful_timeout), "--no-control-socket",
-                   "-b", f"127.0.0.1:{self.port}", "webapp:create_app()"]
+                   "--pythonpath", str(Path(__file__).resolve().parent), "-b", f"127.0.0.1:{self.port}", self.app]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log,
                                             start_new_session=True)
