@@ -53,3 +53,22 @@ def test_mistakes_come_back_as_exercises(app, client, clock) -> None:
     assert_error(client.post("/api/me/training/result", json={"game_id": game_id, "ply": 7}), 400, "bad_request")
     assert client.post("/api/me/forget", json={}).json == {"forgotten": 1}
     assert client.get("/api/me/training").json["due"] == []
+
+
+def test_a_much_slower_win_is_an_exercise_too(app, client) -> None:
+    """4. 5 keeps Red's win but in 15 moves where 3 won at once: more than ``SLOW_PLIES`` given away, so the
+    review lists it among its exercises (an answer must come within 10 plies of the quickest) and it is due."""
+    moves = list("47546753554444355222222111111777733")
+    created = create(client, {"game": "connect4", "opponent": {"type": "friend"}, "side": 0}, alone=False)
+    friend = app.test_client().post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]}).json
+    for index, move in enumerate(moves):
+        token = created["token"] if index % 2 == 0 else friend["token"]
+        assert client.post(f"/api/games/{created['id']}/moves", json={"move": move, "token": token}).status_code == 200
+    assert client.post(f"/api/games/{created['id']}/review", json={}).status_code == 202
+    review = eventually(lambda: (answer := client.get(f"/api/games/{created['id']}/review").json)["status"] == "done"
+                        and answer, "the review", WAIT)
+    slow = next(exercise for exercise in review["exercises"] if exercise["ply"] == 7)
+    assert slow == {"ply": 7, "played": "5", "better": "3", "within": 10, "value": None}
+    assert review["verdicts"][6]["verdict"] == "kept the result" and review["verdicts"][6]["after"] == "win in 15"
+    due = {item["ply"]: item for item in client.get("/api/me/training").json["due"]}
+    assert due[7]["verdict"] == "kept the result" and "&within=10&" in due[7]["url"]

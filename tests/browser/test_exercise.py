@@ -55,3 +55,17 @@ def test_a_chess_answer_is_checked_by_the_engine(module_server, browser: Browser
     expect(result).to_have_text("Right: Qe7 is the move the review's search preferred.")
     page.screenshot(path=artifacts / "exercise-chess.png", full_page=True)
     assert errors == []
+
+
+def test_after_a_slow_win_the_answer_must_be_quick(module_server, browser: Browser) -> None:
+    """The exercise of a move that kept the win 28 plies slower: another slow win is not quick enough; the win at
+    once is right."""
+    page, errors = open_page(browser, 1400, 900)
+    page.goto(f"{module_server.url}/analyse/connect4?moves=4+7+5+4+6+7&exercise=5&better=3&within=10")
+    result = page.locator("#exercise-result")
+    page.click('[data-column="4"].actionable')
+    expect(result).to_have_text("Not quick enough: after 4 it is win in 16, where win in 1 was there. Try again.")
+    page.click("#exercise-retry")
+    page.click('[data-column="3"].actionable')
+    expect(result).to_have_text("Right: 3 keeps the best result, win in 1.")
+    assert errors == []
