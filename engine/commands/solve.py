@@ -40,13 +40,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-book", action="store_true", help="search early positions to the end, not to the book")
 
 
-def _score(solver: Solver, state: Connect4, weak: bool) -> str:
-    """``<score> <nodes>``: the position's exact score and the nodes it took."""
-    score = solver.solve(state, weak=weak)
-    return f"{score} {solver.nodes}"
+def _score(solver: Solver, state: Connect4, weak: bool) -> list[int]:
+    """``[score, nodes]``: the position's exact score and the nodes it took."""
+    return [solver.solve(state, weak=weak), solver.nodes]
 
 
-def _column_scores(solver: Solver, state: Connect4, weak: bool) -> str:
+def _column_scores(solver: Solver, state: Connect4, weak: bool) -> list[int]:
     """The seven columns' exact scores, ``FULL_COLUMN`` for a full one; a finished game is an error."""
     outcome = state.outcome()
     if outcome is not None:
@@ -54,7 +53,7 @@ def _column_scores(solver: Solver, state: Connect4, weak: bool) -> str:
     scores = [FULL_COLUMN] * WIDTH
     for score, column, _ in move_scores(state, solver, weak=weak):
         scores[column] = score
-    return " ".join(str(score) for score in scores)
+    return scores
 
 
 def answer_line(solver: Solver, line: str, weak: bool = False, analyse: bool = False) -> str:
@@ -69,10 +68,10 @@ def answer_line(solver: Solver, line: str, weak: bool = False, analyse: bool = F
         solver.reset()
         start = time.perf_counter()
         result = (_column_scores if analyse else _score)(solver, state, weak)
-        micros = round((time.perf_counter() - start) * 1e6)
+        micros = round((time.perf_counter() - start) * 1e6)  # the solve alone, as Pons' program times it
     except GameError as error:
         return f"{line} error {error}"
-    return f"{sequence} {result} {micros}"
+    return f"{sequence} {' '.join(map(str, result))} {micros}"
 
 
 def solve_stream(lines: TextIO, out: TextIO, solver: Solver, weak: bool = False, analyse: bool = False) -> int:
