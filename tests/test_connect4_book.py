@@ -88,6 +88,21 @@ def test_positions_before_the_book_equal_the_solver_without_it(book: OpeningBook
     assert nodes[0] < nodes[1]
 
 
+def test_a_position_just_past_the_book_starts_from_the_books_floor(book: OpeningBook) -> None:
+    """A position with 13 stones scores at least minus the book's score of each 12-stone position it follows from
+    (``book_floor``), often exactly that; solved from that floor, its score equals the solver's without the book."""
+    solver, plain = Solver(book=book), Solver()
+    exact = 0
+    for state in random_positions(12, BOOK_STONES + 1, seed=13):
+        floor = solver.book_floor(state.position, state.mask)
+        solver.reset()
+        plain.reset()
+        score = plain.solve(state)
+        assert solver.solve(state) == score >= floor, state.history
+        exact += score == floor
+    assert exact > 0
+
+
 def test_solve_command_uses_the_book_unless_told_not_to() -> None:
     sequence = "111111777777"
     with_book = subprocess.run([sys.executable, "-m", "engine", "solve", "connect4"], input=f"{sequence}\n",
