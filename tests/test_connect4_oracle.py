@@ -12,7 +12,8 @@ from engine.oracles import consult
 from engine.player import think_at_level
 from engine.search.info import SearchInfo
 from engine.solve.connect4 import Solver, SolveTimeout, pons_to_engine
-from engine.solve.connect4_oracle import ATTEMPT_LEVEL, SOLVER_EMPTY, SOLVER_LEVEL, connect4_answers
+from engine.solve.connect4_book import opening_book
+from engine.solve.connect4_oracle import ATTEMPT_LEVEL, SOLVER_EMPTY, SOLVER_LEVEL, connect4_answers, scored_moves
 
 pytestmark = pytest.mark.engine
 
@@ -118,3 +119,17 @@ def test_the_solver_shows_each_move_as_it_is_proven() -> None:
     exact = {root.move: root.score for root in final.root_moves}
     for event in progress:
         assert all(exact[root.move] == root.score for root in event.root_moves if root.score is not None)
+
+
+@pytest.mark.parametrize("moves", ["", "44", "4444"])
+def test_a_symmetric_position_solves_one_move_of_each_mirrored_pair(moves: str) -> None:
+    """On a board that is its own mirror image, column 7's score is column 1's, and so on: the second of each pair
+    is not searched, and every score equals a solve of that move alone."""
+    state = Connect4.from_setup(moves)
+    scored = {move: (score, nodes) for score, move, nodes in scored_moves(state, Solver(book=opening_book()))}
+    assert all(scored[move][0] == scored[6 - move][0] for move in scored)
+    assert [move for move in scored if scored[move][1] == 0] == [4, 5, 6]  # searched: 3, then 2 (4 mirrored), ...
+    plain = Solver(book=opening_book())
+    for move, (score, _) in scored.items():
+        plain.reset()
+        assert score == -plain.solve(state.play(move))

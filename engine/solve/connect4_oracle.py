@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from engine.clock import SYSTEM_MONOTONIC, Deadline, Monotonic
 from engine.game import describe_score
-from engine.games.connect4 import CELLS, Connect4
+from engine.games.connect4 import CELLS, WIDTH, Connect4
 from engine.search.info import RootMove, SearchInfo
 from engine.solve.connect4 import Solver, SolveTimeout, pons_to_engine
 from engine.solve.solver_pool import SOLVERS
@@ -37,15 +37,23 @@ def scored_moves(state: Connect4, solver: Solver, deadline: Deadline | None = No
     Pons' score of a move is minus the score of the position it leads to (his scores count the winner's stones
     at the end, so they do not depend on the ply); a move that wins at once scores ``(43 - stones) // 2``. With
     ``weak``, only the signs of the solved moves' scores are exact (a move that wins at once keeps its score, as in
-    Pons' ``analyze``). Raises ``SolveTimeout`` when ``deadline`` passes first.
+    Pons' ``analyze``). A position that is its own mirror image (the empty board, say) solves one of each pair of
+    mirrored moves and gives the other the same score (its ``nodes`` 0). Raises ``SolveTimeout`` when ``deadline``
+    passes first.
     """
+    symmetric = state.position == state.mirror_position and state.mask == state.mirror_mask
+    found: dict[int, int] = {}
     for move in state.legal_moves():
+        if symmetric and WIDTH - 1 - move in found:
+            yield found[WIDTH - 1 - move], move, 0
+            continue
         child = state.play(move)
         outcome = child.outcome()
         if outcome is not None:
             yield 0 if outcome.winner is None else (CELLS + 1 - state.moves) // 2, move, 0
             continue
         score = -solver.solve(child, weak=weak, deadline=deadline)
+        found[move] = score
         yield score, move, solver.nodes
 
 
