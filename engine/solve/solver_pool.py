@@ -1,6 +1,6 @@
 """Connect Four solvers kept for reuse within a process, one per concurrent user.
 
-A ``Solver`` holds an 8 MiB table that takes milliseconds to allocate and fill, so callers that solve now and then
+A ``Solver`` holds a 1 MiB table that takes time to allocate and fill, so callers that solve now and then
 (the truth column, hints, reviews, the oracle) borrow one instead of building their own: the process keeps as many
 solvers as were ever in use at the same time, and no more.
 """
