@@ -29,12 +29,12 @@ Verdict = Literal["consistent", "undecided", "error"]
 CONNECT4_SECONDS = 3.0
 """The default time the Connect Four solver gets to prove every move of one position (``move_values``, as reviews
 use it); beyond it the position's truth is unknown. Compiled and with the opening book, the slowest of 200
-positions per ply took 2.1 s, at 13 stones; up to 11 stones every one took under 0.15 s
+positions per ply took 1.3 s, at 13 stones; up to 11 stones every one took under 0.11 s
 (``bench/connect4_exact_by_ply.py``, docs/compiled.md)."""
 TABLE_GAMES = ("tictactoe", "wolves")
 LIVE_CONNECT4_SECONDS = 0.5
-"""What ``live_truth`` gives the Connect Four solver, at any ply: within it, 185 of 200 positions sampled at 12
-stones (the hardest) were proven, 197 of 200 at 13, all of them at every other ply (``bench/connect4_exact_by_ply.py``);
+"""What ``live_truth`` gives the Connect Four solver, at any ply: within it, 196 of 200 positions sampled at 12
+stones (the hardest) were proven, 199 of 200 at 13, all of them at every other ply (``bench/connect4_exact_by_ply.py``);
 a position it does not prove stays unknown rather than delay the engine's move."""
 KEPT_CONNECT4_STONES = range(12, 20)
 """Connect Four positions whose values a store keeps (``kept_key``): from the first past the opening book on, where
