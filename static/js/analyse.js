@@ -37,6 +37,7 @@ const page = {
   panel: null,
   ready: false,
   exercise: null, // an Exercise when the URL asks for one (?exercise=<move played>)
+  afterTruth: null, // the node of an exercise's answer, opened once the exercise's exact values have come
 };
 
 const storageKey = () => `arena.analysis:${game}:${page.setup}`;
@@ -122,7 +123,16 @@ function onMove(move) {
   const legal = known?.legal.find((entry) => entry.move === move);
   if (!legal) return;
   const from = page.current;
-  open(page.tree.play(page.current, move, legal.shown));
+  const next = page.tree.play(page.current, move, legal.shown);
+  if (page.exercise?.awaitsTruth(from, page.truth.get(from.id))) {
+    // Opening the answer's node now would cancel the exact values the answer is judged by: the board stays on the
+    // exercise's position until they have come (then opens the answer, "analysis_truth").
+    page.afterTruth = next;
+    page.exercise.answer(from, move, legal.shown, undefined);
+    drawTree();
+    return;
+  }
+  open(next);
   page.exercise?.answer(from, move, legal.shown, page.truth.get(from.id));
 }
 
@@ -353,6 +363,9 @@ socket.on("analysis_truth", (truth) => {
   if (page.exercise && node === page.exercise.root) {
     page.exercise.judge(truth);
     drawExercise();
+    const next = page.afterTruth;
+    page.afterTruth = null;
+    if (next && page.current === node) open(next);
   }
   if (node === page.current) {
     const payload = page.nodes.get(node.id);

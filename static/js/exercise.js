@@ -82,6 +82,12 @@ export class Exercise {
     return !this.done && (node === this.root || node.parent === this.root);
   }
 
+  /** Whether an answer played from `node` must wait for its exact values, `truth` (the node's `analysis_truth`,
+   * undefined until it has come): the exercise's position, not yet answered, its values not yet known. */
+  awaitsTruth(node, truth) {
+    return node === this.root && !this.done && truth === undefined;
+  }
+
   /** The person played `move` (shown as `shown`) from `node`; `truth` is the root's `analysis_truth` or undefined
    * while it is being worked out. */
   answer(node, move, shown, truth) {
