@@ -1,13 +1,13 @@
 """gunicorn settings for the app. gunicorn reads ``./gunicorn.conf.py`` by itself, so every gunicorn started from
 the project folder (the README's and the Makefile's commands, the tests' ``LiveServer``) uses them.
 
-``worker_class`` and ``worker_connections``: gunicorn's gevent worker (``webapp.gevent_worker``: one that stops
-promptly) serves every connection in a greenlet of one event loop (the standard library patched by gevent, the
+``worker_class`` and ``worker_connections``: gunicorn's gevent worker (``webapp.transport.gevent_worker``: one that
+stops promptly) serves every connection in a greenlet of one event loop (the standard library patched by gevent, the
 app's own threads included), so an open Socket.IO connection or a client slow to send its request costs a greenlet
 and a descriptor, not a thread (docs/scale.md). The worker takes ``ARENA_MAX_SOCKETS`` connections plus
 ``HTTP_CONNECTIONS`` (``webapp.config``); the app refuses Socket.IO connections past the first number
-(``webapp.socket_cap``), so the rest stay for HTTP. A request's headers must arrive within ``keepalive`` seconds
-(gunicorn's default, 2). The limit on open files is raised to what that needs where the system allows.
+(``webapp.transport.socket_cap``), so the rest stay for HTTP. A request's headers must arrive within ``keepalive``
+seconds (gunicorn's default, 2). The limit on open files is raised to what that needs where the system allows.
 
 ``limit_request_field_size``: earlier versions gave a browser one ``arena_seat_<game>`` cookie (about 80 bytes) per
 game, and after about 100 games its Cookie header outgrew gunicorn's default limit of 8190 bytes: every request,
@@ -21,7 +21,7 @@ of those cookies (90 days, set until 2026-11-24) has expired.
 (``webapp.app``), so with 0 hops nothing a client forwards changes the request's scheme.
 
 ``control_socket_disable``: no ``gunicornc`` control socket, which gunicorn would otherwise open at one path shared
-by every instance of the same user (the app is stopped by its signals, ``webapp.shutdown``).
+by every instance of the same user (the app is stopped by its signals, ``webapp.transport.shutdown``).
 """
 
 import contextlib
@@ -33,7 +33,7 @@ FILES_BESIDE_CONNECTIONS = 256
 """Descriptors a node needs besides its connections: the database, the engine workers' pipes, logs, Redis, and the
 duplicates that hold the connections of clients being cut off (``OpenConnections.end_current``, a few seconds each)."""
 
-worker_class = "webapp.gevent_worker.PromptGeventWorker"
+worker_class = "webapp.transport.gevent_worker.PromptGeventWorker"
 worker_connections = max_sockets() + HTTP_CONNECTIONS
 
 

@@ -17,8 +17,8 @@ from engine.cli import main as engine_command
 from engine.commands.analyse import TOGGLES
 from webapp.clock import Clock
 from webapp.lab import PRESETS
-from webapp.sockets import socketio
 from webapp.store import Store, StoredGame, StoredSeat
+from webapp.transport.sockets import socketio
 
 T = TypeVar("T")
 

@@ -17,7 +17,7 @@ from servers import LiveServer
 from webapp.address_limits import limiter
 from webapp.config import ConfigError, load_config
 from webapp.schema import DOCUMENT
-from webapp.sockets import socketio
+from webapp.transport.sockets import socketio
 
 pytestmark = pytest.mark.servers
 

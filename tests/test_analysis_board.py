@@ -13,7 +13,7 @@ from engine.games import game_class
 from engine.search.every_move import score_every_move
 from engine.truth import move_values
 from webapp.analysis import search_key, truth_key
-from webapp.sockets import socketio
+from webapp.transport.sockets import socketio
 
 
 def connect(app):

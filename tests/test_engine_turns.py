@@ -14,8 +14,8 @@ from sqlalchemy import update
 from webapp import create_app
 from webapp.arena.turns import RESUMED_MINIMUM_SECONDS
 from webapp.clock import Clock
-from webapp.sockets import socketio
 from webapp.store import GameRow
+from webapp.transport.sockets import socketio
 
 ENGINES = {"game": "tictactoe", "opponent": {"type": "engines", "levels": [1, 1]}}
 

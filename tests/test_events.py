@@ -11,7 +11,7 @@ from helpers import connect, eventually, named
 from inbox import Inbox
 
 from webapp.arena.presence import COUNT_INTERVAL
-from webapp.sockets import socketio
+from webapp.transport.sockets import socketio
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from servers import GENEROUS_LIMITS
 
 from webapp.errors import ErrorCode
-from webapp.sockets import socketio
+from webapp.transport.sockets import socketio
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ANSWER_OF_EVENT = {"join": "state", "move": "moved", "resign": "state", "takeback": "state", "rematch": "rematch",

@@ -12,7 +12,7 @@ from engine.cli import main
 from engine.commands.analyse import TOGGLES
 from webapp.lab import PRESETS
 from webapp.lab import job_key as lab_job_key
-from webapp.sockets import socketio
+from webapp.transport.sockets import socketio
 
 
 def lab_client(app):

@@ -1,5 +1,5 @@
-"""The WebSockets held by the node's event loop (``webapp.loop_websockets``), over real sockets to a real gunicorn:
-frames in pieces make one packet, WebSocket pings and closing frames are answered, a client that ends its
+"""The WebSockets held by the node's event loop (``webapp.transport.loop_websockets``), over real sockets to a real
+gunicorn: frames in pieces make one packet, WebSocket pings and closing frames are answered, a client that ends its
 connection leaves the game's watchers, an oversized message closes the connection, and an upgrade from long polling
 still works (Engine.IO's own WebSocket)."""
 
@@ -20,7 +20,7 @@ from long_games import long_game
 from servers import GENEROUS_CONNECTIONS, WEBSOCKET_UPGRADE, LiveServer, masked_frame
 
 from webapp.config import MAX_BODY_BYTES
-from webapp.loop_websockets import UNSENT_LIMIT
+from webapp.transport.loop_websockets import UNSENT_LIMIT
 
 pytestmark = pytest.mark.servers
 

@@ -1,6 +1,6 @@
-"""How ``OpenConnections.end_current`` ends a client it cut off (``webapp.connections``): not before what was queued
-for it has been written and the client has taken every byte, then its reads are stopped; on a real socket pair and a
-clock moved by hand."""
+"""How ``OpenConnections.end_current`` ends a client it cut off (``webapp.transport.connections``): not before what was
+queued for it has been written and the client has taken every byte, then its reads are stopped; on a real socket pair
+and a clock moved by hand."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import threading
 
 from helpers import ManualClock, eventually
 
-from webapp.connections import OpenConnections
+from webapp.transport.connections import OpenConnections
 
 
 def test_a_cut_off_client_is_ended_once_all_is_written_and_taken_and_then_read_no_more(socket_pair):

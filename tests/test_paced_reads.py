@@ -1,5 +1,5 @@
-"""A WebSocket's reads at the pace of its budget (``webapp.paced_reads``: ``PacedSocket``, and ``PaceReads``, which
-hands one to each WebSocket request), on a real socket pair and a clock moved by hand."""
+"""A WebSocket's reads at the pace of its budget (``webapp.transport.paced_reads``: ``PacedSocket``, and ``PaceReads``,
+which hands one to each WebSocket request), on a real socket pair and a clock moved by hand."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import threading
 
 from helpers import ManualClock, eventually
 
-from webapp.paced_reads import PacedSocket, PaceReads
-from webapp.rate_limit import TokenBucket
+from webapp.transport.paced_reads import PacedSocket, PaceReads
+from webapp.transport.rate_limit import TokenBucket
 
 
 def reading(paced: PacedSocket, size: int) -> tuple[threading.Thread, list[bytes]]:

@@ -1,8 +1,8 @@
-"""The token bucket behind the event limits and the WebSocket read pace (``webapp.rate_limit``)."""
+"""The token bucket behind the event limits and the WebSocket read pace (``webapp.transport.rate_limit``)."""
 
 from __future__ import annotations
 
-from webapp.rate_limit import TokenBucket
+from webapp.transport.rate_limit import TokenBucket
 
 
 class Ticks:

@@ -11,7 +11,7 @@ from servers import EventClient, LiveServer
 from services import RedisServer
 
 from engine import BUILD
-from webapp.message_queue import redacted
+from webapp.transport.message_queue import redacted
 
 pytestmark = pytest.mark.servers
 

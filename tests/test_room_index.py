@@ -1,4 +1,4 @@
-"""``webapp.room_index``: python-socketio's manager with each client's rooms indexed keeps exactly the rooms
+"""``webapp.transport.room_index``: python-socketio's manager with each client's rooms indexed keeps exactly the rooms
 python-socketio's own keeps, whatever clients connect, enter, leave, close rooms and disconnect."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from socketio import Manager
 
-from webapp.room_index import IndexedManager
+from webapp.transport.room_index import IndexedManager
 
 SIDS = ["a", "b", "c", "d"]
 ROOMS = ["game1", "game2", "lab"]

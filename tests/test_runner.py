@@ -117,7 +117,7 @@ def test_the_throttle_lets_at_most_its_rate_through():
 
 def test_engine_against_engine_moves_are_paced(app):
     app.extensions["arena"].turns.pace = 0.3
-    from webapp.sockets import socketio
+    from webapp.transport.sockets import socketio
 
     created = app.test_client().post("/api/games", json={"game": "tictactoe",
                                                          "opponent": {"type": "engines", "levels": [1, 1]}}).json

@@ -7,8 +7,8 @@ import pytest
 from helpers import eventually
 from services import RedisServer
 
-from webapp.redis_clients import connect
 from webapp.search.leases import PREFIX, SearchLeases
+from webapp.transport.redis_clients import connect
 
 pytestmark = pytest.mark.servers
 

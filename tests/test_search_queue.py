@@ -18,7 +18,7 @@ from servers import ROOT, EventClient, LiveServer
 from services import RedisServer
 
 from webapp import create_app
-from webapp.sockets import socketio
+from webapp.transport.sockets import socketio
 
 pytestmark = pytest.mark.servers
 

@@ -15,7 +15,7 @@ from webapp.clock import SYSTEM_CLOCK
 from webapp.search.execution import run_job
 from webapp.search.jobs import SearchJob
 from webapp.search.records import RECORD_MAX_BYTES, encode_record, fit_info
-from webapp.sockets import socketio
+from webapp.transport.sockets import socketio
 
 NIM = {"game": "nim", "options": {"piles": [3, 4, 5]},
        "opponent": {"type": "engine", "depth": 6, "algorithm": "alphabeta"}, "side": 1}

@@ -121,7 +121,7 @@ def test_a_client_that_does_not_finish_its_request_head_is_disconnected(live_ser
 
 def test_a_websocket_client_sending_without_pause_leaves_requests_and_moves_answering(live_server):
     """Empty Engine.IO packets cost no event of the client's rate limit, so nothing cuts the client off: its reads are
-    paced instead (``webapp.paced_reads``), and the node answers others while it goes on sending."""
+    paced instead (``webapp.transport.paced_reads``), and the node answers others while it goes on sending."""
     game_id, token = friend_nim_game(live_server)
     sock, answer = open_websocket(live_server.port, ANSWER_TIMEOUT)
     assert answer.startswith(b"HTTP/1.1 101"), answer

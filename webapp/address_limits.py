@@ -26,7 +26,7 @@ from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
 from webapp.errors import ArenaError, ErrorCode
-from webapp.socket_cap import opens_connection, refuse
+from webapp.transport.socket_cap import opens_connection, refuse
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment

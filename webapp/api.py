@@ -26,11 +26,11 @@ from webapp.analysis import position
 from webapp.arena.assemble import Arena
 from webapp.chess_import import chess_setup
 from webapp.errors import ArenaError, ErrorCode, logged_failure
-from webapp.message_queue import ResilientRedisManager
 from webapp.players import Players
 from webapp.seats import BadTokenError, invite_code, issue_token, read_token, stop_code
-from webapp.sockets import socketio
 from webapp.steps import MAX_STEP_DEPTH
+from webapp.transport.message_queue import ResilientRedisManager
+from webapp.transport.sockets import socketio
 from webapp.validation import GAME_ID, check_body, check_new_game
 
 API_PREFIX = "/api"

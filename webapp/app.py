@@ -21,27 +21,27 @@ from webapp.api import bp as api_bp
 from webapp.arena.assemble import Arena, ArenaSettings, assemble
 from webapp.clock import SYSTEM_CLOCK, Clock
 from webapp.config import MAX_BODY_BYTES, instance_path, load_config
-from webapp.connections import OpenConnections
 from webapp.error_pages import init_app as install_error_pages
 from webapp.headers import add_security_headers
-from webapp.loop_websockets import LoopWebSockets
-from webapp.message_queue import ResilientRedisManager
-from webapp.paced_reads import PaceReads
 from webapp.pages import bp as pages_bp
 from webapp.players import Players
-from webapp.redis_clients import connect as connect_redis
-from webapp.request_bodies import ReadBodies
-from webapp.room_index import IndexedManager
 from webapp.search.jobs import Runner
 from webapp.search.leases import SearchLeases
 from webapp.search.pool import EngineRunner
 from webapp.search.queue_runner import QueuedRunner
 from webapp.search.solved import RememberingRunner
-from webapp.shutdown import stop_on_gunicorn_sigterm
-from webapp.socket_cap import CapSockets
-from webapp.socket_packets import ReadablePacket
-from webapp.sockets import async_mode, socketio
 from webapp.store import Store
+from webapp.transport.connections import OpenConnections
+from webapp.transport.loop_websockets import LoopWebSockets
+from webapp.transport.message_queue import ResilientRedisManager
+from webapp.transport.paced_reads import PaceReads
+from webapp.transport.redis_clients import connect as connect_redis
+from webapp.transport.request_bodies import ReadBodies
+from webapp.transport.room_index import IndexedManager
+from webapp.transport.shutdown import stop_on_gunicorn_sigterm
+from webapp.transport.socket_cap import CapSockets
+from webapp.transport.socket_packets import ReadablePacket
+from webapp.transport.sockets import async_mode, socketio
 from webapp.watcher_counts import WatcherCounts
 
 
@@ -51,13 +51,13 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
 
     Opens the database, sets up the engine pool (its processes start with the first search) and restarts the
     search of every unfinished game whose turn is the engine's. With ``SOCKETIO_MESSAGE_QUEUE``, emits reach the
-    other nodes through Redis (``webapp.message_queue``; each node keeps serving its own clients while Redis is
-    unreachable). Socket.IO events of one connection are handled in order: under gunicorn's gevent worker a WebSocket
+    other nodes through Redis (``webapp.transport.message_queue``; each node keeps serving its own clients while Redis
+    is unreachable). Socket.IO events of one connection are handled in order: under gunicorn's gevent worker a WebSocket
     opened directly is held by the event loop, and a greenlet started when its client sends handles what it sent
-    (``webapp.loop_websockets``); other connections are handled in their own greenlet (their own thread elsewhere:
-    ``webapp.sockets.async_mode``; ``async_handlers=False``): nothing is started per event. At most
-    ``ARENA_MAX_SOCKETS`` connections are held (``webapp.socket_cap``). A packet that cannot be decoded reaches the
-    handlers as an event of its own (``webapp.socket_packets``).
+    (``webapp.transport.loop_websockets``); other connections are handled in their own greenlet (their own thread
+    elsewhere: ``webapp.transport.sockets.async_mode``; ``async_handlers=False``): nothing is started per event. At most
+    ``ARENA_MAX_SOCKETS`` connections are held (``webapp.transport.socket_cap``). A packet that cannot be decoded
+    reaches the handlers as an event of its own (``webapp.transport.socket_packets``).
     """
     folder = instance_path()
     app = Flask(__name__, instance_path=str(folder) if folder else None)

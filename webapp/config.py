@@ -46,7 +46,7 @@ DEFAULT_SOCKETS_PER_ADDRESS = 20
 as nginx's ``limit_conn`` in deploy/arena.conf: a few addresses cannot fill ``ARENA_MAX_SOCKETS``."""
 CONNECTIONS_PER_ADDRESS = 64
 """How many HTTP connections of one client connected directly (no proxy in front, ``ARENA_PROXY_HOPS`` 0) a node
-serves at once (``webapp.gevent_worker``; a WebSocket the event loop has taken over no longer counts); behind
+serves at once (``webapp.transport.gevent_worker``; a WebSocket the event loop has taken over no longer counts); behind
 nginx, nginx bounds each address's connections."""
 
 HTTP_CONNECTIONS = 1_000

@@ -27,11 +27,11 @@ from webapp.arena.assemble import Arena
 from webapp.errors import ArenaError, ErrorCode, database_unavailable
 from webapp.lab import parse_run
 from webapp.lab import room_of as lab_room
-from webapp.rate_limit import TokenBucket
 from webapp.seats import BadTokenError, SeatClaim, read_token
-from webapp.socket_packets import MALFORMED_EVENT
-from webapp.sockets import socketio
 from webapp.store import DatabaseUnavailableError
+from webapp.transport.rate_limit import TokenBucket
+from webapp.transport.socket_packets import MALFORMED_EVENT
+from webapp.transport.sockets import socketio
 from webapp.validation import check_event
 
 log = logging.getLogger(__name__)
@@ -315,8 +315,9 @@ def on_decline(arena: Arena, connection: Connection, data: dict[str, Any]) -> No
 
 @game_event(MALFORMED_EVENT, ("event", "reason"), unreadable=True)
 def on_malformed(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
-    """A packet that could not be decoded (``webapp.socket_packets``): a ``bad_request`` error naming the event it
-    was meant to be, when that could be read, and for the connection's first a log line (a flood writes one)."""
+    """A packet that could not be decoded (``webapp.transport.socket_packets``): a ``bad_request`` error naming the
+    event it was meant to be, when that could be read, and for the connection's first a log line (a flood writes
+    one)."""
     event, reason = data["event"], data["reason"]
     if connection.unreadable == 1:
         log.warning("connection %s sent an unreadable %s packet: %s (its packet number %d of them closes it; no more "

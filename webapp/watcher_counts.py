@@ -9,7 +9,7 @@ from __future__ import annotations
 from redis import Redis
 
 from webapp.clock import Clock
-from webapp.redis_clients import UNREACHABLE
+from webapp.transport.redis_clients import UNREACHABLE
 
 REPORT_SECONDS = 10.0
 """How long a node's report counts after it was last renewed."""

@@ -20,7 +20,7 @@ from redis import Redis
 from redis.exceptions import LockError
 from redis.lock import Lock
 
-from webapp.redis_clients import UNREACHABLE
+from webapp.transport.redis_clients import UNREACHABLE
 
 LEASE_SECONDS = 5.0
 """How long a lease outlives its last renewal."""

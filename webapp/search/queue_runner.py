@@ -33,11 +33,11 @@ import uuid
 from redis.exceptions import RedisError
 
 from webapp.clock import Clock
-from webapp.redis_clients import connect
 from webapp.search.jobs import EventHandler, SearchJob, deliver
 from webapp.search.queue_relay import QueueRelay
 from webapp.search.queue_searches import NodeSearches, Tracked
 from webapp.search.wire import node_channel
+from webapp.transport.redis_clients import connect
 
 CLIENT_SEARCHES = 1
 """How many searches of one client a node puts on the queues at once."""

@@ -24,11 +24,11 @@ from rq import Queue, Worker, get_current_job
 from engine.games import game_class, game_names
 from webapp.clock import SYSTEM_CLOCK, Clock
 from webapp.config import ConfigError, search_queue_url
-from webapp.redis_clients import connect
 from webapp.search.execution import WORKER_NICENESS, run_job
 from webapp.search.job_events import JobEvent
 from webapp.search.jobs import SearchJob
 from webapp.search.wire import CANCEL_POLL_SECONDS, HEARTBEAT_SECONDS, QUEUE_NAMES, cancel_key
+from webapp.transport.redis_clients import connect
 
 RETRY_SECONDS = 2.0
 """How long the command waits before trying an unreachable Redis again."""

@@ -60,8 +60,8 @@ class PromptGeventWorker(GeventWorker):
 
     def wait_on_stop(self, app_stopped: Callable[[float], object]) -> None:
         """Make a stop also wait for ``app_stopped(seconds)`` (a wait of at most that long) before the worker exits:
-        the app's own stop of the connections it holds outside gunicorn's pool (``webapp.shutdown``), within the
-        same ``graceful_timeout``."""
+        the app's own stop of the connections it holds outside gunicorn's pool (``webapp.transport.shutdown``), within
+        the same ``graceful_timeout``."""
         self._app_stopped = app_stopped
 
     @property

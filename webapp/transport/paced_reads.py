@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from webapp.clock import Clock
 from webapp.config import MAX_BODY_BYTES
-from webapp.rate_limit import TokenBucket
+from webapp.transport.rate_limit import TokenBucket
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -35,8 +35,8 @@ class PacedSocket:
     """A client socket whose ``recv`` lets every other greenlet or thread run first and, once the client has sent
     more than its budget allows, returns only after the time that budget takes to refill; once ``stop`` is called it
     reads nothing more (what the system still holds for it included). Everything else is the socket's own.
-    ``client`` and ``budget`` are the socket and its budget (the event loop's WebSockets, ``webapp.loop_websockets``,
-    read the socket themselves, at that budget's pace)."""
+    ``client`` and ``budget`` are the socket and its budget (the event loop's WebSockets,
+    ``webapp.transport.loop_websockets``, read the socket themselves, at that budget's pace)."""
 
     def __init__(self, client: socket.socket, budget: TokenBucket, clock: Clock) -> None:
         self.client = client

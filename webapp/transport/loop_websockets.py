@@ -8,7 +8,7 @@ over from its request once the handshake is answered, and the request's greenlet
 - the loop watches the socket (a watcher of the loop, no stack); only when the client has sent something does a
   greenlet start, which reads once, decodes the frames (wsproto), hands Engine.IO each packet (the app's handlers
   run in it, one connection's in order) and ends; reads keep the pace of the connection's ``TokenBucket``
-  (``webapp.paced_reads``), each one after the loop has served the others;
+  (``webapp.transport.paced_reads``), each one after the loop has served the others;
 - packets for the client are written at once without waiting: what its system does not take yet waits in the
   connection's buffer and is written when the socket can take more; a client that lets ``UNSENT_LIMIT`` bytes pile
   up is disconnected;
@@ -45,8 +45,8 @@ from wsproto.utilities import ProtocolError, generate_accept_token
 
 from webapp.alarms import Alarms
 from webapp.clock import Clock
-from webapp.connections import OpenConnections
-from webapp.paced_reads import PacedSocket
+from webapp.transport.connections import OpenConnections
+from webapp.transport.paced_reads import PacedSocket
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIEnvironment
@@ -367,7 +367,7 @@ class _Connection:
     def _receive(self, encoded: str | bytes) -> None:
         try:
             # An empty message is an empty Engine.IO message packet to python-socketio, which refuses it as an
-            # unreadable Socket.IO packet (``webapp.socket_packets``), as it does the text "4".
+            # unreadable Socket.IO packet (``webapp.transport.socket_packets``), as it does the text "4".
             self.engine_socket.receive(packet.Packet(encoded_packet=encoded or EMPTY_MESSAGE))
         except exceptions.UnknownPacketError:
             pass

@@ -27,8 +27,8 @@ from redis.exceptions import RedisError
 from socketio import RedisManager
 
 from webapp.clock import Clock
-from webapp.redis_clients import TIMEOUT_SECONDS, connect
-from webapp.room_index import IndexedRooms
+from webapp.transport.redis_clients import TIMEOUT_SECONDS, connect
+from webapp.transport.room_index import IndexedRooms
 
 CHANNEL = "flask-socketio"
 """The channel Flask-SocketIO uses by default, so a process emitting through a plain ``SocketIO(message_queue=...)``
@@ -51,7 +51,7 @@ class ResilientRedisManager(IndexedRooms, RedisManager):
     clients served while Redis is unreachable and recovers by itself when it returns (see the module docstring);
     it measures outages, pings and pauses on ``clock``.
 
-    Its Redis clients follow ``webapp.redis_clients``: every connect, read and write gives up after
+    Its Redis clients follow ``webapp.transport.redis_clients``: every connect, read and write gives up after
     ``TIMEOUT_SECONDS``, so an emit waits at most that long on a Redis that stopped answering (and only the first
     emit of an outage waits); ``retry_interval`` is both the listener's ping
     interval and its pause between attempts to subscribe again.

@@ -7,7 +7,7 @@ disconnect costs as many steps as there are clients, and a crowd leaving togethe
 watchers of one game closing at once kept a node from answering for half a second (bench/crowd_leaves.py,
 ``py-spy`` on the worker: half the time in ``BaseManager.basic_disconnect``). ``IndexedRooms`` records the rooms
 of each client as it enters and leaves them, and disconnects it from those alone; it goes in front of
-python-socketio's manager classes (``IndexedManager`` for one node, ``webapp.message_queue`` for several).
+python-socketio's manager classes (``IndexedManager`` for one node, ``webapp.transport.message_queue`` for several).
 """
 
 from __future__ import annotations

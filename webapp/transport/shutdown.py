@@ -1,6 +1,6 @@
 """A gunicorn worker's SIGTERM (its graceful stop) also closes every Socket.IO connection and the engine pool, so
-the WebSockets end (those the event loop holds, ``webapp.loop_websockets``, and those served in a greenlet of their
-own) and the worker exits within moments instead of after ``graceful_timeout``. A client that stopped reading
+the WebSockets end (those the event loop holds, ``webapp.transport.loop_websockets``, and those served in a greenlet of
+their own) and the worker exits within moments instead of after ``graceful_timeout``. A client that stopped reading
 would still hold its connection in a blocked send, and a WebSocket whose client says nothing in a blocked receive,
 until that timeout (30 s by default: the node unreachable meanwhile), so the connections still open ``CUT_AFTER``
 seconds after the signal are cut
@@ -27,8 +27,8 @@ from gunicorn.workers.base import Worker
 from socketio import Server
 
 from webapp.clock import Clock
-from webapp.connections import OpenConnections
-from webapp.gevent_worker import PromptGeventWorker
+from webapp.transport.connections import OpenConnections
+from webapp.transport.gevent_worker import PromptGeventWorker
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """The client connections of a gunicorn worker, seen from the WSGI side (``OpenConnections``): which are open and
-in use, so that a stopping worker (``webapp.shutdown``) or a handler that cuts a client off (``webapp.events``) can
-end them at the socket, where neither gunicorn nor the WebSocket library would."""
+in use, so that a stopping worker (``webapp.transport.shutdown``) or a handler that cuts a client off
+(``webapp.events``) can end them at the socket, where neither gunicorn nor the WebSocket library would."""
 
 from __future__ import annotations
 
@@ -38,7 +38,8 @@ class OpenConnections:
     def __init__(self, wsgi_app: WSGIApplication, clock: Clock,
                  stop_reader: Callable[[socket.socket], None] = lambda client: None) -> None:
         """``stop_reader(client)`` makes the reader of ``client``'s connection, if the app gave it one of its own
-        (``webapp.paced_reads``), read nothing more, as shutting the socket down does for one reading it directly."""
+        (``webapp.transport.paced_reads``), read nothing more, as shutting the socket down does for one reading it
+        directly."""
         self.wsgi_app = wsgi_app
         self.clock = clock
         self._stop_reader = stop_reader
@@ -74,8 +75,8 @@ class OpenConnections:
 
     def hold(self, client: socket.socket, stop_reading: Callable[[], None]) -> None:
         """Count ``client`` as open and in use, as a request in progress, until ``release``: a connection the node
-        serves after its request has returned (``webapp.loop_websockets``), whose reads ``stop_reading()`` stops
-        (instead of ``stop_reader``)."""
+        serves after its request has returned (``webapp.transport.loop_websockets``), whose reads ``stop_reading()``
+        stops (instead of ``stop_reader``)."""
         with self._changed:
             self._in_progress.add(client)
             self._seen.add(client)
