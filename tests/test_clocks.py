@@ -10,8 +10,8 @@ from helpers import assert_error, create, wait_for_end, wait_for_turn
 from servers import GENEROUS_CONNECTIONS, LiveServer
 
 from engine.games import new_game
-from webapp.clocks import TIMEOUT, TIMEOUT_DRAW, Clocks, TimeControl, clocks_of, result_on_time
 from webapp.errors import ArenaError
+from webapp.game_clocks import TIMEOUT, TIMEOUT_DRAW, Clocks, TimeControl, clocks_of, result_on_time
 from webapp.store import StoredMove
 from webapp.validation import check_new_game
 

@@ -20,7 +20,7 @@ from sqlalchemy import create_engine, inspect, text
 from webapp.reviews import settings_of
 from webapp.search.records import encode_record
 from webapp.store import Store, StoredMove, tables
-from webapp.store.schema import alembic_config, newest_revision, revision_of
+from webapp.store.migrate import alembic_config, newest_revision, revision_of
 
 pytestmark = pytest.mark.servers
 

@@ -8,7 +8,7 @@ import threading
 from helpers import ManualClock, eventually
 
 from webapp.transport.paced_reads import PacedSocket, PaceReads
-from webapp.transport.rate_limit import TokenBucket
+from webapp.transport.token_bucket import TokenBucket
 
 
 def reading(paced: PacedSocket, size: int) -> tuple[threading.Thread, list[bytes]]:

@@ -1,8 +1,8 @@
-"""The token bucket behind the event limits and the WebSocket read pace (``webapp.transport.rate_limit``)."""
+"""The token bucket behind the event limits and the WebSocket read pace (``webapp.transport.token_bucket``)."""
 
 from __future__ import annotations
 
-from webapp.transport.rate_limit import TokenBucket
+from webapp.transport.token_bucket import TokenBucket
 
 
 class Ticks:

@@ -29,9 +29,9 @@ from webapp.lab import parse_run
 from webapp.lab import room_of as lab_room
 from webapp.seats import BadTokenError, SeatClaim, read_token
 from webapp.store import DatabaseUnavailableError
-from webapp.transport.rate_limit import TokenBucket
 from webapp.transport.socket_packets import MALFORMED_EVENT
 from webapp.transport.sockets import socketio
+from webapp.transport.token_bucket import TokenBucket
 from webapp.validation import check_event
 
 log = logging.getLogger(__name__)

@@ -15,8 +15,8 @@ from typing import Any
 from engine.game import UnknownGameError
 from engine.games import game_class
 from webapp import schema
-from webapp.clocks import TimeControl
 from webapp.errors import ArenaError, ErrorCode
+from webapp.game_clocks import TimeControl
 
 GAME_ID = re.compile(schema.component("GameId")["pattern"])
 """A game id (``fullmatch``), as the API description gives it."""

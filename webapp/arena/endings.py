@@ -13,8 +13,8 @@ from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import StatePayload
 from webapp.arena.turns import EngineTurns
 from webapp.clock import Clock
-from webapp.clocks import result_on_time
 from webapp.errors import ArenaError, ErrorCode
+from webapp.game_clocks import result_on_time
 from webapp.offers import ABORTED, may_abort
 from webapp.store import PlyTakenError, Store
 

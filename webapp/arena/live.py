@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.game import State, play_moves
-from webapp.clocks import TIMEOUT, TIMEOUT_DRAW, Clocks, TimeControl, clocks_of
 from webapp.errors import ArenaError, ErrorCode
+from webapp.game_clocks import TIMEOUT, TIMEOUT_DRAW, Clocks, TimeControl, clocks_of
 from webapp.store import StoredGame
 
 

@@ -18,9 +18,9 @@ from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import Payloads, PositionPayload, StatePayload, SummaryPayload, position_payload
 from webapp.arena.presence import Presence
 from webapp.clock import Clock
-from webapp.clocks import clock_comment
 from webapp.errors import ArenaError, ErrorCode
 from webapp.every_move import EveryMove, EveryMovePayload, search_options
+from webapp.game_clocks import clock_comment
 from webapp.reviews import AnalysisPayload, Reviews, ReviewStatus
 from webapp.search.records import read_record
 from webapp.store import Store

@@ -25,8 +25,8 @@ from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.turns import CHANGED_ELSEWHERE, EngineTurns
 from webapp.clock import Clock
-from webapp.clocks import TIMEOUT
 from webapp.errors import DATABASE_RETRY_SECONDS, ArenaError, ErrorCode
+from webapp.game_clocks import TIMEOUT
 from webapp.offers import after_move
 from webapp.search.jobs import SearchJob
 from webapp.search.records import encode_record

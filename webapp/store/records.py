@@ -25,7 +25,7 @@ class StoredMove:
     score_text: str | None = None
     depth: int | None = None
     clock_ms: int | None = None
-    """The mover's time left after the move (``webapp.clocks``), None without a clock."""
+    """The mover's time left after the move (``webapp.game_clocks``), None without a clock."""
 
 
 @dataclass(slots=True)
@@ -56,7 +56,7 @@ class StoredGame:
     version: int = 0
     """The stored ``games.version``: one more with every change of the game."""
     turn_started_at: dt.datetime | None = None
-    """When the current turn's clock began (``webapp.clocks``)."""
+    """When the current turn's clock began (``webapp.game_clocks``)."""
     offers: dict[str, Any] | None = None
     """The pending offers between the players (``webapp.offers``)."""
     seats: list[StoredSeat] = field(default_factory=list)

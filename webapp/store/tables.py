@@ -1,6 +1,6 @@
 """The database's tables (SQLAlchemy rows) and the ``Database`` they live in: the engine of a SQLite file or a
 PostgreSQL server, its connection pool and its sessions; its schema is migrated when it is opened
-(``webapp.store.schema``)."""
+(``webapp.store.migrate``)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 
 from webapp.clock import Clock
 from webapp.store.availability import Availability
-from webapp.store.schema import migrate
+from webapp.store.migrate import migrate
 
 
 class Base(DeclarativeBase):
@@ -54,7 +54,7 @@ class GameRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), index=True)
     turn_started_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    """When the clock of the current turn began (``webapp.clocks``); moved on by the service's down time."""
+    """When the clock of the current turn began (``webapp.game_clocks``); moved on by the service's down time."""
     offers: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     """The pending offers between the players (``webapp.offers``): kind -> the seat that made it."""
 
@@ -224,7 +224,7 @@ class Database:
     transaction or session is its own."""
 
     def __init__(self, url: str, clock: Clock) -> None:
-        """Open the database at ``url`` and bring its schema to the newest revision (``webapp.store.schema``); the
+        """Open the database at ``url`` and bring its schema to the newest revision (``webapp.store.migrate``); the
         times it stores are
         ``clock``'s (``now``)."""
         self.now = clock.now

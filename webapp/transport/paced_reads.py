@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from webapp.clock import Clock
 from webapp.config import MAX_BODY_BYTES
-from webapp.transport.rate_limit import TokenBucket
+from webapp.transport.token_bucket import TokenBucket
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment

@@ -1,4 +1,4 @@
-"""Alembic's environment: runs the revisions of ``versions/`` on the connection that ``webapp.store.schema.migrate``
+"""Alembic's environment: runs the revisions of ``versions/`` on the connection that ``webapp.store.migrate.migrate``
 passes (``config.attributes["connection"]``, in its transaction), or, from the ``alembic`` command line
 (``[tool.alembic]`` in pyproject.toml: ``DATABASE_URL=... alembic revision --autogenerate -m "..."``), on the
 database at ``DATABASE_URL``. ``target_metadata`` is the models' (``webapp.store.tables``), for autogenerate."""
