@@ -15,8 +15,8 @@ import pytest
 
 from engine.cli import main as engine_command
 from engine.commands.analyse import TOGGLES
+from webapp.arena.lab import PRESETS
 from webapp.clock import Clock
-from webapp.lab import PRESETS
 from webapp.store import Store, StoredGame, StoredSeat
 from webapp.transport.sockets import socketio
 

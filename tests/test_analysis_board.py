@@ -12,7 +12,7 @@ from engine.game import play_moves
 from engine.games import game_class
 from engine.search.every_move import score_every_move
 from engine.truth import move_values
-from webapp.analysis import search_key, truth_key
+from webapp.arena.analysis import search_key, truth_key
 from webapp.transport.sockets import socketio
 
 

@@ -10,8 +10,8 @@ from helpers import analyse_json, eventually
 
 from engine.cli import main
 from engine.commands.analyse import TOGGLES
-from webapp.lab import PRESETS
-from webapp.lab import job_key as lab_job_key
+from webapp.arena.lab import PRESETS
+from webapp.arena.lab import job_key as lab_job_key
 from webapp.transport.sockets import socketio
 
 

@@ -17,7 +17,7 @@ from alembic.runtime.migration import MigrationContext
 from helpers import new_game
 from sqlalchemy import create_engine, inspect, text
 
-from webapp.reviews import settings_of
+from webapp.arena.reviews import settings_of
 from webapp.search.records import encode_record
 from webapp.store import Store, StoredMove, tables
 from webapp.store.migrate import alembic_config, newest_revision, revision_of

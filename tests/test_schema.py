@@ -10,7 +10,8 @@ import pytest
 
 from engine.levels import LEVELS
 from engine.search.base import ALGORITHMS
-from webapp import lab, schema
+from webapp import schema
+from webapp.arena import lab
 from webapp.errors import ArenaError, ErrorCode
 from webapp.validation import GAME_ID, check_body, check_event, check_new_game
 

@@ -1,5 +1,5 @@
-"""The stepper's recordings on the web node (``webapp.steps.Stepper``), on a runner the test answers by hand with the
-engine's own results: requests for a recording being made share its job (or, once made, its kept answer), a
+"""The stepper's recordings on the web node (``webapp.arena.steps.Stepper``), on a runner the test answers by hand with
+the engine's own results: requests for a recording being made share its job (or, once made, its kept answer), a
 recording stopped before its end is an "engine_busy" error and is not kept, a finished one is kept."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from helpers import eventually
 from engine.search.info import SearchOptions
 from engine.stepper import record_search
 from tests.test_engine_failures import HandRunner
-from webapp.analysis import position
+from webapp.arena.analysis import position
+from webapp.arena.steps import Stepper
 from webapp.errors import ArenaError, ErrorCode
-from webapp.steps import Stepper
 
 
 def answer_with(runner: HandRunner, *, stopped: bool) -> None:

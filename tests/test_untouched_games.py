@@ -12,11 +12,11 @@ import pytest
 from helpers import ManualClock
 
 from webapp.arena.assemble import Arena, ArenaSettings, assemble
+from webapp.arena.touches import Touches
 from webapp.clock import SYSTEM_CLOCK
 from webapp.search.pool import EngineRunner
 from webapp.seats import invite_code
 from webapp.store import Store
-from webapp.touches import Touches
 from webapp.validation import check_new_game
 
 UNTOUCHED = 600.0

@@ -22,13 +22,13 @@ from webapp.address_limits import (
     limit_reads,
     limit_seats,
 )
-from webapp.analysis import position
+from webapp.arena.analysis import position
 from webapp.arena.assemble import Arena
+from webapp.arena.steps import MAX_STEP_DEPTH
 from webapp.chess_import import chess_setup
 from webapp.errors import ArenaError, ErrorCode, logged_failure
 from webapp.players import Players
 from webapp.seats import BadTokenError, invite_code, issue_token, read_token, stop_code
-from webapp.steps import MAX_STEP_DEPTH
 from webapp.transport.message_queue import ResilientRedisManager
 from webapp.transport.sockets import socketio
 from webapp.validation import GAME_ID, check_body, check_new_game
@@ -212,7 +212,7 @@ def get_analysis_node(game: str) -> Response:
 @limit_lab
 def get_steps(game: str) -> Response:
     """A search of the analysis board's node ``?setup=&moves=`` to ``?depth=`` with the lab's ``?preset=``, recorded
-    node by node (``webapp.steps``; docs/protocol.md, "The search stepper"). Waits for the engines."""
+    node by node (``webapp.arena.steps``; docs/protocol.md, "The search stepper"). Waits for the engines."""
     found = position(game, request.args.get("setup", ""), request.args.get("moves", ""))
     depth_text = request.args.get("depth", "")
     if not depth_text.isdecimal() or not 1 <= int(depth_text) <= MAX_STEP_DEPTH:

@@ -19,6 +19,7 @@ from webapp.address_limits import init_app as install_address_limits
 from webapp.alarms import Alarms
 from webapp.api import bp as api_bp
 from webapp.arena.assemble import Arena, ArenaSettings, assemble
+from webapp.arena.watcher_counts import WatcherCounts
 from webapp.clock import SYSTEM_CLOCK, Clock
 from webapp.config import MAX_BODY_BYTES, instance_path, load_config
 from webapp.error_pages import init_app as install_error_pages
@@ -42,7 +43,6 @@ from webapp.transport.shutdown import stop_on_gunicorn_sigterm
 from webapp.transport.socket_cap import CapSockets
 from webapp.transport.socket_packets import ReadablePacket
 from webapp.transport.sockets import async_mode, socketio
-from webapp.watcher_counts import WatcherCounts
 
 
 def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_CLOCK) -> Flask:

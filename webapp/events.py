@@ -22,11 +22,11 @@ from flask_socketio import disconnect, emit, join_room, leave_room
 from socketio.exceptions import ConnectionRefusedError
 
 from webapp import address_limits
-from webapp.analysis import parse_check, parse_node
+from webapp.arena.analysis import parse_check, parse_node
 from webapp.arena.assemble import Arena
+from webapp.arena.lab import parse_run
+from webapp.arena.lab import room_of as lab_room
 from webapp.errors import ArenaError, ErrorCode, database_unavailable
-from webapp.lab import parse_run
-from webapp.lab import room_of as lab_room
 from webapp.seats import BadTokenError, SeatClaim, read_token
 from webapp.store import DatabaseUnavailableError
 from webapp.transport.socket_packets import MALFORMED_EVENT

@@ -4,7 +4,7 @@ runs, when it falls, and how long the engine may think on its own clock.
 The store is the authority. Each move stores its player's time left after it (``moves.clock_ms``, the increment
 included) and the game the wall-clock time its next turn began (``games.turn_started_at``), in the same transaction
 as the move; the clocks of a game are worked out from those two, so every node (and a node restarted) shows the
-same times. Down time of the whole service is not charged to anybody: see ``webapp.downtime``.
+same times. Down time of the whole service is not charged to anybody: see ``webapp.arena.downtime``.
 
 As on Lichess, no clock runs before each side has made its first move (``CLOCK_STARTS_AT_PLY``): a player is not
 charged while the friend opens the link, and either may still abort the game then.

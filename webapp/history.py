@@ -19,12 +19,12 @@ from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSaf
 
 from engine.games import game_class, game_names
 from webapp.address_limits import charge_reads, limit_reads, limit_seats
-from webapp.analysis import MAX_MOVES_TEXT, MAX_SETUP_TEXT
+from webapp.arena.analysis import MAX_MOVES_TEXT, MAX_SETUP_TEXT
+from webapp.arena.reviews import summaries_of
 from webapp.clock import Clock
 from webapp.display import engine_label
 from webapp.errors import ArenaError, ErrorCode
 from webapp.players import Players
-from webapp.reviews import summaries_of
 from webapp.store import Store
 from webapp.store.histories import PlayedGame
 from webapp.validation import check_body

@@ -20,9 +20,9 @@ from engine.levels import game_levels
 from engine.oracles import describe_level
 from engine.search.steps import STEP_LIMIT
 from webapp import chess_assets, schema
-from webapp.analysis import MAX_SETUP_TEXT
+from webapp.arena.analysis import MAX_SETUP_TEXT
+from webapp.arena.lab import Lab
 from webapp.display import score_facts
-from webapp.lab import Lab
 from webapp.search.jobs import Ceiling
 from webapp.seats import invite_code, issue_token
 from webapp.validation import GAME_ID

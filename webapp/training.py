@@ -18,10 +18,10 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from engine.games import game_class
 from engine.review import Exercise
 from webapp.address_limits import limit_reads, limit_seats
+from webapp.arena.reviews import exercises_of, summaries_of
 from webapp.errors import ArenaError, ErrorCode
 from webapp.history import analyse_link
 from webapp.players import Players
-from webapp.reviews import exercises_of, summaries_of
 from webapp.store import Store
 from webapp.store.histories import PlayedGame
 from webapp.validation import check_body

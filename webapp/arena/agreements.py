@@ -1,5 +1,5 @@
 """What the two players of a game agree on: draw offers, takeback requests and rematches between two people
-(``webapp.offers`` holds the rules), playing on alone while the friend has not come, and hints (on for both once
+(``webapp.arena.offers`` holds the rules), playing on alone while the friend has not come, and hints (on for both once
 both asked)."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from webapp.arena.endings import Endings
 from webapp.arena.hints import Hints
 from webapp.arena.live import LiveGame
 from webapp.arena.moves import Moves
+from webapp.arena.offers import AGREED_DRAW, check_kind, check_offer, pending
 from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import StatePayload
 from webapp.errors import ArenaError, ErrorCode
-from webapp.offers import AGREED_DRAW, check_kind, check_offer, pending
 from webapp.seats import issue_token
 from webapp.store import Store
 
@@ -33,8 +33,8 @@ class Agreements:
         self.secret = secret
 
     def offer(self, game_id: str, seat: int | None, kind: object, client: str = "") -> StatePayload:
-        """``seat`` offers ``kind`` ("draw", "takeback", "rematch"; ``webapp.offers``) to the other player of a game
-        between two people, or accepts it when the other player offered it already; returns the new state (the
+        """``seat`` offers ``kind`` ("draw", "takeback", "rematch"; ``webapp.arena.offers``) to the other player of a
+        game between two people, or accepts it when the other player offered it already; returns the new state (the
         rematch's creation also sends ``rematch``). Errors: bad_request, forbidden, not_allowed, game_over."""
         kind = check_kind(kind)
         with self.cache.locked(game_id) as live:

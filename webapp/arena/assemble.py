@@ -14,13 +14,16 @@ from dataclasses import dataclass
 
 from engine.game import GameError
 from webapp.alarms import Alarms
-from webapp.analysis import Analysis
 from webapp.arena.agreements import Agreements
+from webapp.arena.analysis import Analysis
 from webapp.arena.cache import GameCache, Reloaded
 from webapp.arena.creation import Creation
+from webapp.arena.downtime import Heartbeat
 from webapp.arena.endings import Endings
 from webapp.arena.engine_games import EngineGames
+from webapp.arena.every_move import EveryMove
 from webapp.arena.hints import Hints
+from webapp.arena.lab import Lab
 from webapp.arena.live import LiveGame
 from webapp.arena.membership import Membership
 from webapp.arena.moves import Moves
@@ -28,20 +31,17 @@ from webapp.arena.outbox import Emit, Outbox
 from webapp.arena.payloads import Payloads
 from webapp.arena.presence import Presence
 from webapp.arena.reads import Reads
+from webapp.arena.reviews import Reviews
+from webapp.arena.steps import Stepper
 from webapp.arena.turn_flow import TurnFlow
 from webapp.arena.turns import EngineTurns
 from webapp.arena.upkeep import Upkeep
+from webapp.arena.watcher_counts import WatcherCounts
 from webapp.clock import SYSTEM_CLOCK, Clock
 from webapp.config import DEFAULT_IDLE_GAMES, DEFAULT_UNTOUCHED_GAME_SECONDS, DEFAULT_UNWATCHED_PAUSE
-from webapp.downtime import Heartbeat
-from webapp.every_move import EveryMove
-from webapp.lab import Lab
-from webapp.reviews import Reviews
 from webapp.search.jobs import Runner
 from webapp.search.leases import SearchLeases
-from webapp.steps import Stepper
 from webapp.store import Store
-from webapp.watcher_counts import WatcherCounts
 
 log = logging.getLogger(__name__)
 

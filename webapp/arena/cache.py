@@ -18,10 +18,10 @@ from engine.game import play_moves
 from engine.games import game_class
 from webapp.arena.live import LiveGame
 from webapp.arena.presence import Rooms
+from webapp.arena.touches import Touches
 from webapp.clock import Clock
 from webapp.errors import ArenaError, ErrorCode
 from webapp.store import DatabaseUnavailableError, Store
-from webapp.touches import Touches
 
 Reloaded = Callable[[LiveGame, bool], None]
 """Called (lock held) when a copy was loaded again because another node changed the game, with whether its moves

@@ -9,13 +9,13 @@ from webapp.alarms import Alarms
 from webapp.arena.cache import GameCache
 from webapp.arena.hints import Hints
 from webapp.arena.live import LiveGame
+from webapp.arena.offers import ABORTED, may_abort
 from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import StatePayload
 from webapp.arena.turns import EngineTurns
 from webapp.clock import Clock
 from webapp.errors import ArenaError, ErrorCode
 from webapp.game_clocks import result_on_time
-from webapp.offers import ABORTED, may_abort
 from webapp.store import PlyTakenError, Store
 
 

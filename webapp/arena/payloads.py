@@ -9,10 +9,10 @@ from typing import Any, Literal, NotRequired, TypedDict
 from engine.game import score_scale
 from engine.pov_score import PovScore
 from webapp.arena.live import LiveGame
+from webapp.arena.offers import pending
 from webapp.arena.presence import Presence
 from webapp.clock import Clock
 from webapp.display import engine_label, tree_nodes
-from webapp.offers import pending
 from webapp.search.jobs import Runner
 from webapp.store import StoredSeat
 

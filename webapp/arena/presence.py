@@ -7,8 +7,8 @@ import threading
 from collections.abc import Callable
 
 from webapp.alarms import Alarms
+from webapp.arena.watcher_counts import WatcherCounts
 from webapp.clock import Clock
-from webapp.watcher_counts import WatcherCounts
 
 Emit = Callable[..., None]
 

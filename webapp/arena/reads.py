@@ -1,5 +1,5 @@
 """Reading games: a game's state, a past position, an engine move's search record, a chess game's PGN, the live
-list, and asking a finished game's review or a position's analysis (run by ``webapp.reviews``)."""
+list, and asking a finished game's review or a position's analysis (run by ``webapp.arena.reviews``)."""
 
 from __future__ import annotations
 
@@ -13,15 +13,15 @@ from cachetools import LRUCache
 from engine.game import PgnState
 from engine.pov_score import PovScore
 from webapp.arena.cache import GameCache
+from webapp.arena.every_move import EveryMove, EveryMovePayload, search_options
 from webapp.arena.live import LiveGame
 from webapp.arena.outbox import Outbox
 from webapp.arena.payloads import Payloads, PositionPayload, StatePayload, SummaryPayload, position_payload
 from webapp.arena.presence import Presence
+from webapp.arena.reviews import AnalysisPayload, Reviews, ReviewStatus
 from webapp.clock import Clock
 from webapp.errors import ArenaError, ErrorCode
-from webapp.every_move import EveryMove, EveryMovePayload, search_options
 from webapp.game_clocks import clock_comment
-from webapp.reviews import AnalysisPayload, Reviews, ReviewStatus
 from webapp.search.records import read_record
 from webapp.store import Store
 
@@ -179,7 +179,7 @@ class Reads:
         return len(game_ids)
 
     def review(self, game_id: str, client: str = "") -> ReviewStatus:
-        """Start (once) the review of a finished game for ``client``'s share of the engines (``webapp.reviews``);
+        """Start (once) the review of a finished game for ``client``'s share of the engines (``webapp.arena.reviews``);
         returns its status. Errors: not_allowed (the game is still being played)."""
         with self.cache.locked(game_id) as live:
             if live.active:

@@ -22,12 +22,12 @@ from webapp.arena.cache import GameCache
 from webapp.arena.endings import Endings
 from webapp.arena.hints import Hints
 from webapp.arena.live import LiveGame
+from webapp.arena.offers import after_move
 from webapp.arena.outbox import Outbox
 from webapp.arena.turns import CHANGED_ELSEWHERE, EngineTurns
 from webapp.clock import Clock
 from webapp.errors import DATABASE_RETRY_SECONDS, ArenaError, ErrorCode
 from webapp.game_clocks import TIMEOUT
-from webapp.offers import after_move
 from webapp.search.jobs import SearchJob
 from webapp.search.records import encode_record
 from webapp.store import DatabaseUnavailableError, PlyTakenError, Store, StoredMove

@@ -1,4 +1,4 @@
-"""The service's heartbeat row (``webapp.downtime``): when some node last ran, and the down time it gives back to
+"""The service's heartbeat row (``webapp.arena.downtime``): when some node last ran, and the down time it gives back to
 running clocks."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ class HeartbeatRecord:
         self._database = database
 
     def beat(self) -> None:
-        """Record that the service runs now (``webapp.downtime``)."""
+        """Record that the service runs now (``webapp.arena.downtime``)."""
         with self._database.transaction() as session:
             session.merge(HeartbeatRow(name=_HEARTBEAT, at=self._database.now()))
 

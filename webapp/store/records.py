@@ -58,6 +58,6 @@ class StoredGame:
     turn_started_at: dt.datetime | None = None
     """When the current turn's clock began (``webapp.game_clocks``)."""
     offers: dict[str, Any] | None = None
-    """The pending offers between the players (``webapp.offers``)."""
+    """The pending offers between the players (``webapp.arena.offers``)."""
     seats: list[StoredSeat] = field(default_factory=list)
     moves: list[StoredMove] = field(default_factory=list)

@@ -1,4 +1,4 @@
-"""The stored reviews of finished games (``webapp.reviews``): claimed by one node, kept for everyone."""
+"""The stored reviews of finished games (``webapp.arena.reviews``): claimed by one node, kept for everyone."""
 
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ class GameRow(Base):
     turn_started_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     """When the clock of the current turn began (``webapp.game_clocks``); moved on by the service's down time."""
     offers: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
-    """The pending offers between the players (``webapp.offers``): kind -> the seat that made it."""
+    """The pending offers between the players (``webapp.arena.offers``): kind -> the seat that made it."""
 
 
 class SeatRow(Base):
@@ -98,7 +98,7 @@ class SearchRecordRow(Base):
 
 
 class ReviewRow(Base):
-    """The review of a game (``webapp.reviews``): asked once, stored for everyone holding the link."""
+    """The review of a game (``webapp.arena.reviews``): asked once, stored for everyone holding the link."""
 
     __tablename__ = "reviews"
 
@@ -143,7 +143,7 @@ class SolvedRow(Base):
 
 
 class HeartbeatRow(Base):
-    """The last moment some node of the service was known to run (``webapp.downtime``): one row."""
+    """The last moment some node of the service was known to run (``webapp.arena.downtime``): one row."""
 
     __tablename__ = "heartbeat"
 

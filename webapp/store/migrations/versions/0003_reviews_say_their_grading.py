@@ -1,5 +1,5 @@
 """Stored reviews say how their searched losses are graded and what they count (``settings.grading`` and
-``settings.loss_unit``, as ``webapp.reviews.settings_of`` gives them now), so the page copies neither.
+``settings.loss_unit``, as ``webapp.arena.reviews.settings_of`` gives them now), so the page copies neither.
 
 Revision 0003, after 0002.
 """

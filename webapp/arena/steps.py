@@ -19,9 +19,9 @@ from typing import Any
 
 from engine.search.info import SearchOptions
 from webapp import schema
-from webapp.analysis import AnalysedPosition
+from webapp.arena.analysis import AnalysedPosition
+from webapp.arena.lab import PRESETS
 from webapp.errors import ArenaError, ErrorCode
-from webapp.lab import PRESETS
 from webapp.search.fair_queue import BACKGROUND
 from webapp.search.jobs import CEILING_SECONDS, Runner, SearchJob
 

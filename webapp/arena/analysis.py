@@ -29,9 +29,9 @@ from engine.search.every_move import every_move_options
 from engine.search.info import Limits, SearchOptions
 from engine.truth import may_know
 from webapp import schema
+from webapp.arena.lab import PRESETS
 from webapp.display import tree_nodes
 from webapp.errors import ArenaError, ErrorCode
-from webapp.lab import PRESETS
 from webapp.search.fair_queue import BACKGROUND, EXPLORATION
 from webapp.search.jobs import CEILING_SECONDS, Runner, SearchJob
 
