@@ -13,7 +13,7 @@ seconds (gunicorn's default, 2). The limit on open files is raised to what that 
 game, and after about 100 games its Cookie header outgrew gunicorn's default limit of 8190 bytes: every request,
 ``/`` included, was answered ``431``. Browsers keep at most 180 cookies per site (Chromium and Firefox), about
 14.4 KB of them; with room for 32 KiB such a browser reaches the app again, which records its seats under the one
-``arena_player`` cookie and expires the old ones (``webapp.players``). Not needed after 2027-02-22, when the last
+``arena_player`` cookie and expires the old ones (``webapp.views.players``). Not needed after 2027-02-22, when the last
 of those cookies (90 days, set until 2026-11-24) has expired.
 
 ``forwarded_allow_ips`` and ``secure_scheme_headers``: gunicorn believes no ``X-Forwarded-*`` header from anyone

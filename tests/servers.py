@@ -30,7 +30,7 @@ START_TIMEOUT = 30.0
 GENEROUS_LIMITS = {name: "100000/minute" for name in
                    ("ARENA_CREATE_LIMIT", "ARENA_SEAT_LIMIT", "ARENA_MOVE_LIMIT", "ARENA_LAB_LIMIT",
                     "ARENA_ANALYSIS_LIMIT", "ARENA_READ_LIMIT", "ARENA_CONNECT_LIMIT")}
-"""Per-address rate limits (``webapp.address_limits``) for tests and benchmarks that legitimately create hundreds
+"""Per-address rate limits (``webapp.views.address_limits``) for tests and benchmarks that legitimately create hundreds
 of games, moves, reads or connections from one loopback address; as config keys or environment variables."""
 GENEROUS_CONNECTIONS = {**GENEROUS_LIMITS, "ARENA_SOCKETS_PER_ADDRESS": "100000"}
 """``GENEROUS_LIMITS`` and a per-address cap on Socket.IO connections far above the hundreds these tests and

@@ -1,4 +1,4 @@
-"""Rate limits per client address (``webapp.address_limits``), hit for real through the app: game creation, seat
+"""Rate limits per client address (``webapp.views.address_limits``), hit for real through the app: game creation, seat
 taking and moves over HTTP, moves and lab runs over Socket.IO. A refusal is a 429 ``{error: "rate_limited",
 message}`` with ``Retry-After`` (an ``error`` event with ``retry_after`` on Socket.IO) and changes nothing; HTTP and
 Socket.IO moves count together; another address keeps its own counters."""
@@ -14,10 +14,10 @@ from flask_limiter.util import get_qualified_name
 from long_games import long_game
 from servers import LiveServer
 
-from webapp.address_limits import limiter
 from webapp.config import ConfigError, load_config
 from webapp.schema import DOCUMENT
 from webapp.transport.sockets import socketio
+from webapp.views.address_limits import limiter
 
 pytestmark = pytest.mark.servers
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from flask.testing import FlaskClient
 
-from webapp.chess_assets import bp
+from webapp.views.chess_assets import bp
 
 
 def client() -> FlaskClient:

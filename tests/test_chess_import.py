@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.game import InvalidSetupError
-from webapp.chess_import import chess_setup, is_pgn
+from webapp.views.chess_import import chess_setup, is_pgn
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KINGS_GAMBIT_PGN = '[Event "Casual game"]\n[White "A"]\n[Black "B"]\n\n1. e4 e5 2. f4 exf4 3. Nf3 *\n'

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from webapp import create_app
-from webapp.headers import SECURITY_HEADERS
+from webapp.views.headers import SECURITY_HEADERS
 
 FRIEND = {"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0}
 

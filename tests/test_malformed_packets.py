@@ -11,7 +11,7 @@ import websocket
 from helpers import eventually
 from servers import LiveServer
 
-from webapp.events import UNREADABLE_LIMIT
+from webapp.views.events import UNREADABLE_LIMIT
 
 pytestmark = pytest.mark.servers
 

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from engine.games import game_class, game_names
 from webapp import schema
-from webapp.pages import VENDOR_FILES, node_modules_dir
+from webapp.views.pages import VENDOR_FILES, node_modules_dir
 
 pytestmark = pytest.mark.servers
 

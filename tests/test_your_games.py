@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from helpers import WAIT, assert_error, create, eventually, state_when
 
-from webapp.history import MOVE_LINK_SECONDS
+from webapp.views.history import MOVE_LINK_SECONDS
 
 
 def play_friend_game(app, client, moves: list[str], game: str = "tictactoe") -> str:

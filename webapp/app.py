@@ -13,19 +13,11 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from engine.chess.openings import load_index as load_opening_index
 from engine.games import game_class, game_names
-from webapp import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
-from webapp.address_limits import LimitHandshakes, charge_seat_claims
-from webapp.address_limits import init_app as install_address_limits
 from webapp.alarms import Alarms
-from webapp.api import bp as api_bp
 from webapp.arena.assemble import Arena, ArenaSettings, assemble
 from webapp.arena.watcher_counts import WatcherCounts
 from webapp.clock import SYSTEM_CLOCK, Clock
 from webapp.config import MAX_BODY_BYTES, instance_path, load_config
-from webapp.error_pages import init_app as install_error_pages
-from webapp.headers import add_security_headers
-from webapp.pages import bp as pages_bp
-from webapp.players import Players
 from webapp.search.jobs import Runner
 from webapp.search.leases import SearchLeases
 from webapp.search.pool import EngineRunner
@@ -43,6 +35,14 @@ from webapp.transport.shutdown import stop_on_gunicorn_sigterm
 from webapp.transport.socket_cap import CapSockets
 from webapp.transport.socket_packets import ReadablePacket
 from webapp.transport.sockets import async_mode, socketio
+from webapp.views import events  # noqa: F401 - registers the Socket.IO handlers on ``socketio``
+from webapp.views.address_limits import LimitHandshakes, charge_seat_claims
+from webapp.views.address_limits import init_app as install_address_limits
+from webapp.views.api import bp as api_bp
+from webapp.views.error_pages import init_app as install_error_pages
+from webapp.views.headers import add_security_headers
+from webapp.views.pages import bp as pages_bp
+from webapp.views.players import Players
 
 
 def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_CLOCK) -> Flask:

@@ -64,7 +64,7 @@ DEFAULT_LIMITS = {
     "ARENA_CONNECT_LIMIT": "60/minute",
 }
 """How many games, seats taken, moves (HTTP and Socket.IO together), lab runs, analysis board nodes, API reads and
-Socket.IO connections one client address may start (``webapp.address_limits``); the ``limits`` notation:
+Socket.IO connections one client address may start (``webapp.views.address_limits``); the ``limits`` notation:
 "N/second|minute|hour|day", several joined by ";"."""
 
 

@@ -4,7 +4,7 @@ A seat token is signed proof that the bearer holds seat 0 or 1 of a game, carrie
 ``auth``; an invitation code, in a friend game's share link, lets its bearer take the free seat; a stop code,
 given to the creator of an engine-against-engine game, lets its bearer stop that game. Both are derived
 from the app's ``SECRET_KEY`` (itsdangerous, HMAC) and never stored. Which seats a browser holds is
-``webapp.players``'s business.
+``webapp.views.players``'s business.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ open one PostgreSQL database at the same moment: the tables are created under an
 
 How it stays bounded. Per game the database holds one ``games`` row (its start setup, at most 8,000 characters, and
 small JSON settings), two ``seats`` rows, one ``moves`` row per ply played (a takeback deletes rows), and one
-``player_seats`` row per seat a browser took (``webapp.players``): about 0.5 KiB per game (plus its setup text, if
+``player_seats`` row per seat a browser took (``webapp.views.players``): about 0.5 KiB per game (plus its setup text, if
 any) and 75 bytes per move (docs/scale.md, "Many games"). Nothing here deletes a finished game or a move: the games
 played are the site's history and grow with play. Nothing in the store caps that growth; the rate of requests does
 (Socket.IO events are limited per connection, HTTP game creation, seat taking and moves per address), and every

@@ -1,7 +1,7 @@
 """The games each browser played (``player_seats`` joined with its games and their reviews): read a page of them,
 forget them, or move them to another browser.
 
-A browser's history is the seats its identity holds (``webapp.players``); forgetting it deletes those rows only:
+A browser's history is the seats its identity holds (``webapp.views.players``); forgetting it deletes those rows only:
 the games stay for everyone else holding their links. It keeps the newest ``HISTORY_LIMIT`` games (``trim``, in the
 transaction that records a seat): about 40 bytes a game, at most 80 KB a browser.
 """

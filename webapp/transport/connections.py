@@ -1,6 +1,6 @@
 """The client connections of a gunicorn worker, seen from the WSGI side (``OpenConnections``): which are open and
 in use, so that a stopping worker (``webapp.transport.shutdown``) or a handler that cuts a client off
-(``webapp.events``) can end them at the socket, where neither gunicorn nor the WebSocket library would."""
+(``webapp.views.events``) can end them at the socket, where neither gunicorn nor the WebSocket library would."""
 
 from __future__ import annotations
 

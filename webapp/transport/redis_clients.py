@@ -1,6 +1,6 @@
 """The one way this app's own code opens a Redis client (the Socket.IO message queue, the search queue on both sides,
 search leases, watcher counts), with one timeout policy (Flask-Limiter opens the rate limits' client itself, given
-the same connect and reply timeouts by ``webapp.address_limits``, and keeps its own retry rules):
+the same connect and reply timeouts by ``webapp.views.address_limits``, and keeps its own retry rules):
 
 - connecting gives up after ``TIMEOUT_SECONDS``, and so does waiting for any reply (a blocking read such as RQ's
   queue wait raises its own bound above its wait; RQ does that itself);

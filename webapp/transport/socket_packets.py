@@ -7,8 +7,8 @@ business sending (``CONNECT_ERROR``, an unknown type such as ``49``) raises afte
 traceback; and a binary packet (``BINARY_EVENT``, ``BINARY_ACK``) makes the server keep every binary frame that
 follows until its announced attachment count is reached, up to a billion of them. This app sends and takes no
 binary data. ``ReadablePacket`` (the server's ``serializer``) decodes each of these as the event ``MALFORMED_EVENT``
-with ``{"event": NAME or None, "reason": TEXT}``; ``webapp.events`` answers it with a short ``error`` and one log
-line, and closes the connection at its ``webapp.events.UNREADABLE_LIMIT``-th (a binary frame sent after a binary
+with ``{"event": NAME or None, "reason": TEXT}``; ``webapp.views.events`` answers it with a short ``error`` and one log
+line, and closes the connection at its ``webapp.views.events.UNREADABLE_LIMIT``-th (a binary frame sent after a binary
 packet is unreadable too, so a client that goes on sending them is cut off).
 """
 

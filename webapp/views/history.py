@@ -1,7 +1,7 @@
 """Your games: the games this browser played, read a page at a time, exported, forgotten, or moved to another
 browser by a signed link (blueprint ``history``, nested in the API under ``/api/me``; the page is ``/me/games``).
 
-The key is the browser's identity (``webapp.players``): no account. A browser without one has an empty history.
+The key is the browser's identity (``webapp.views.players``): no account. A browser without one has an empty history.
 The move link carries the identity signed with the app's ``SECRET_KEY`` (itsdangerous, its own salt) and expires
 after ``MOVE_LINK_SECONDS``; opening it shows a page whose button (a POST, so a link alone moves nothing) gives that
 history to the browser that opened it.
@@ -18,16 +18,16 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
 
 from engine.games import game_class, game_names
-from webapp.address_limits import charge_reads, limit_reads, limit_seats
 from webapp.arena.analysis import MAX_MOVES_TEXT, MAX_SETUP_TEXT
 from webapp.arena.reviews import summaries_of
 from webapp.clock import Clock
 from webapp.display import engine_label
 from webapp.errors import ArenaError, ErrorCode
-from webapp.players import Players
 from webapp.store import Store
 from webapp.store.histories import PlayedGame
 from webapp.validation import check_body
+from webapp.views.address_limits import charge_reads, limit_reads, limit_seats
+from webapp.views.players import Players
 
 bp = Blueprint("history", __name__, url_prefix="/me")
 

@@ -21,7 +21,6 @@ from flask_limiter import RateLimitExceeded
 from flask_socketio import disconnect, emit, join_room, leave_room
 from socketio.exceptions import ConnectionRefusedError
 
-from webapp import address_limits
 from webapp.arena.analysis import parse_check, parse_node
 from webapp.arena.assemble import Arena
 from webapp.arena.lab import parse_run
@@ -33,6 +32,7 @@ from webapp.transport.socket_packets import MALFORMED_EVENT
 from webapp.transport.sockets import socketio
 from webapp.transport.token_bucket import TokenBucket
 from webapp.validation import check_event
+from webapp.views import address_limits
 
 log = logging.getLogger(__name__)
 
@@ -195,7 +195,7 @@ def game_event(name: str, fields: tuple[str, ...],
     ``rate_limited`` error and is disconnected, so a flood stops costing the server anything. The event of a packet
     the server could not read (``unreadable``) takes no place in the rate but counts towards ``UNREADABLE_LIMIT``;
     the one that reaches it is not handled: it gets a last ``bad_request`` error and disconnects the connection. A
-    handler refused by a limit of the client's address (``webapp.address_limits``) gets a ``rate_limited`` error
+    handler refused by a limit of the client's address (``webapp.views.address_limits``) gets a ``rate_limited`` error
     with ``retry_after`` (seconds)."""
 
     def register(handler: Callable[..., None]) -> Callable[..., None]:

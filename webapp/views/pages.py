@@ -19,15 +19,17 @@ from engine.games import game_class, game_names
 from engine.levels import game_levels
 from engine.oracles import describe_level
 from engine.search.steps import STEP_LIMIT
-from webapp import chess_assets, schema
+from webapp import schema
 from webapp.arena.analysis import MAX_SETUP_TEXT
 from webapp.arena.lab import Lab
 from webapp.display import score_facts
 from webapp.search.jobs import Ceiling
 from webapp.seats import invite_code, issue_token
 from webapp.validation import GAME_ID
+from webapp.views import chess_assets
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+"""The ``webapp`` package's folder."""
 
 
 def resource_folder(name: str) -> str:
@@ -100,7 +102,7 @@ def node_modules_dir() -> Path:
     configured = current_app.config.get("NODE_MODULES")
     if configured:
         return Path(configured)
-    beside_source = Path(__file__).resolve().parent.parent / "node_modules"
+    beside_source = PACKAGE_DIR.parent / "node_modules"
     return beside_source if beside_source.is_dir() else Path.cwd() / "node_modules"
 
 

@@ -45,7 +45,7 @@ class Players:
 
     def __init__(self, store: Store, secret: str, charge: Callable[[int], bool]) -> None:
         """``charge(n)`` counts ``n`` seats carried over against the request's address limits and says whether
-        they fit (``webapp.address_limits.charge_seat_claims``)."""
+        they fit (``webapp.views.address_limits.charge_seat_claims``)."""
         self.store = store
         self.secret = secret
         self.charge = charge

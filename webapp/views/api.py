@@ -12,8 +12,16 @@ from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAll
 
 from engine import BUILD as ENGINE_BUILD
 from engine.game import InvalidSetupError
-from webapp import address_limits, csrf, history, training
-from webapp.address_limits import (
+from webapp.arena.analysis import position
+from webapp.arena.assemble import Arena
+from webapp.arena.steps import MAX_STEP_DEPTH
+from webapp.errors import ArenaError, ErrorCode, logged_failure
+from webapp.seats import BadTokenError, invite_code, issue_token, read_token, stop_code
+from webapp.transport.message_queue import ResilientRedisManager
+from webapp.transport.sockets import socketio
+from webapp.validation import GAME_ID, check_body, check_new_game
+from webapp.views import address_limits, csrf, history, training
+from webapp.views.address_limits import (
     charge_reads,
     extra_reads,
     limit_create,
@@ -22,16 +30,8 @@ from webapp.address_limits import (
     limit_reads,
     limit_seats,
 )
-from webapp.arena.analysis import position
-from webapp.arena.assemble import Arena
-from webapp.arena.steps import MAX_STEP_DEPTH
-from webapp.chess_import import chess_setup
-from webapp.errors import ArenaError, ErrorCode, logged_failure
-from webapp.players import Players
-from webapp.seats import BadTokenError, invite_code, issue_token, read_token, stop_code
-from webapp.transport.message_queue import ResilientRedisManager
-from webapp.transport.sockets import socketio
-from webapp.validation import GAME_ID, check_body, check_new_game
+from webapp.views.chess_import import chess_setup
+from webapp.views.players import Players
 
 API_PREFIX = "/api"
 bp = Blueprint("api", __name__, url_prefix=API_PREFIX)
@@ -55,7 +55,7 @@ def _client() -> str:
 
 
 def _body() -> dict[str, Any]:
-    """The request's JSON object body (``webapp.csrf`` has already checked that it says it is JSON)."""
+    """The request's JSON object body (``webapp.views.csrf`` has already checked that it says it is JSON)."""
     try:
         data = request.get_json(silent=True)
     except RecursionError:

@@ -109,7 +109,7 @@ def charge_reads(cost: int) -> None:
 
 def charge_seat_claims(count: int) -> bool:
     """Count ``count`` seats recorded for the current request (seats carried over from cookies of earlier
-    versions, ``webapp.players``) against its address's ``ARENA_SEAT_LIMIT``, as that many seats taken: True when
+    versions, ``webapp.views.players``) against its address's ``ARENA_SEAT_LIMIT``, as that many seats taken: True when
     they fit, False (and nothing counted) when they would exceed it."""
     g.arena_seat_claims = count
     try:

@@ -17,14 +17,14 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from engine.games import game_class
 from engine.review import Exercise
-from webapp.address_limits import limit_reads, limit_seats
 from webapp.arena.reviews import exercises_of, summaries_of
 from webapp.errors import ArenaError, ErrorCode
-from webapp.history import analyse_link
-from webapp.players import Players
 from webapp.store import Store
 from webapp.store.histories import PlayedGame
 from webapp.validation import check_body
+from webapp.views.address_limits import limit_reads, limit_seats
+from webapp.views.history import analyse_link
+from webapp.views.players import Players
 
 bp = Blueprint("training", __name__, url_prefix="/me/training")
 

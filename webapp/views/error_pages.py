@@ -1,5 +1,5 @@
 """The answer to an error that no view answered itself: under ``/api`` the JSON error every API answer uses
-(``webapp.api.http_error``); elsewhere the site's own page: 404 for a page or game that does not exist, 405 for a
+(``webapp.views.api.http_error``); elsewhere the site's own page: 404 for a page or game that does not exist, 405 for a
 method a page does not take, and 500 for a failure, named by a request id under which it is logged, showing nothing
 else of it."""
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
 
-from webapp.api import API_PREFIX, http_error
 from webapp.errors import DATABASE_RETRY_SECONDS, database_unavailable, logged_failure
 from webapp.store import DatabaseUnavailableError
+from webapp.views.api import API_PREFIX, http_error
 
 TITLES = {404: "Page not found", 405: "Not a way to ask for this page", 500: "Something went wrong on our side"}
 
