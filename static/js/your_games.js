@@ -7,6 +7,7 @@ const $ = (id) => document.getElementById(id);
 const RESULTS = { won: "Won", lost: "Lost", drawn: "Drawn" };
 const REVIEWS = { none: "not asked for", running: "running", cancelled: "cancelled", failed: "failed" };
 let after = null;
+let requests = 0; // the number of the last list asked for: an answer to an earlier one (another filter) is dropped
 
 /** A date as the reader's locale writes it, with the time. */
 const shown = (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
@@ -39,8 +40,11 @@ async function load(more = false) {
   const params = filter ? { game: filter } : {};
   if (more && after) params.after = after;
   $("games-status").textContent = "Loading your games…";
+  requests += 1;
+  const request = requests;
   try {
     const page = await listYourGames(params);
+    if (request !== requests) return; // the filter changed meanwhile: a later answer draws the list
     if (!more) $("games-rows").replaceChildren();
     $("games-rows").append(...page.games.map(row));
     after = page.after;
@@ -51,7 +55,7 @@ async function load(more = false) {
       ? (filter ? "No game of this kind yet." : "No game yet: games you play in this browser are listed here.")
       : `${count} ${count === 1 ? "game" : "games"} shown${after ? "; older ones below" : ""}.`;
   } catch (error) {
-    $("games-status").textContent = error.message;
+    if (request === requests) $("games-status").textContent = error.message;
   }
 }
 
