@@ -11,19 +11,22 @@ REVIEWED = ["5", "2", "1", "9", "3", "7", "4", "6", "8"]
 """X (the creator) threw away a win with 3. 3 (ply 5) and a draw with 4. 4 (ply 7)."""
 
 
-def reviewed_game(app, client) -> str:
-    created = create(client, {"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0}, alone=False)
+def reviewed_game(app, client, game: str = "tictactoe", moves: list[str] = REVIEWED) -> tuple[str, dict]:
+    """A friend game of ``game`` whose creator (``client``, first to move) and friend played ``moves``, reviewed:
+    its id and its done review."""
+    created = create(client, {"game": game, "opponent": {"type": "friend"}, "side": 0}, alone=False)
     friend = app.test_client().post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]}).json
-    for index, move in enumerate(REVIEWED):
+    for index, move in enumerate(moves):
         token = created["token"] if index % 2 == 0 else friend["token"]
         assert client.post(f"/api/games/{created['id']}/moves", json={"move": move, "token": token}).status_code == 200
     assert client.post(f"/api/games/{created['id']}/review", json={}).status_code == 202
-    eventually(lambda: client.get(f"/api/games/{created['id']}/review").json["status"] == "done", "the review", WAIT)
-    return created["id"]
+    review = eventually(lambda: (answer := client.get(f"/api/games/{created['id']}/review").json)["status"] == "done"
+                        and answer, "the review", WAIT)
+    return created["id"], review
 
 
 def test_mistakes_come_back_as_exercises(app, client, clock) -> None:
-    game_id = reviewed_game(app, client)
+    game_id, _ = reviewed_game(app, client)
     queue = client.get("/api/me/training").json
     assert [(item["ply"], item["move_shown"], item["verdict"]) for item in queue["due"]] == [
         (5, "3", "threw away a win"), (7, "4", "threw away a draw")]
@@ -58,15 +61,7 @@ def test_mistakes_come_back_as_exercises(app, client, clock) -> None:
 def test_a_much_slower_win_is_an_exercise_too(app, client) -> None:
     """4. 5 keeps Red's win but in 15 moves where 3 won at once: more than ``SLOW_PLIES`` given away, so the
     review lists it among its exercises (an answer must come within 10 plies of the quickest) and it is due."""
-    moves = list("47546753554444355222222111111777733")
-    created = create(client, {"game": "connect4", "opponent": {"type": "friend"}, "side": 0}, alone=False)
-    friend = app.test_client().post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]}).json
-    for index, move in enumerate(moves):
-        token = created["token"] if index % 2 == 0 else friend["token"]
-        assert client.post(f"/api/games/{created['id']}/moves", json={"move": move, "token": token}).status_code == 200
-    assert client.post(f"/api/games/{created['id']}/review", json={}).status_code == 202
-    review = eventually(lambda: (answer := client.get(f"/api/games/{created['id']}/review").json)["status"] == "done"
-                        and answer, "the review", WAIT)
+    _, review = reviewed_game(app, client, "connect4", list("47546753554444355222222111111777733"))
     slow = next(exercise for exercise in review["exercises"] if exercise["ply"] == 7)
     assert slow == {"ply": 7, "played": "5", "better": "3", "within": 10, "value": None}
     assert review["verdicts"][6]["verdict"] == "kept the result" and review["verdicts"][6]["after"] == "win in 15"
