@@ -22,10 +22,14 @@ of those cookies (90 days, set until 2026-11-24) has expired.
 
 ``control_socket_disable``: no ``gunicornc`` control socket, which gunicorn would otherwise open at one path shared
 by every instance of the same user (the app is stopped by its signals, ``webapp.transport.shutdown``).
+
+``post_worker_init``: the worker's graceful stop (SIGTERM) also stops the app's own connections and engine pool
+(``NodeStop``), and the worker exits once that has ended.
 """
 
 import contextlib
 import resource
+from typing import Any
 
 from webapp.config import HTTP_CONNECTIONS, max_sockets
 
@@ -52,3 +56,13 @@ limit_request_field_size = 32768
 forwarded_allow_ips = ""
 secure_scheme_headers: dict[str, str] = {}
 control_socket_disable = True
+
+
+def post_worker_init(worker: Any) -> None:
+    """The app's own stop (``app.extensions["node_stop"]``, ``webapp.transport.shutdown.NodeStop``) runs with the
+    worker's graceful stop: the worker begins it on its SIGTERM and exits once it has ended."""
+    from webapp.transport.gevent_worker import PromptGeventWorker
+
+    node_stop = getattr(worker.wsgi, "extensions", {}).get("node_stop")
+    if node_stop is not None and isinstance(worker, PromptGeventWorker):
+        worker.stop_app_with_worker(node_stop)

@@ -31,7 +31,7 @@ from webapp.transport.paced_reads import PaceReads
 from webapp.transport.redis_clients import connect as connect_redis
 from webapp.transport.request_bodies import ReadBodies
 from webapp.transport.room_index import IndexedManager
-from webapp.transport.shutdown import stop_on_gunicorn_sigterm
+from webapp.transport.shutdown import NodeStop
 from webapp.transport.socket_cap import CapSockets
 from webapp.transport.socket_packets import ReadablePacket
 from webapp.transport.sockets import async_mode, socketio
@@ -103,8 +103,9 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     app.extensions["connections"] = connections
     if async_mode() == "gevent":
         LoopWebSockets(engine_io, connections, Alarms(clock, "pings", monotonic=True), clock).install()
-    stop_on_gunicorn_sigterm(socketio.server, arena.close,  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
-                             connections, clock)
+    # A gunicorn worker of ours runs it on its graceful stop (gunicorn.conf.py's ``post_worker_init``).
+    app.extensions["node_stop"] = NodeStop(socketio.server,  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
+                                           arena.close, connections, clock)
     arena.resume()
     _import_every_game()
     return app

@@ -1,6 +1,6 @@
 """``PromptGeventWorker``: gunicorn's gevent worker (one event loop serving every connection, docs/scale.md), which
 begins its graceful stop as soon as it is told to (SIGTERM, its parent gone, ``max_requests`` reached) and exits as
-soon as its last connection has ended (and the app's own stop, ``wait_on_stop``); reached directly (no proxy in
+soon as its last connection has ended (and the app's own stop, ``stop_app_with_worker``); reached directly (no proxy in
 front), it serves at most ``CONNECTIONS_PER_ADDRESS`` connections of one client address at once, as nginx's
 ``limit_conn`` does in front of it (hand-written: gunicorn counts no connection per address). Past that, a new
 connection is answered ``429`` at once, before any of its request is read, and closed: a flood of connections from
@@ -17,8 +17,9 @@ import contextlib
 import json
 import socket
 from collections import Counter
-from collections.abc import Callable
 from functools import partial
+from types import FrameType
+from typing import Protocol
 
 import gevent.event
 from gevent.pool import Pool
@@ -44,6 +45,16 @@ TOO_MANY_CONNECTIONS = (b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: applic
 """The whole answer to a connection over its address's share, made once."""
 
 
+class AppStop(Protocol):
+    """The app's part of a worker's graceful stop (``webapp.transport.shutdown.NodeStop``)."""
+
+    def begin(self) -> None:
+        """Start stopping, without waiting (called from the signal handler)."""
+
+    def wait(self, seconds: float) -> object:
+        """Wait at most ``seconds`` for the stop begun to end."""
+
+
 class PromptGeventWorker(GeventWorker):
     """gunicorn's gevent worker (``worker_class = "gevent"``) with a ``run`` that reacts at once to its stop and to
     its last connection's end. It serves plain HTTP only: TLS ends at nginx (deploy/), and a configuration with a
@@ -56,13 +67,20 @@ class PromptGeventWorker(GeventWorker):
     """The connections open per address, while ``per_address`` limits them."""
     _alive = True
     _stop_asked: gevent.event.Event | None = None
-    _app_stopped: Callable[[float], object] | None = None
+    _app_stop: AppStop | None = None
 
-    def wait_on_stop(self, app_stopped: Callable[[float], object]) -> None:
-        """Make a stop also wait for ``app_stopped(seconds)`` (a wait of at most that long) before the worker exits:
-        the app's own stop of the connections it holds outside gunicorn's pool (``webapp.transport.shutdown``), within
-        the same ``graceful_timeout``."""
-        self._app_stopped = app_stopped
+    def stop_app_with_worker(self, app_stop: AppStop) -> None:
+        """Make the worker's graceful stop (SIGTERM, gunicorn's ``handle_exit``) begin ``app_stop`` at once, and wait
+        for it to end (within the same ``graceful_timeout``) before the worker exits: the app's own stop of the
+        connections it holds outside gunicorn's pool (``webapp.transport.shutdown.NodeStop``; gunicorn.conf.py's
+        ``post_worker_init`` wires it)."""
+        self._app_stop = app_stop
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        """gunicorn's graceful stop (the SIGTERM handler), beginning the app's own stop first."""
+        if self._app_stop is not None:
+            self._app_stop.begin()
+        super().handle_exit(sig, frame)
 
     @property
     def alive(self) -> bool:
@@ -99,8 +117,8 @@ class PromptGeventWorker(GeventWorker):
                         each.stop(timeout=1)
                     return
                 self.notify()
-        if self._app_stopped is not None:
-            self._app_stopped(max(0.0, deadline - self.clock.monotonic()))
+        if self._app_stop is not None:
+            self._app_stop.wait(max(0.0, deadline - self.clock.monotonic()))
 
     def handle(self, listener: socket.socket, client: socket.socket, addr: object) -> None:
         """Serve one connection (gunicorn's ``handle``), unless its address already has ``per_address`` open: then

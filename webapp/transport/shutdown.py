@@ -18,17 +18,13 @@ from __future__ import annotations
 
 import _thread
 import logging
-import signal
 import threading
 from collections.abc import Callable
-from types import FrameType
 
-from gunicorn.workers.base import Worker
 from socketio import Server
 
 from webapp.clock import Clock
 from webapp.transport.connections import OpenConnections
-from webapp.transport.gevent_worker import PromptGeventWorker
 
 log = logging.getLogger(__name__)
 
@@ -44,38 +40,37 @@ def close_connections(server: Server) -> None:
         connection.close(wait=False, reason=engine_io.reason.SERVER_DISCONNECT)
 
 
-def stop_on_gunicorn_sigterm(server: Server, close: Callable[[], None], connections: OpenConnections,
-                             clock: Clock) -> None:
-    """Under a gunicorn worker, make its SIGTERM also close ``server``'s connections, call ``close`` (the engine
-    pool and the store) and cut the ``connections`` still open ``CUT_AFTER`` seconds (of ``clock``) after the
-    signal, in a thread of its own (a greenlet under gevent) while gunicorn winds down; the app's gevent worker
-    exits only once that is done (the WebSockets the loop holds are not in gunicorn's pool). Anywhere else (tests, a
-    Flask development server) nothing is changed."""
-    previous = signal.getsignal(signal.SIGTERM)
-    owner = getattr(previous, "__self__", None)
-    if (not callable(previous) or threading.current_thread() is not threading.main_thread()
-            or not isinstance(owner, Worker)):
-        return
+class NodeStop:
+    """The app's part of a gunicorn worker's graceful stop (``PromptGeventWorker.stop_app_with_worker``): ``begin``
+    closes ``server``'s connections, calls ``close`` (the engine pool and the store) and cuts the ``connections``
+    still open ``CUT_AFTER`` seconds (of ``clock``) later, in a thread of its own (a greenlet under gevent) while
+    gunicorn winds down; ``wait`` waits for that to end (the worker exits only then: the WebSockets the event loop
+    holds are not in gunicorn's pool)."""
 
-    stopped = threading.Event()
+    def __init__(self, server: Server, close: Callable[[], None], connections: OpenConnections, clock: Clock) -> None:
+        self._server = server
+        self._close = close
+        self._connections = connections
+        self._clock = clock
+        self._stopped = threading.Event()
 
-    def stop_everything() -> None:
+    def begin(self) -> None:
+        """Start the stop and return at once."""
+        # Started without waiting for it to start (``Thread.start`` waits): a signal handler may not block, and
+        # under gevent it may run inside the event loop's own callback, where no greenlet can wait.
+        _thread.start_new_thread(self._stop_everything, ())
+
+    def wait(self, seconds: float) -> bool:
+        """Wait at most ``seconds`` for the stop begun to end; whether it has."""
+        return self._stopped.wait(seconds)
+
+    def _stop_everything(self) -> None:
         try:
-            started = clock.monotonic()
-            close_connections(server)
-            close()
-            cut = connections.cut_lingering(max(0.0, started + CUT_AFTER - clock.monotonic()))
+            started = self._clock.monotonic()
+            close_connections(self._server)
+            self._close()
+            cut = self._connections.cut_lingering(max(0.0, started + CUT_AFTER - self._clock.monotonic()))
             if cut:
                 log.warning("stopping: cut %d connection(s) still open %.1f s after the signal", cut, CUT_AFTER)
         finally:
-            stopped.set()
-
-    def on_sigterm(signum: int, frame: FrameType | None) -> None:
-        # Started without waiting for it to start (``Thread.start`` waits): a signal handler may not block, and
-        # under gevent it may run inside the event loop's own callback, where no greenlet can wait.
-        if isinstance(owner, PromptGeventWorker):  # the connections the loop holds are not in gunicorn's pool
-            owner.wait_on_stop(stopped.wait)
-        _thread.start_new_thread(stop_everything, ())
-        previous(signum, frame)
-
-    signal.signal(signal.SIGTERM, on_sigterm)
+            self._stopped.set()
