@@ -1,6 +1,7 @@
 """The documents name only what exists: every file (``something.py``, ``.js``, ``.html``, ``.conf``) and every name
 of our own code (``_private_function``, ``OurClass.attribute``) cited in backticks in README.md, docs/*.md and the
-browser code's READMEs is found in the tree, so a rename cannot leave a document describing code that is gone; the
+browser code's READMEs is found in the tree, and every module named by its dotted path there or in a docstring
+(``webapp.arena.lab``) exists, so a rename or a move cannot leave a document describing code that is gone; the
 tables that list modules (the compiled ones, the browser's) list exactly those there are."""
 
 from __future__ import annotations
@@ -59,6 +60,64 @@ def test_every_cited_file_and_name_of_our_code_exists(document: Path) -> None:
             if attribute not in names:
                 missing.append(f"line {number}: name {token}")
     assert not missing, f"{document.name} cites what the tree does not have: {missing}"
+
+
+DOTTED = re.compile(r"``?((?:engine|webapp)(?:\.\w+)+)")
+"""A module of ours named by its dotted path in backticks (```webapp.arena.lab``` in a document, ````engine.truth````
+in a docstring), perhaps followed by a name it defines and one attribute of that (``Class.method``)."""
+
+
+def top_level_names(module: Path) -> dict[str, set[str]]:
+    """The names a Python module defines at its top level (functions, classes, assignments, imports), each class's
+    with the names its body defines."""
+    found: dict[str, set[str]] = {}
+    for node in ast.parse(module.read_text()).body:
+        if isinstance(node, ast.ClassDef):
+            found[node.name] = {child.name for child in node.body
+                                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
+            found[node.name] |= {target.id for child in node.body if isinstance(child, ast.Assign | ast.AnnAssign)
+                                 for target in (child.targets if isinstance(child, ast.Assign) else [child.target])
+                                 if isinstance(target, ast.Name)}
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found[node.name] = set()
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                if isinstance(target, ast.Name):
+                    found[target.id] = set()
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            found |= {(alias.asname or alias.name).split(".")[0]: set() for alias in node.names}
+    return found
+
+
+def dotted_reference_exists(reference: str) -> bool:
+    """Whether ``reference`` (``package.module[.name[.attribute]]``) names a module of ours and, after it, what that
+    module defines."""
+    parts = reference.split(".")
+    for count in range(len(parts), 0, -1):
+        base = ROOT.joinpath(*parts[:count])
+        module = base.with_suffix(".py") if base.with_suffix(".py").is_file() else base / "__init__.py"
+        if module.is_file():
+            break
+    rest = parts[count:]
+    if not rest:
+        return True
+    names = top_level_names(module)
+    if rest[0] not in names and not (base / rest[0]).exists():
+        return False
+    return len(rest) < 2 or not names.get(rest[0]) or rest[1] in names[rest[0]]
+
+
+def test_every_module_named_by_its_dotted_path_exists() -> None:
+    """Every ```engine.…``` or ```webapp.…``` path in the documents and in the docstrings and comments of our Python
+    code names a module there is, and the name after it one that module defines: a module moved to another folder
+    leaves no description behind."""
+    texts = {path: path.read_text() for path in DOCUMENTS}
+    texts |= {path: path.read_text() for folder in ("engine", "webapp", "tests", "bench") for path in
+              (ROOT / folder).rglob("*.py")}
+    texts[ROOT / "gunicorn.conf.py"] = (ROOT / "gunicorn.conf.py").read_text()
+    missing = sorted({f"{path.relative_to(ROOT)}: {reference}" for path, text in texts.items()
+                      for reference in DOTTED.findall(text) if not dotted_reference_exists(reference)})
+    assert missing == []
 
 
 def test_the_configuration_table_names_every_variable_the_code_reads_and_no_other() -> None:

@@ -6,10 +6,10 @@ tree of variations and the URL names the node, so visiting a node creates no gam
 
 The Socket.IO event ``analyse`` (the API description's ``AnalyseNode``) opens a node for its connection: the
 sender gets ``analysis_node`` (``Node.payload``: the board, the legal moves as players write them, the path), then
-``analysis_search`` events of the engine's search on it (unless ``engine.on`` is false) and one ``analysis_truth``
-(each move's exact value, where it is known). A connection analyses one node at a time: opening another, sending
-``analyse_stop`` or leaving cancels the searches of the one before, so no event of an old node follows the new
-node's ``analysis_node``. Both are background work of the connection's address on the shared runner
+``analysis_search`` events of the engine's search on it (unless the engine settings' ``on`` is false) and one
+``analysis_truth`` (each move's exact value, where it is known). A connection analyses one node at a time: opening
+another, sending ``analyse_stop`` or leaving cancels the searches of the one before, so no event of an old node follows
+the new node's ``analysis_node``. Both are background work of the connection's address on the shared runner
 (``webapp.search.fair_queue``: after every live game's engine turn, within the address's share of the engines,
 leaving a worker free for live turns; the search, open-ended, after every other background job);
 exact values of Connect Four positions found once are kept for every visitor (``webapp.search.solved``).

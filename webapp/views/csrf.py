@@ -9,7 +9,7 @@ and OPTIONS) under ``/api`` must
 
 A request with neither header (curl, scripts, bots) is not a browser's and passes. This is the same-origin rule
 python-engineio applies to Socket.IO connections by default. Scheme and host are the request's own, as werkzeug's
-``ProxyFix`` leaves them when ``ARENA_PROXY_HOPS`` says a proxy in front may be trusted (``webapp._trust_proxies``).
+``ProxyFix`` leaves them when ``ARENA_PROXY_HOPS`` says a proxy in front may be trusted (``webapp.app._trust_proxies``).
 
 Written here rather than taken from a library: Flask-WTF and Flask-SeaSurf protect HTML forms with a token kept in
 the session, which this JSON API (it keeps no session) has no use for; the check it needs is the few lines below.
