@@ -48,7 +48,7 @@ from engine.search.base import (
 from engine.search.info import Limits, RootMove, SearchOptions
 from engine.search.mate_distance import from_table, to_table
 from engine.search.ordering import MoveOrderer
-from engine.search.tree import TreeRecorder
+from engine.search.tree_recorder import TreeRecorder
 from engine.search.tt import NO_LOWER, NO_UPPER, SOLVED_DEPTH, TranspositionTable
 
 INFINITY = WIN + 1

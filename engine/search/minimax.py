@@ -18,7 +18,7 @@ from engine.search.base import (
     terminal_score,
 )
 from engine.search.info import RootMove
-from engine.search.tree import TreeRecorder
+from engine.search.tree_recorder import TreeRecorder
 
 INFINITY = WIN + 1
 """Finite stand-in for an infinite bound: beyond every score."""
