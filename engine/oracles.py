@@ -49,9 +49,10 @@ def _chess() -> Oracle:
     from engine.chess import oracle
     from engine.solve.chess_endgames import endgame_answer
 
-    # Our endgame tables, else a book or a Syzygy tablebase: no time to measure.
+    # Our endgame tables (at the levels that play them), else a book or a Syzygy tablebase: no time to measure.
     return Oracle(lambda state, level, clock, rng: _once(
-        endgame_answer(state.board) or oracle.chess_oracle(state, level, rng)), oracle.describe_level)
+        (endgame_answer(state.board) if oracle.plays_tables(level) else None)
+        or oracle.chess_oracle(state, level, rng)), oracle.describe_level)
 
 
 def _once(answer: SearchInfo | None) -> Iterator[SearchInfo]:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import chess
 import pytest
+from helpers import TickingClock
 
 from engine.games import new_game
 from engine.search import make_searcher
@@ -140,3 +141,19 @@ def test_the_search_probes_the_tables_below_its_root() -> None:
     for move in final.pv:
         line.push_uci(move)
     assert line.is_checkmate() and len(final.pv) == values[final.best].plies
+
+
+@pytest.mark.engine
+def test_the_strong_levels_play_an_ending_from_the_tables_and_the_beginners_search_it() -> None:
+    """Levels 5-8 play a rook ending's quickest mate at once from the tables; levels 1-4 search it like any
+    position (their margin may then pick a slower way, as a beginner would), and the level picker says which."""
+    from engine.oracles import consult, describe_level
+
+    state = new_game("chess", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1")
+    values = endgames.move_values(state.board)
+    assert values is not None
+    quickest = max(values.values(), key=lambda value: value.score)
+    strong = [answer for answer in consult(state, 8, TickingClock(0.0), random.Random(1)) if answer.final]
+    assert strong and strong[0].source == "table" and values[strong[0].best] == quickest
+    assert list(consult(state, 1, TickingClock(0.0), random.Random(1))) == []
+    assert "endgame tables" in (describe_level("chess", 5) or "") and describe_level("chess", 4) is None

@@ -89,24 +89,33 @@ def _book_text(state: Any, move: str) -> str:
     return f"opening book · {opening.eco} {opening.name}" if opening else "opening book"
 
 
+def plays_tables(level: int | None) -> bool:
+    """Whether an ending the endgame tables know is played from them at ``level`` (None, no level: the analysis,
+    hints and reviews, always); below that the level searches it as any position."""
+    row = None if level is None else LEVELS.get(level)
+    return row is None or row.tables
+
+
 def describe_level(level: int) -> str | None:
     """What the oracle does at ``level``, in words for the level picker, or None when the level only searches."""
     row = LEVELS.get(level)
     if row is not None and row.book:
-        return "opens from the opening book (named openings, weighted by how often they are played), then searches"
+        tables = ", and plays endings of up to four pieces perfectly from the endgame tables" if row.tables else ""
+        return ("opens from the opening book (named openings, weighted by how often they are played), then "
+                f"searches{tables}")
     return None
 
 
 def chess_oracle(state: Any, level: int | None, rng: random.Random | None = None) -> SearchInfo | None:
-    """A book move (at levels whose row says ``book``; no level: none) or a tablebase move, as a final event; else
-    None."""
+    """A book move (at levels whose row says ``book``; no level: none) or a tablebase move (where ``plays_tables``),
+    as a final event; else None."""
     board: chess.Board = state.board
     row = None if level is None else LEVELS.get(level)
     if row is not None and row.book:
         move = pick_book_move(board, rng or random.Random())
         if move is not None:
             return _final(move, None, _book_text(state, move), "book", book_moves(board))
-    found = tablebase_move(board)
+    found = tablebase_move(board) if plays_tables(level) else None
     if found is not None:
         uci, score, text = found
         return _final(uci, score, text, "table")
