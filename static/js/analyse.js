@@ -509,7 +509,7 @@ function startExercise() {
 /** The exercise card's buttons: "Try again" after a wrong answer, "Show the answer" until it is done. */
 function drawExerciseButtons() {
   if (!page.exercise) return;
-  $("exercise-task").textContent = `Find a better move than ${shownOf(page.exercise.played)}, the move played in the game.`;
+  $("exercise-task").textContent = `Find a better move than ${shownOf(page.exercise.task.played)}, the move played in the game.`;
   $("exercise-retry").hidden = page.exercise.done || page.current === page.exercise.root;
   $("exercise-show").hidden = page.exercise.done;
 }

@@ -68,7 +68,6 @@ export class Exercise {
   constructor(root, task, say, report = null, check = null) {
     this.root = root;
     this.task = task;
-    this.played = task.played;
     this.say = say;
     this.report = report;
     this.check = check;
@@ -107,7 +106,7 @@ export class Exercise {
     const { move, shown } = this.pending;
     this.pending = null;
     const moves = truth.how === "exact" ? truth.moves : null;
-    if (!moves && move !== this.played && this.task.value !== null && this.check) {
+    if (!moves && move !== this.task.played && this.task.value !== null && this.check) {
       this.checking = { move, shown };
       this.check(move);
       this.say(`The engine is checking ${shown} as the review would…`);
