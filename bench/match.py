@@ -1,7 +1,13 @@
-"""A match between our chess engine and Stockfish limited to a given Elo, through python-chess.
+"""A match between our chess engine and Stockfish limited to a given Elo, or another UCI engine, through
+python-chess.
 
     .venv/bin/python bench/match.py [--games 20] [--elo 1350] [--time 0.5] [--personality balanced]
                                     [--stockfish /usr/games/stockfish] [--seed 1] [--pgn games.pgn]
+                                    [--opponent "COMMAND" [--opponent-dir DIR]]
+
+``--opponent`` plays another UCI engine instead of Stockfish, at full strength: an earlier build of ours, for an
+A/B match of one change (``git worktree add /tmp/base <commit>``, build it there, then ``--opponent ".venv/bin/python
+-m engine uci" --opponent-dir /tmp/base``; the command is split like a shell's and run in ``--opponent-dir``).
 
 Openings: random named lines from the opening tables (4 to 8 plies), each played twice with colours swapped, so
 colours alternate game by game. Both sides get ``--time`` seconds per move. Our side is chess's searcher with the
@@ -16,6 +22,7 @@ import argparse
 import csv
 import math
 import random
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -58,7 +65,7 @@ def our_move(board: chess.Board, seconds: float, personality: str) -> chess.Move
     return chess.Move.from_uci(final.best)
 
 
-def play_game(opening: list[str], we_are_white: bool, stockfish: chess.engine.SimpleEngine, seconds: float,
+def play_game(opening: list[str], we_are_white: bool, opponent: chess.engine.SimpleEngine, seconds: float,
               personality: str) -> tuple[float, chess.Board, str]:
     """Play one game; returns our score (1, 0.5, 0), the final board and the reason it ended."""
     board = chess.Board()
@@ -77,7 +84,7 @@ def play_game(opening: list[str], we_are_white: bool, stockfish: chess.engine.Si
         if (board.turn == chess.WHITE) == we_are_white:
             move = our_move(board, seconds, personality)
         else:
-            move = stockfish.play(board, chess.engine.Limit(time=seconds)).move
+            move = opponent.play(board, chess.engine.Limit(time=seconds)).move
         board.push(move)
 
 
@@ -104,37 +111,44 @@ def main() -> int:
     parser.add_argument("--stockfish", default="/usr/games/stockfish")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pgn", type=Path, help="append the games to this PGN file")
+    parser.add_argument("--opponent", help="a UCI engine's command to play instead of Stockfish")
+    parser.add_argument("--opponent-dir", type=Path, help="the directory to run --opponent in")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     openings = opening_lines(rng, (args.games + 1) // 2)
-    stockfish = chess.engine.SimpleEngine.popen_uci(args.stockfish)
-    stockfish.configure({"UCI_LimitStrength": True, "UCI_Elo": args.elo, "Threads": 1, "Hash": 16})
+    if args.opponent:
+        opponent = chess.engine.SimpleEngine.popen_uci(shlex.split(args.opponent), cwd=args.opponent_dir)
+        name = f"{args.opponent} in {args.opponent_dir or '.'}"
+    else:
+        opponent = chess.engine.SimpleEngine.popen_uci(args.stockfish)
+        opponent.configure({"UCI_LimitStrength": True, "UCI_Elo": args.elo, "Threads": 1, "Hash": 16})
+        name = f"Stockfish UCI_Elo {args.elo}"
     scores: list[float] = []
     started = time.monotonic()
     try:
         for number in range(args.games):
             opening = openings[number // 2]
             we_are_white = number % 2 == 0
-            score, board, reason = play_game(opening, we_are_white, stockfish, args.time, args.personality)
+            score, board, reason = play_game(opening, we_are_white, opponent, args.time, args.personality)
             scores.append(score)
             colour = "white" if we_are_white else "black"
             print(f"game {number + 1:3d} as {colour}: {score:.1f} ({reason}, {len(board.move_stack)} plies) "
                   f"opening {' '.join(opening)}; total {sum(scores):.1f}/{len(scores)}", flush=True)
             if args.pgn:
                 game = chess.pgn.Game.from_board(board)
-                game.headers["White"] = "Alpha-Beta Arena" if we_are_white else f"Stockfish Elo {args.elo}"
-                game.headers["Black"] = f"Stockfish Elo {args.elo}" if we_are_white else "Alpha-Beta Arena"
+                game.headers["White"] = "Alpha-Beta Arena" if we_are_white else name
+                game.headers["Black"] = name if we_are_white else "Alpha-Beta Arena"
                 game.headers["Termination"] = reason
                 with args.pgn.open("a", encoding="utf-8") as handle:
                     print(game, file=handle, end="\n\n")
     finally:
-        stockfish.quit()
+        opponent.quit()
     games = len(scores)
     mean = sum(scores) / games
     variance = sum((s - mean) ** 2 for s in scores) / max(games - 1, 1)
     elo, low, high = elo_difference(mean, games, variance)
     wins, draws, losses = scores.count(1.0), scores.count(0.5), scores.count(0.0)
-    print(f"\nvs Stockfish UCI_Elo {args.elo} at {args.time} s/move: +{wins} ={draws} -{losses}, "
+    print(f"\nvs {name} at {args.time} s/move: +{wins} ={draws} -{losses}, "
           f"score {100 * mean:.1f}% over {games} games; Elo difference {elo:+.0f} "
           f"(95% interval {low:+.0f} to {high:+.0f}); {time.monotonic() - started:.0f} s")
     return 0

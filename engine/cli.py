@@ -21,6 +21,7 @@ COMMANDS = {
     "tablebase": "build or query solved tables of small games",
     "review": "a verdict on every move of a game, against the truth where it is known, else a search",
     "build": "say whether the engine runs compiled or interpreted, and why",
+    "tune": "tune chess's piece-square tables on games (Texel's method)",
 }
 
 

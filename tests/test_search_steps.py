@@ -10,7 +10,7 @@ import pytest
 
 from engine.games import new_game
 from engine.search.info import SearchOptions
-from engine.search.steps import BOUNDS, KINDS, PROBES, SOURCES, StepRecord, entry_step
+from engine.search.steps import BOUNDS, KINDS, PROBES, SKIPS, SOURCES, StepRecord, entry_step
 from engine.stepper import record_search
 from tests.test_search_counters import GAMES, random_positions
 
@@ -67,6 +67,11 @@ def check_record(record: StepRecord) -> None:
         assert record["bound"][int(node)] in "le", node  # at or above beta (which bounds may have narrowed)
     for node in record["tt_entry"]:
         assert record["tt"][int(node)] in "onc"
+    assert record["skip_reason"].keys() == record["skipped"].keys()
+    for node, left_out in record["skipped"].items():
+        assert record["skip_reason"][node] in SKIPS
+        searched = {record["move"][child] for child in range(count) if above[child] == int(node)}
+        assert left_out and not searched & set(left_out), node
 
 
 @pytest.mark.parametrize("technique", list(TECHNIQUES))
@@ -108,6 +113,18 @@ def test_chess_moves_are_written_in_uci_and_the_null_move_as_a_pass() -> None:
     moves = [move for move, ply in zip(stepped.record["move"], stepped.record["ply"], strict=True) if ply]
     assert all(move == "pass" or 4 <= len(move) <= 5 for move in moves)
     assert "pass" in moves  # the null move
+
+
+def test_chess_late_quiet_moves_left_out_are_recorded_with_why() -> None:
+    state = new_game("chess").play_texts(["e4", "e5", "Nf3", "Nc6", "Bb5"])
+    stepped = record_search(state, 5, SearchOptions())
+    assert stepped.record is not None
+    check_record(stepped.record)
+    pruned = [node for node, why in stepped.record["skip_reason"].items() if why == "l"]
+    assert pruned
+    for node in pruned:
+        ordered = {move for move, _ in stepped.record["order"][node]}
+        assert set(stepped.record["skipped"][node]) <= ordered  # in UCI, among the node's moves
 
 
 def test_too_large_a_search_is_reported_and_not_recorded() -> None:

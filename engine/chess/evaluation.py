@@ -5,9 +5,10 @@ for one search: ``build_tables`` blends the middlegame and endgame tables by the
 (phase 24 = all minor and major pieces on the board, 0 = kings and pawns) and adds the personality's weights.
 Every move the engine plays starts a new search, so the blend follows the game.
 
-The piece-square values start from Tomasz Michniewski's "Simplified Evaluation Function" (Chess Programming
-Wiki), made left-right symmetric so that they read the same for both colours on the half-turned board, with an
-endgame king table that prefers the centre and endgame pawn tables that reward passed-pawn-like advances.
+The tables (``TABLES``, material included: a knight's entry is what a knight on that square is worth) are data,
+``engine/chess/data/piece_square.json``, whose ``about`` says where they come from: Texel's method
+(``engine.chess.tuning``, ``python -m engine tune``) on positions of the engine's own games. They are left-right
+symmetric so that they read the same for both colours on the half-turned board.
 
 The terms added at the leaves of the search (pawn structure, bishop pair, mop-up against a bare king) are in
 ``engine.chess.leaf_terms``; ``lone_king_side`` here says, once per search, whether mop-up applies.
@@ -15,7 +16,9 @@ The terms added at the leaves of the search (pawn structure, bishop pair, mop-up
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import chess
 
@@ -24,92 +27,51 @@ from engine.chess.board import EMPTY, EMPTY_BOARD, Tables, flat_tables
 CENTIPAWNS = 100
 """Score units per pawn: the evaluation counts hundredths of a pawn."""
 
-# Tables list rank 8 first, file a to h, from White's side; index 0 is a8.
-PAWN_MG = (
-    0, 0, 0, 0, 0, 0, 0, 0,
-    50, 50, 50, 50, 50, 50, 50, 50,
-    10, 10, 20, 30, 30, 20, 10, 10,
-    5, 5, 10, 25, 25, 10, 5, 5,
-    0, 0, 0, 20, 20, 0, 0, 0,
-    5, -5, -10, 0, 0, -10, -5, 5,
-    5, 10, 10, -20, -20, 10, 10, 5,
-    0, 0, 0, 0, 0, 0, 0, 0,
-)
-PAWN_EG = (
-    0, 0, 0, 0, 0, 0, 0, 0,
-    90, 90, 90, 90, 90, 90, 90, 90,
-    55, 55, 55, 55, 55, 55, 55, 55,
-    30, 30, 30, 30, 30, 30, 30, 30,
-    15, 15, 15, 15, 15, 15, 15, 15,
-    5, 5, 5, 5, 5, 5, 5, 5,
-    0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0,
-)
-KNIGHT = (
-    -50, -40, -30, -30, -30, -30, -40, -50,
-    -40, -20, 0, 0, 0, 0, -20, -40,
-    -30, 0, 10, 15, 15, 10, 0, -30,
-    -30, 5, 15, 20, 20, 15, 5, -30,
-    -30, 0, 15, 20, 20, 15, 0, -30,
-    -30, 5, 10, 15, 15, 10, 5, -30,
-    -40, -20, 0, 5, 5, 0, -20, -40,
-    -50, -40, -30, -30, -30, -30, -40, -50,
-)
-BISHOP = (
-    -20, -10, -10, -10, -10, -10, -10, -20,
-    -10, 0, 0, 0, 0, 0, 0, -10,
-    -10, 0, 5, 10, 10, 5, 0, -10,
-    -10, 5, 5, 10, 10, 5, 5, -10,
-    -10, 0, 10, 10, 10, 10, 0, -10,
-    -10, 10, 10, 10, 10, 10, 10, -10,
-    -10, 5, 0, 0, 0, 0, 5, -10,
-    -20, -10, -10, -10, -10, -10, -10, -20,
-)
-ROOK = (
-    0, 0, 0, 0, 0, 0, 0, 0,
-    5, 10, 10, 10, 10, 10, 10, 5,
-    -5, 0, 0, 0, 0, 0, 0, -5,
-    -5, 0, 0, 0, 0, 0, 0, -5,
-    -5, 0, 0, 0, 0, 0, 0, -5,
-    -5, 0, 0, 0, 0, 0, 0, -5,
-    -5, 0, 0, 0, 0, 0, 0, -5,
-    0, 0, 0, 5, 5, 0, 0, 0,
-)
-QUEEN = (
-    -20, -10, -10, -5, -5, -10, -10, -20,
-    -10, 0, 0, 0, 0, 0, 0, -10,
-    -10, 0, 5, 5, 5, 5, 0, -10,
-    -5, 0, 5, 5, 5, 5, 0, -5,
-    -5, 0, 5, 5, 5, 5, 0, -5,
-    -10, 0, 5, 5, 5, 5, 0, -10,
-    -10, 0, 0, 0, 0, 0, 0, -10,
-    -20, -10, -10, -5, -5, -10, -10, -20,
-)
-KING_MG = (
-    -30, -40, -40, -50, -50, -40, -40, -30,
-    -30, -40, -40, -50, -50, -40, -40, -30,
-    -30, -40, -40, -50, -50, -40, -40, -30,
-    -30, -40, -40, -50, -50, -40, -40, -30,
-    -20, -30, -30, -40, -40, -30, -30, -20,
-    -10, -20, -20, -20, -20, -20, -20, -10,
-    20, 20, 0, 0, 0, 0, 20, 20,
-    20, 30, 10, 0, 0, 10, 30, 20,
-)
-KING_EG = (
-    -50, -40, -30, -20, -20, -30, -40, -50,
-    -30, -20, -10, 0, 0, -10, -20, -30,
-    -30, -10, 20, 30, 30, 20, -10, -30,
-    -30, -10, 30, 40, 40, 30, -10, -30,
-    -30, -10, 30, 40, 40, 30, -10, -30,
-    -30, -10, 20, 30, 30, 20, -10, -30,
-    -30, -30, 0, 0, 0, 0, -30, -30,
-    -50, -30, -30, -30, -30, -30, -30, -50,
-)
-
-MATERIAL_MG = {"P": 100, "N": 320, "B": 330, "R": 480, "Q": 950, "K": 0}
-MATERIAL_EG = {"P": 130, "N": 300, "B": 320, "R": 540, "Q": 1000, "K": 0}
 PHASE_WEIGHT = {chess.KNIGHT: 1, chess.BISHOP: 1, chess.ROOK: 2, chess.QUEEN: 4}
 FULL_PHASE = 24
+PIECES = "PNBRQK"
+TABLES_FILE = Path(__file__).with_name("data") / "piece_square.json"
+
+
+@dataclass(frozen=True, slots=True)
+class PieceSquareTables:
+    """What each piece is worth on each square, material included, in the middlegame and in the endgame: per piece
+    letter (``PIECES``) 64 centipawns, rank 8 of White's side first, files a to h (Black reads them mirrored);
+    ``about`` says where they come from."""
+
+    middlegame: dict[str, tuple[int, ...]]
+    endgame: dict[str, tuple[int, ...]]
+    about: str
+
+    def to_json(self) -> str:
+        """The tables as the JSON of ``TABLES_FILE``: one row of eight entries per line."""
+        def rows(table: tuple[int, ...]) -> str:
+            return ",\n      ".join(json.dumps(list(table[start:start + 8])) for start in range(0, 64, 8))
+
+        def tables(of: dict[str, tuple[int, ...]]) -> str:
+            return ",\n".join(f'    "{piece}": [\n      {rows(of[piece])}\n    ]' for piece in PIECES)
+
+        return (f'{{\n  "about": {json.dumps(self.about)},\n  "middlegame": {{\n{tables(self.middlegame)}\n  }},\n'
+                f'  "endgame": {{\n{tables(self.endgame)}\n  }}\n}}\n')
+
+
+def read_tables(path: Path = TABLES_FILE) -> PieceSquareTables:
+    """The tables stored at ``path``; ``ValueError`` when a table is missing, not 64 entries or not left-right
+    symmetric."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    phases = []
+    for phase in ("middlegame", "endgame"):
+        tables = {}
+        for piece in PIECES:
+            rows = data[phase][piece]
+            if len(rows) != 8 or any(len(row) != 8 or row != row[::-1] for row in rows):
+                raise ValueError(f"{path}: the {phase} table of {piece} is not 8 symmetric rows of 8")
+            tables[piece] = tuple(int(value) for row in rows for value in row)
+        phases.append(tables)
+    return PieceSquareTables(phases[0], phases[1], str(data["about"]))
+
+
+TABLES = read_tables()
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,25 +117,17 @@ def _padded(table64: list[int]) -> tuple[int, ...]:
     return tuple(cells)
 
 
-def build_tables(phase: int, personality: Personality) -> Tables:
+def build_tables(phase: int, personality: Personality, tables: PieceSquareTables = TABLES) -> Tables:
     """Material + piece-square value of each piece type on each board index, blended at ``phase`` (the flat
-    tables of ``engine.chess.board``)."""
+    tables of ``engine.chess.board``), with ``personality``'s weights."""
     mg, eg = phase, FULL_PHASE - phase
-
-    def blend(piece: str, mg_table: tuple[int, ...], eg_table: tuple[int, ...]) -> list[int]:
-        return [(MATERIAL_MG[piece] * mg + MATERIAL_EG[piece] * eg + a * mg + b * eg) // FULL_PHASE
-                for a, b in zip(mg_table, eg_table, strict=True)]
-
-    half = tuple(v // 2 for v in KNIGHT)
-    king_mg = tuple(v * personality.king_shelter // 100 for v in KING_MG)
-    raw = {
-        "P": blend("P", PAWN_MG, PAWN_EG),
-        "N": blend("N", KNIGHT, half),
-        "B": blend("B", BISHOP, tuple(v // 2 for v in BISHOP)),
-        "R": blend("R", ROOK, (0,) * 64),
-        "Q": blend("Q", QUEEN, QUEEN),
-        "K": blend("K", king_mg, KING_EG),
-    }
+    raw = {}
+    for piece in PIECES:
+        middlegame = tables.middlegame[piece]
+        if piece == "K":
+            middlegame = tuple(v * personality.king_shelter // 100 for v in middlegame)
+        raw[piece] = [(a * mg + b * eg) // FULL_PHASE
+                      for a, b in zip(middlegame, tables.endgame[piece], strict=True)]
     for square in range(64):
         rank = 8 - square // 8  # 1..8 from White's side
         beyond = max(0, rank - 4)

@@ -8,9 +8,10 @@ are in ``docs/chess.md`` (``bench/chess_speed.py``).
 
 Techniques (each switched by ``SearchOptions``): iterative deepening, aspiration windows, PVS, a transposition
 table, move ordering (TT move, captures by most valuable victim / least valuable attacker, killers, history),
-check extension, null-move pruning (off when the side to move has only pawns) with reverse futility pruning at
-depth 1, late move reductions, quiescence search (captures and queen promotions; every evasion when in
-check), repetition and fifty-move draws inside the tree, mate-distance scores (``WIN - plies``).
+check extension, null-move pruning (off when the side to move has only pawns) with reverse futility and futility
+pruning near the horizon, late move reductions with late move pruning near the horizon, quiescence search
+(captures and queen promotions; every evasion when in check), repetition and fifty-move draws inside the tree,
+mate-distance scores (``WIN - plies``).
 """
 
 from __future__ import annotations
@@ -300,7 +301,9 @@ class ChessSearcher(BaseSearcher):
         plies = record["ply"]
         order = {node: [[text(int(move), plies[int(node)]), reason] for move, reason in rows]
                  for node, rows in record["order"].items()}
-        return {**record, "order": order,
+        skipped = {node: [text(int(move), plies[int(node)]) for move in left]
+                   for node, left in record["skipped"].items()}
+        return {**record, "order": order, "skipped": skipped,
                 "move": [text(int(move), ply - 1) if ply else "" for move, ply in zip(moves, plies, strict=True)]}
 
     def _pv(self, entry: list[Any]) -> list[str]:

@@ -17,6 +17,7 @@ Compiled by mypyc (see docs/compiled.md); ``final`` so that its methods call eac
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, final
 
@@ -60,8 +61,22 @@ MAX_DEPTH: Final = 64
 """Deepest iteration; killers are kept for four times as many plies (extensions and quiescence go deeper)."""
 TT_LIMIT: Final = 1 << 18
 """Most TT entries kept (each costs about 0.25 kB: the board is its key); the table is cleared when full."""
-FUTILITY_MARGIN: Final = 150
-"""At depth 1, a static score this far above beta returns at once (reverse futility, "static null move")."""
+REVERSE_FUTILITY_DEPTH: Final = 6
+REVERSE_FUTILITY_MARGIN: Final = 90
+"""Up to ``REVERSE_FUTILITY_DEPTH`` plies from the horizon, a static score ``REVERSE_FUTILITY_MARGIN`` per ply above
+beta returns at once (reverse futility, "static null move")."""
+FUTILITY_DEPTH: Final = 3
+FUTILITY_MARGIN: Final = 120
+"""Up to ``FUTILITY_DEPTH`` plies from the horizon, once a move has been searched, quiet moves that give no check
+are left out while the static score plus ``FUTILITY_MARGIN`` per ply stays at or below alpha (futility pruning)."""
+LATE_MOVE_DEPTH: Final = 4
+"""Up to this many plies from the horizon, quiet moves that give no check after the first ``3 + depth * depth``
+legal moves are left out (late move pruning)."""
+NULL_REDUCTION: Final = 2
+NULL_REDUCTION_STEP: Final = 6
+"""The null move is searched ``NULL_REDUCTION + depth // NULL_REDUCTION_STEP`` plies shallower than the moves."""
+HISTORY_LIMIT: Final = 16384
+"""History counts stay within ``±HISTORY_LIMIT``: each bonus or penalty is damped by the count already there."""
 
 _VALUES: Final = {"p": 100, "n": 320, "b": 330, "r": 500, "q": 950, "k": 0, ".": 100}
 VICTIM: Final = tuple(_VALUES.get(chr(byte), 0) for byte in range(128))
@@ -80,6 +95,21 @@ SCORE_OFFSET: Final = 1 << 21
 TT_ORDER_KEY: Final = 1 << 30
 CAPTURE_ORDER_KEY: Final = 1 << 20
 KILLER_ORDER_KEY: Final = 1 << 19
+
+
+def late_move_reduction(depth: int, number: int) -> int:
+    """Plies a late quiet move, the ``number``-th legal move of a node ``depth`` plies from the horizon, is first
+    searched shallower: 0 before depth 3 or the fourth move, then growing with the logarithm of both."""
+    if depth < 3 or number < 4:
+        return 0
+    return max(1, int(0.75 + math.log(depth) * math.log(number) / 2.25))
+
+
+REDUCTION_MOVES: Final = 64
+REDUCTIONS: Final = tuple(late_move_reduction(depth, number) for depth in range(MAX_DEPTH + 1)
+                          for number in range(REDUCTION_MOVES))
+"""``late_move_reduction(d, n)`` at ``d * REDUCTION_MOVES + n``, ``d`` at most ``MAX_DEPTH`` and ``n`` at most
+``REDUCTION_MOVES - 1``."""
 
 
 def pack_entry(move: int, flag: int, depth: int, score: int) -> int:
@@ -354,15 +384,17 @@ class ChessTree:
                         return stored
                 if self.recording:
                     self.record_probe("o", entry, ply)
+        static = -INF
         if not pv_node and not check and ply:
             static = self.evaluate(board, score, ply)
-            if self.null_move and depth == 1 and static - FUTILITY_MARGIN >= beta and abs(beta) < MATE_BOUND:
+            if (self.null_move and depth <= REVERSE_FUTILITY_DEPTH
+                    and static - REVERSE_FUTILITY_MARGIN * depth >= beta and abs(beta) < MATE_BOUND):
                 if self.recording:
                     self.step().answer("f")
                 return static
             if (self.null_move and null_ok and depth >= 3 and static >= beta
                     and (b"Q" in board or b"R" in board or b"B" in board or b"N" in board)):
-                reduction = 3 if depth >= 6 else 2
+                reduction = NULL_REDUCTION + depth // NULL_REDUCTION_STEP
                 if self.recording:
                     self.step().child(-1, "N", 0)
                     self.step().enter(-beta, -beta + 1, depth - 1 - reduction)
@@ -393,9 +425,15 @@ class ChessTree:
         original_alpha = alpha
         legal = 0
         lmr_ok = self.lmr and depth >= 3 and not check
+        prune_late = self.lmr and not pv_node and not check and ply > 0 and depth <= LATE_MOVE_DEPTH
+        late_moves = 3 + depth * depth
+        futile = (self.null_move and not pv_node and not check and ply > 0 and depth <= FUTILITY_DEPTH
+                  and static + FUTILITY_MARGIN * depth <= alpha and abs(alpha) < MATE_BOUND)
         extend = self.check_extension
         killer0 = self.killers[2 * ply]
         killer1 = self.killers[2 * ply + 1]
+        quiets = vec[i64]()
+        left_out: list[int] = []
         try:
             for index in range(count):
                 move = moves[index]
@@ -411,6 +449,12 @@ class ChessTree:
                 legal += 1
                 child_check = attacked(child, child_kings & 127)
                 noisy = board[j] != EMPTY or promotion != 0 or (j == ep and piece == PAWN)
+                if (legal > 1 and not noisy and not child_check and best > -MATE_BOUND
+                        and (futile or (prune_late and legal > late_moves))):
+                    self.pruned += 1
+                    if self.recording:
+                        left_out.append(move)
+                    continue
                 new_depth = depth - 1 + (1 if child_check and extend and ply < 2 * depth + 8 else 0)
                 child_hm = 0 if noisy or piece == PAWN else hm + 1
                 if legal == 1 or not self.pvs:
@@ -426,7 +470,14 @@ class ChessTree:
                     reduction = 0
                     if (lmr_ok and legal > 3 and not noisy and not child_check and move != killer0
                             and move != killer1):
-                        reduction = 1 if legal < 8 or depth < 5 else 2
+                        reduction = REDUCTIONS[min(depth, MAX_DEPTH) * REDUCTION_MOVES
+                                               + min(legal, REDUCTION_MOVES - 1)]
+                        if pv_node:
+                            reduction -= 1
+                        if reduction >= new_depth:
+                            reduction = new_depth - 1
+                        if reduction < 0:
+                            reduction = 0
                     if self.recording:
                         self.step().child(index, "L" if reduction else "P", move)
                         self.step().enter(-alpha - 1, -alpha, new_depth - reduction)
@@ -464,10 +515,17 @@ class ChessTree:
                                 if self.killers[2 * ply] != move:
                                     self.killers[2 * ply + 1] = self.killers[2 * ply]
                                     self.killers[2 * ply] = move
-                                self.history[move & QUIET_MASK] += depth * depth
+                                if self.use_history:
+                                    self.reward(move, depth * depth)
+                                    for tried in quiets:
+                                        self.reward(tried, -depth * depth)
                             break
+                if not noisy:
+                    quiets = append(quiets, move)
         finally:
             seen.discard(board)
+            if self.recording and left_out:
+                self.step().skip(left_out, "l")
         if legal == 0:
             if self.recording:
                 self.step().answer("e")
@@ -478,6 +536,13 @@ class ChessTree:
             flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
             self.tt[board] = pack_entry(best_move, flag, depth, to_table(best, ply))
         return best
+
+    def reward(self, move: int, bonus: int) -> None:
+        """Add ``bonus`` (a penalty when negative) to ``move``'s history count, damped so that counts stay within
+        ``±HISTORY_LIMIT``."""
+        index = move & QUIET_MASK
+        count = self.history[index]
+        self.history[index] = count + bonus - count * abs(bonus) // HISTORY_LIMIT
 
     def quiesce(self, board: bytes, score: int, kings: int, alpha: int, beta: int, ply: int,
                 check: bool | None = None) -> int:

@@ -9,12 +9,13 @@ A searcher records only when it is given a ``StepRecorder`` (``record_steps``); 
 - what it entered with: the window ``alpha`` and ``beta`` (beyond ``±WIN``: infinite) and the remaining ``depth``;
 - what it did: the transposition-table probe (``tt``, ``PROBES``; ``tt_entry`` holds the depth, -1 for proven, and
   the bounds of a hit), its moves in the order tried, each with the number of its reason in ``reasons`` (``order``:
-  ``[move, reason]`` pairs), moves left out before searching (``skipped``) and, for a cut-off, the index of the move
-  that caused it (``cut``);
+  ``[move, reason]`` pairs), moves left out without a search (``skipped``, with why: ``skip_reason``, ``SKIPS``) and,
+  for a cut-off, the index of the move that caused it (``cut``);
 - what it returned: ``value`` (fail-soft, for the side to move at the node), its ``bound`` against the window it
   entered with (``BOUNDS``) and where the value came from (``source``, ``SOURCES``).
 
-``order``, ``skipped``, ``cut`` and ``tt_entry`` are sparse: keyed by the node's number as a string (JSON keys).
+``order``, ``skipped``, ``skip_reason``, ``cut`` and ``tt_entry`` are sparse: keyed by the node's number as a string
+(JSON keys).
 Scores keep the searcher's convention: a decided score is ``±(WIN - plies from the root)``.
 """
 
@@ -60,6 +61,13 @@ SOURCES = {
 }
 """Where a node's value came from, by its ``source`` letter."""
 
+SKIPS = {
+    "w": "each hands the opponent a win at once",
+    "l": ("quiet moves this close to the horizon, late in the order or with the static score far below alpha: not "
+          "expected to raise alpha (late move and futility pruning)"),
+}
+"""Why a node's ``skipped`` moves were left out, by its ``skip_reason`` letter."""
+
 BOUNDS = {
     "e": "exact: inside the window",
     "l": "a lower bound: it reached beta (fail high), the true value is at least this",
@@ -84,6 +92,7 @@ class StepRecord(TypedDict):
     order: dict[str, list[list[str | int]]]
     reasons: list[str]
     skipped: dict[str, list[str]]
+    skip_reason: dict[str, str]
     cut: dict[str, int]
     value: list[int | None]
     bound: str
@@ -91,8 +100,9 @@ class StepRecord(TypedDict):
 
 
 def legend() -> dict[str, dict[str, str]]:
-    """What each letter of a record's ``kind``, ``tt``, ``source`` and ``bound`` columns means."""
-    return {"kind": KINDS, "tt": PROBES, "source": SOURCES, "bound": BOUNDS}
+    """What each letter of a record's ``kind``, ``tt``, ``source`` and ``bound`` columns and of its ``skip_reason``
+    means."""
+    return {"kind": KINDS, "tt": PROBES, "source": SOURCES, "bound": BOUNDS, "skip": SKIPS}
 
 
 class StepRecorder:
@@ -113,6 +123,7 @@ class StepRecorder:
         self.reasons: list[str] = []
         self._reason_ids: dict[str, int] = {}
         self.skipped: dict[str, list[Any]] = {}
+        self.skip_reason: dict[str, str] = {}
         self.cut: dict[str, int] = {}
         self.value: list[int | None] = []
         self.bound: list[str] = []
@@ -169,10 +180,12 @@ class StepRecorder:
             rows.append([move, number])
         self.order[str(self._stack[-1])] = rows
 
-    def skip(self, moves: list[Any]) -> None:
-        """Moves of the current node left out before the search: each hands the opponent a win at once."""
+    def skip(self, moves: list[Any], reason: str = "w") -> None:
+        """Moves of the current node left out without a search, and why (a ``SKIPS`` letter)."""
         if moves:
-            self.skipped[str(self._stack[-1])] = list(moves)
+            node = str(self._stack[-1])
+            self.skipped[node] = list(moves)
+            self.skip_reason[node] = reason
 
     def cutoff(self, index: int) -> None:
         """The current node's ``index``-th move reached beta: the rest are not searched."""
@@ -196,8 +209,8 @@ class StepRecorder:
         return {"nodes": self.nodes, "ply": self.ply, "move": self.move, "index": self.index,
                 "kind": "".join(self.kind), "alpha": self.alpha, "beta": self.beta, "depth": self.depth,
                 "tt": "".join(self.tt), "tt_entry": self.tt_entry, "order": self.order, "reasons": self.reasons,
-                "skipped": self.skipped, "cut": self.cut, "value": self.value, "bound": "".join(self.bound),
-                "source": "".join(self.source)}
+                "skipped": self.skipped, "skip_reason": self.skip_reason, "cut": self.cut, "value": self.value,
+                "bound": "".join(self.bound), "source": "".join(self.source)}
 
 
 class OrderingQuality(TypedDict):

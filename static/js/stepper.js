@@ -222,7 +222,8 @@ function describeStep() {
     rows.push(["Table", text]);
   }
   if (record.skipped[key]) {
-    rows.push(["Left out", `${record.skipped[key].map(escapeHtml).join(", ")}: each hands the opponent a win at once`]);
+    const why = legend.skip[record.skip_reason[key]];
+    rows.push(["Left out", `${record.skipped[key].map(escapeHtml).join(", ")}: ${escapeHtml(why)}`]);
   }
   if (leaving) {
     const value = record.value[node];

@@ -1,0 +1,104 @@
+"""Texel's method on chess games (``engine.chess.tuning``, ``python -m engine tune``): the linear model reads the same
+tables as the engine's evaluation, tuning lowers the error it is asked to lower, and the tables file round-trips."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import chess
+import chess.pgn
+import pytest
+
+from engine.chess import tuning
+from engine.chess.evaluation import (
+    DEFAULT_PERSONALITY,
+    PERSONALITIES,
+    TABLES,
+    TABLES_FILE,
+    build_tables,
+    game_phase,
+    read_tables,
+)
+from engine.cli import main
+
+pytestmark = pytest.mark.engine
+
+
+def random_game(rng: random.Random, result: str, plies: int = 80) -> chess.pgn.Game:
+    """A game of ``plies`` random legal moves (fewer if it ends) with the given ``result`` header."""
+    board = chess.Board()
+    while len(board.move_stack) < plies and not board.is_game_over():
+        board.push(rng.choice(list(board.legal_moves)))
+    game = chess.pgn.Game.from_board(board)
+    game.headers["Result"] = result
+    return game
+
+
+def test_the_model_reads_the_tables_the_engine_evaluates_with() -> None:
+    rng = random.Random(3)
+    changed = [value + rng.randint(-40, 40) for value in tuning.parameters_of(TABLES)]
+    tables = tuning.tables_of(changed, "changed")
+    personality = PERSONALITIES[DEFAULT_PERSONALITY]
+    compared = 0
+    for _ in range(6):
+        game = random_game(rng, "1-0", plies=60)
+        board = game.board()
+        for move in game.mainline_moves():
+            sample = tuning.sample_of(board, 1.0, 0, TABLES)
+            if sample is not None:
+                phase = game_phase(board)
+                engine = tuning.engine_score(board, phase, build_tables(phase, personality, tables))
+                # The engine blends each entry with an integer division: at most a centipawn off per piece.
+                assert abs(tuning.model_score(sample, changed) - engine) <= len(board.piece_map()), board.fen()
+                compared += 1
+            board.push(move)
+    assert compared > 20
+
+
+def test_quiet_positions_of_decided_games_are_the_samples() -> None:
+    rng = random.Random(5)
+    game = random_game(rng, "0-1", plies=70)
+    samples = list(tuning.samples_of_game(game, 4, TABLES))
+    assert samples and all(sample.result == 0.0 and sample.game == 4 for sample in samples)
+    assert len(samples) <= 70 - tuning.OPENING_PLIES
+    game.headers["Result"] = "*"
+    assert not list(tuning.samples_of_game(game, 4, TABLES))
+
+
+def test_tuning_lowers_the_training_error() -> None:
+    rng = random.Random(7)
+    samples = tuning.collect([random_game(rng, rng.choice(["1-0", "0-1", "1/2-1/2"])) for _ in range(20)], TABLES)
+    start = tuning.parameters_of(TABLES)
+    training = [sample for sample in samples if sample.game % 10]
+    progress: list[tuning.Progress] = []
+    tuned = tuning.tune(samples, start, 20, 1.0, rate=2.0, report=progress.append)
+    assert [step.epoch for step in progress] == [10, 20]
+    assert tuning.error(training, tuned, 1.0) < tuning.error(training, start, 1.0)
+    assert progress[-1].training == pytest.approx(tuning.error(training, tuned, 1.0))
+
+
+def test_the_tables_file_round_trips_and_must_be_symmetric(tmp_path: Path) -> None:
+    assert TABLES.to_json() == TABLES_FILE.read_text(encoding="utf-8")
+    assert tuning.tables_of(tuning.parameters_of(TABLES), TABLES.about) == TABLES
+    broken = tmp_path / "broken.json"
+    broken.write_text(TABLES.to_json().replace("[", "[1, ", 3), encoding="utf-8")
+    with pytest.raises(ValueError, match="symmetric rows"):
+        read_tables(broken)
+
+
+def test_the_tune_command_writes_tables_that_name_their_games(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    rng = random.Random(11)
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text("\n\n".join(str(random_game(rng, rng.choice(["1-0", "0-1"]))) for _ in range(12)) + "\n",
+                   encoding="utf-8")
+    out = tmp_path / "tuned.json"
+    assert main(["tune", str(pgn), "--epochs", "10", "--out", str(out)]) == 0
+    tuned = read_tables(out)
+    assert "games.pgn" in tuned.about and "10 epochs" in tuned.about
+    assert "epoch 10: training" in capsys.readouterr().out
+    empty = tmp_path / "empty.pgn"
+    empty.write_text("", encoding="utf-8")
+    assert main(["tune", str(empty), "--out", str(out)]) == 2
+    assert "too few to tune" in capsys.readouterr().err
