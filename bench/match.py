@@ -139,6 +139,8 @@ def main() -> int:
                 game.headers["White"] = "Alpha-Beta Arena" if we_are_white else name
                 game.headers["Black"] = name if we_are_white else "Alpha-Beta Arena"
                 game.headers["Termination"] = reason
+                white_score = score if we_are_white else 1 - score
+                game.headers["Result"] = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}[white_score]
                 with args.pgn.open("a", encoding="utf-8") as handle:
                     print(game, file=handle, end="\n\n")
     finally:

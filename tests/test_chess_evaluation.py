@@ -1,4 +1,4 @@
-"""Evaluation: symmetry between the colours, pawn structure, mop-up, personalities."""
+"""Evaluation: symmetry between the colours, pawn structure, mobility, mop-up, personalities."""
 
 from __future__ import annotations
 
@@ -10,7 +10,14 @@ import pytest
 from engine.chess import board as cb
 from engine.chess import convert
 from engine.chess.evaluation import PERSONALITIES, build_tables, game_phase, lone_king_side
-from engine.chess.leaf_terms import mopup_score, pawn_structure, pawns_only
+from engine.chess.leaf_terms import (
+    FULL_PHASE,
+    mobility,
+    mobility_weights,
+    mopup_score,
+    pawn_structure,
+    pawns_only,
+)
 from engine.chess.search import ChessSearcher
 from engine.games.chess import ChessState
 
@@ -46,6 +53,36 @@ def test_pawn_structure_in_the_endgame(fen: str, expected: int) -> None:
     tables = build_tables(0, PERSONALITIES["balanced"])
     position = convert.from_board(chess.Board(fen), tables)
     assert pawn_structure(pawns_only(position.board), 0) == expected
+
+
+def python_chess_mobility(board: chess.Board, phase: int) -> int:
+    """``mobility`` for the side to move, counted with python-chess: the squares each knight, bishop, rook and queen
+    attacks that do not hold a piece of its own colour."""
+    weights = {chess.KNIGHT: (4, 4), chess.BISHOP: (5, 5), chess.ROOK: (2, 4), chess.QUEEN: (1, 2)}
+    total = 0
+    for square, piece in board.piece_map().items():
+        if piece.piece_type in weights:
+            middlegame, endgame = weights[piece.piece_type]
+            count = len(board.attacks(square) & ~board.occupied_co[piece.color])
+            weight = (middlegame * phase + endgame * (FULL_PHASE - phase)) * count
+            total += weight if piece.color == board.turn else -weight
+    return total // FULL_PHASE
+
+
+def test_mobility_counts_the_squares_each_piece_could_move_to() -> None:
+    rng = random.Random(9)
+    for _ in range(30):
+        board = chess.Board()
+        for _ in range(rng.randint(0, 50)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        phase = game_phase(board)
+        position = convert.from_board(board, build_tables(phase, PERSONALITIES["balanced"]))
+        assert mobility(position.board, mobility_weights(phase)) == python_chess_mobility(board, phase), board.fen()
+    assert mobility(convert.from_board(chess.Board(), build_tables(24, PERSONALITIES["balanced"])).board,
+                    mobility_weights(24)) == 0
 
 
 def test_mop_up_prefers_the_bare_king_on_the_edge_and_the_kings_close() -> None:

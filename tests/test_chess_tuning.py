@@ -73,9 +73,10 @@ def test_tuning_lowers_the_training_error() -> None:
     training = [sample for sample in samples if sample.game % 10]
     progress: list[tuning.Progress] = []
     tuned = tuning.tune(samples, start, 20, 1.0, rate=2.0, report=progress.append)
-    assert [step.epoch for step in progress] == [10, 20]
+    assert [step.epoch for step in progress] == [0, 10, 20]
     assert tuning.error(training, tuned, 1.0) < tuning.error(training, start, 1.0)
-    assert progress[-1].training == pytest.approx(tuning.error(training, tuned, 1.0))
+    kept = min(progress, key=lambda step: step.held_out)  # early stopping on the held-out games
+    assert kept.training == pytest.approx(tuning.error(training, tuned, 1.0))
 
 
 def test_the_tables_file_round_trips_and_must_be_symmetric(tmp_path: Path) -> None:
@@ -87,17 +88,36 @@ def test_the_tables_file_round_trips_and_must_be_symmetric(tmp_path: Path) -> No
         read_tables(broken)
 
 
+def knight_down_game(rng: random.Random, loser: chess.Color) -> chess.pgn.Game:
+    """A game from the start without one of ``loser``'s knights, 40 random quiet plies, lost by ``loser``: a result
+    the knights' entries can learn."""
+    board = chess.Board()
+    board.remove_piece_at(chess.B1 if loser == chess.WHITE else chess.B8)
+    for _ in range(40):
+        quiet = [move for move in board.legal_moves if not board.is_capture(move) and not board.gives_check(move)]
+        if not quiet:
+            break
+        board.push(rng.choice(quiet))
+    game = chess.pgn.Game.from_board(board)
+    game.headers["Result"] = "0-1" if loser == chess.WHITE else "1-0"
+    return game
+
+
 def test_the_tune_command_writes_tables_that_name_their_games(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     rng = random.Random(11)
     pgn = tmp_path / "games.pgn"
-    pgn.write_text("\n\n".join(str(random_game(rng, rng.choice(["1-0", "0-1"]))) for _ in range(12)) + "\n",
+    pgn.write_text("\n\n".join(str(knight_down_game(rng, rng.choice(chess.COLORS))) for _ in range(30)) + "\n",
                    encoding="utf-8")
     out = tmp_path / "tuned.json"
-    assert main(["tune", str(pgn), "--epochs", "10", "--out", str(out)]) == 0
+    assert main(["tune", str(pgn), "--epochs", "20", "--rate", "5", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "epoch 20: training" in printed and "wrote" in printed
     tuned = read_tables(out)
-    assert "games.pgn" in tuned.about and "10 epochs" in tuned.about
-    assert "epoch 10: training" in capsys.readouterr().out
+    assert "games.pgn" in tuned.about and "of 20" in tuned.about and "held-out error" in tuned.about
+    assert sum(tuned.middlegame["N"]) > sum(TABLES.middlegame["N"])  # a knight more won those games
+    assert main(["tune", str(pgn), "--epochs", "0", "--out", str(tmp_path / "none.json")]) == 0
+    assert "not written" in capsys.readouterr().out and not (tmp_path / "none.json").exists()
     empty = tmp_path / "empty.pgn"
     empty.write_text("", encoding="utf-8")
     assert main(["tune", str(empty), "--out", str(out)]) == 2

@@ -2,7 +2,9 @@
 
 Pawn structure (``pawn_structure``): passed pawns by rank, blended between middlegame and endgame by the game
 phase, doubled and isolated pawns; it depends only on where the pawns stand (``pawns_only``), so the searcher
-caches it. The bishop pair (``BISHOP_PAIR``). Mop-up (``mopup_score``): with a lone enemy king and mating material,
+caches it. The bishop pair (``BISHOP_PAIR``). Mobility (``mobility``): each knight, bishop, rook and queen earns
+``MOBILITY_MG`` / ``MOBILITY_EG`` centipawns (blended by the phase, ``mobility_weights``) per square it could move
+to, empty or holding an enemy piece. Mop-up (``mopup_score``): with a lone enemy king and mating material,
 drive that king to the edge and bring our king close, so K+Q v K and K+R v K are won without tablebases.
 
 Compiled by mypyc with the board and the search (see docs/compiled.md).
@@ -12,7 +14,20 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.chess.board import EMPTY, EMPTY_BOARD, PAWN, THEIRS
+from engine.chess.board import (
+    ALL_DIRECTIONS,
+    BISHOP,
+    DIAGONAL,
+    EMPTY,
+    EMPTY_BOARD,
+    KNIGHT,
+    KNIGHT_STEPS,
+    ORTHOGONAL,
+    PAWN,
+    QUEEN,
+    ROOK,
+    THEIRS,
+)
 
 FULL_PHASE: Final = 24
 """The game phase with every piece on the board (``engine.chess.evaluation.game_phase``)."""
@@ -22,6 +37,9 @@ PASSED_EG: Final = (0, 0, 10, 20, 35, 60, 100, 0, 0)
 DOUBLED: Final = 12
 ISOLATED: Final = 10
 BISHOP_PAIR: Final = 30
+MOBILITY_MG: Final = {KNIGHT: 4, BISHOP: 5, ROOK: 2, QUEEN: 1}
+MOBILITY_EG: Final = {KNIGHT: 4, BISHOP: 5, ROOK: 4, QUEEN: 2}
+"""Centipawns per square a piece could move to, in the middlegame and the endgame, by the piece's byte."""
 
 PAWNS_ONLY: Final = bytes(byte if byte in b"Pp. " else (46 if 64 < byte < 123 else 32) for byte in range(256))
 """``board.translate(PAWNS_ONLY)`` keeps the pawns and turns every other piece into an empty square and the
@@ -35,6 +53,49 @@ def _center_distance(index: int) -> int:
 
 CENTER_DISTANCE: Final = tuple(_center_distance(i) if EMPTY_BOARD[i] == EMPTY else 0 for i in range(120))
 """How many rings from the four centre squares each board index is (0 in the centre, 3 on the edge)."""
+
+
+def mobility_weights(phase: int) -> tuple[int, ...]:
+    """The weight ``mobility`` gives each piece byte at ``phase``, in 24ths of a centipawn: positive for the side to
+    move's pieces, negative for the opponent's, zero for pawns, kings and empty squares."""
+    weights = [0] * 128
+    for piece, middlegame in MOBILITY_MG.items():
+        weight = middlegame * phase + MOBILITY_EG[piece] * (FULL_PHASE - phase)
+        weights[piece] = weight
+        weights[piece + THEIRS] = -weight
+    return tuple(weights)
+
+
+def mobility(board: bytes, weights: tuple[int, ...]) -> int:
+    """The side to move's mobility minus the opponent's, in centipawns: every knight, bishop, rook and queen counts
+    the squares it could move to (empty, or an enemy piece), weighted by ``weights`` (``mobility_weights``)."""
+    total = 0
+    for i in range(21, 99):
+        p = board[i]
+        weight = weights[p]
+        if weight == 0:
+            continue
+        upper = p < 91
+        count = 0
+        if p == KNIGHT or p == KNIGHT + THEIRS:
+            for d in KNIGHT_STEPS:
+                q = board[i + d]
+                if q == EMPTY or (q > 96 if upper else 64 < q < 91):
+                    count += 1
+        else:
+            kind = p if upper else p - THEIRS
+            directions = ORTHOGONAL if kind == ROOK else DIAGONAL if kind == BISHOP else ALL_DIRECTIONS
+            for d in directions:
+                j = i + d
+                q = board[j]
+                while q == EMPTY:
+                    count += 1
+                    j += d
+                    q = board[j]
+                if q > 96 if upper else 64 < q < 91:
+                    count += 1
+        total += weight * count
+    return total // FULL_PHASE
 
 
 def pawns_only(board: bytes) -> bytes:

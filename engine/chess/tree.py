@@ -41,7 +41,14 @@ from engine.chess.board import (
     turn,
     turned_kings,
 )
-from engine.chess.leaf_terms import BISHOP_PAIR, mopup_score, pawn_structure, pawns_only
+from engine.chess.leaf_terms import (
+    BISHOP_PAIR,
+    mobility,
+    mobility_weights,
+    mopup_score,
+    pawn_structure,
+    pawns_only,
+)
 from engine.game import MAX_PLIES, WIN
 from engine.search.mate_distance import from_table, to_table
 from engine.search.steps import StepRecorder
@@ -153,6 +160,7 @@ class ChessTree:
         self.pawn_cache: dict[bytes, int] = {}
         self.tables: Tables = ()
         self.phase = 0
+        self.mobility_weights: tuple[int, ...] = mobility_weights(0)
         self.mopup = False
         self.strong_at_root = False
         self.endgame: Callable[[bytes, bool], int] | None = None
@@ -179,6 +187,7 @@ class ChessTree:
         self.few_at_root = few_at_root
         self.tables = tables
         self.phase = phase
+        self.mobility_weights = mobility_weights(phase)
         self.mopup = mopup
         self.strong_at_root = strong_at_root
         self.seen = seen
@@ -209,7 +218,7 @@ class ChessTree:
 
     def evaluate(self, board: bytes, score: int, ply: int) -> int:
         """Static score of ``board`` for the side to move: its incremental material + piece-square ``score``, pawn
-        structure (cached by pawn placement), the bishop pair, and mop-up against a bare king."""
+        structure (cached by pawn placement), the bishop pair and mobility, or mop-up against a bare king."""
         if self.mopup:
             return score + mopup_score(board, self.strong_at_root == (ply % 2 == 0))
         pawns = pawns_only(board)
@@ -217,7 +226,7 @@ class ChessTree:
         if structure is None:
             structure = pawn_structure(pawns, self.phase)
             self.pawn_cache[pawns] = structure
-        total = score + structure
+        total = score + structure + mobility(board, self.mobility_weights)
         if board.count(b"B") >= 2:
             total += BISHOP_PAIR
         if board.count(b"b") >= 2:

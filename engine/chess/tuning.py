@@ -205,7 +205,10 @@ def tune(samples: list[Sample], start: list[float], epochs: int, k: float, rate:
          regularisation: float = 1e-7, report: Callable[[Progress], None] | None = None) -> list[float]:
     """Entries that lower ``error`` on the samples of nine games in ten (every tenth game is held out), from
     ``start``, by ``epochs`` steps of Adam with step size ``rate`` (centipawns), each entry pulled toward its start by
-    ``regularisation`` times its squared distance; ``report`` hears of every tenth epoch and the last."""
+    ``regularisation`` times its squared distance. The errors are measured before the first epoch, every tenth and
+    after the last (``report`` hears of each); the entries returned are those measured with the lowest held-out
+    error (early stopping: ``start`` itself when no epoch improves on it; the last epoch's when no game is held
+    out)."""
     training = [sample for sample in samples if sample.game % 10]
     held_out = [sample for sample in samples if not sample.game % 10]
     values = list(start)
@@ -213,6 +216,15 @@ def tune(samples: list[Sample], start: list[float], epochs: int, k: float, rate:
     second = [0.0] * PARAMETERS
     beta1, beta2, epsilon = 0.9, 0.999, 1e-8
     slope = math.log(10) * k / 400
+
+    def measure(epoch: int, best: tuple[float, list[float]] | None) -> tuple[float, list[float]]:
+        """Report the errors of ``values`` now; the better of ``best`` and these values on the held-out games."""
+        progress = Progress(epoch, error(training, values, k), error(held_out, values, k) if held_out else 0.0)
+        if report is not None:
+            report(progress)
+        return (progress.held_out, list(values)) if best is None or progress.held_out < best[0] else best
+
+    best = measure(0, None)
     for epoch in range(1, epochs + 1):
         gradient = [2 * regularisation * (value - begin) for value, begin in zip(values, start, strict=True)]
         scale = 2 / len(training)
@@ -229,6 +241,6 @@ def tune(samples: list[Sample], start: list[float], epochs: int, k: float, rate:
             corrected = first[index] / (1 - beta1 ** epoch)
             spread = second[index] / (1 - beta2 ** epoch)
             values[index] -= rate * corrected / (math.sqrt(spread) + epsilon)
-        if report is not None and (epoch % 10 == 0 or epoch == epochs):
-            report(Progress(epoch, error(training, values, k), error(held_out, values, k) if held_out else 0.0))
-    return values
+        if epoch % 10 == 0 or epoch == epochs:
+            best = measure(epoch, best)
+    return best[1] if held_out else values

@@ -3,7 +3,8 @@
 Reads the quiet positions of the games (``engine.chess.tuning``), fits the scale ``k`` with the tables in use
 (``engine/chess/data/piece_square.json``), tunes the tables from them and writes the result to ``--out`` (default:
 those same tables), with an ``about`` naming the games and the errors. Prints the number of positions and the
-training and held-out errors every ten epochs.
+training and held-out errors every ten epochs; the tables written are those of the lowest held-out error, and none
+are written when no epoch lowers it.
 """
 
 from __future__ import annotations
@@ -41,16 +42,23 @@ def run(args: argparse.Namespace) -> int:
     print(f"{len(samples)} positions (those of every tenth game held out); k = {k:.3f}; error {before:.5f} with the "
           "start tables", flush=True)
 
+    measured: list[tuning.Progress] = []
+
     def report(progress: tuning.Progress) -> None:
+        measured.append(progress)
         print(f"epoch {progress.epoch}: training {progress.training:.5f}, held out {progress.held_out:.5f}",
               flush=True)
 
     tuned = tuning.tune(samples, values, args.epochs, k, args.rate, args.regularisation, report)
-    after = tuning.error(samples, tuned, k)
+    if tuned == values:
+        print(f"no epoch lowered the held-out error ({measured[0].held_out:.5f} with the start tables): "
+              f"{args.out} not written")
+        return 0
+    kept = min(measured, key=lambda progress: progress.held_out)
     names = ", ".join(Path(name).name for name in args.games)
-    about = (f"Texel's method (python -m engine tune, {args.epochs} epochs, rate {args.rate}, regularisation "
-             f"{args.regularisation}) on {len(samples)} quiet positions of the engine's games ({names}), from: "
-             f"{start.about} Error {before:.5f} -> {after:.5f} (k = {k:.3f}).")
+    about = (f"Texel's method (python -m engine tune, epoch {kept.epoch} of {args.epochs}, rate {args.rate}, "
+             f"regularisation {args.regularisation}, k = {k:.3f}) on {len(samples)} quiet positions of the engine's "
+             f"games ({names}): held-out error {measured[0].held_out:.5f} -> {kept.held_out:.5f}. From: {start.about}")
     args.out.write_text(tuning.tables_of(tuned, about).to_json(), encoding="utf-8")
-    print(f"wrote {args.out} in {time.monotonic() - began:.0f} s")
+    print(f"wrote {args.out} (epoch {kept.epoch}) in {time.monotonic() - began:.0f} s")
     return 0
