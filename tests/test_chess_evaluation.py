@@ -1,4 +1,5 @@
-"""Evaluation: symmetry between the colours, pawn structure, mobility, mop-up, personalities."""
+"""Evaluation: symmetry between the colours, pawn structure, piece activity (mobility, king attack), mop-up,
+personalities."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from engine.chess import convert
 from engine.chess.evaluation import PERSONALITIES, build_tables, game_phase, lone_king_side
 from engine.chess.leaf_terms import (
     FULL_PHASE,
-    mobility,
+    activity,
+    king_danger,
     mobility_weights,
     mopup_score,
     pawn_structure,
@@ -55,34 +57,60 @@ def test_pawn_structure_in_the_endgame(fen: str, expected: int) -> None:
     assert pawn_structure(pawns_only(position.board), 0) == expected
 
 
-def python_chess_mobility(board: chess.Board, phase: int) -> int:
-    """``mobility`` for the side to move, counted with python-chess: the squares each knight, bishop, rook and queen
-    attacks that do not hold a piece of its own colour."""
+def python_chess_activity(board: chess.Board, phase: int) -> tuple[int, int]:
+    """``activity``'s two parts for the side to move, counted with python-chess: mobility (the squares each knight,
+    bishop, rook and queen attacks that do not hold a piece of its own colour) and king danger (from those next to
+    the enemy king or on its square), in 24ths of a centipawn."""
     weights = {chess.KNIGHT: (4, 4), chess.BISHOP: (5, 5), chess.ROOK: (2, 4), chess.QUEEN: (1, 2)}
-    total = 0
+    units_per_square = {chess.KNIGHT: 2, chess.BISHOP: 2, chess.ROOK: 3, chess.QUEEN: 5}
+    mobility = 0
+    units = {chess.WHITE: 0, chess.BLACK: 0}
+    attackers = {chess.WHITE: 0, chess.BLACK: 0}
     for square, piece in board.piece_map().items():
         if piece.piece_type in weights:
             middlegame, endgame = weights[piece.piece_type]
-            count = len(board.attacks(square) & ~board.occupied_co[piece.color])
-            weight = (middlegame * phase + endgame * (FULL_PHASE - phase)) * count
-            total += weight if piece.color == board.turn else -weight
-    return total // FULL_PHASE
+            reach = board.attacks(square) & ~board.occupied_co[piece.color]
+            weight = (middlegame * phase + endgame * (FULL_PHASE - phase)) * len(reach)
+            mobility += weight if piece.color == board.turn else -weight
+            king = board.king(not piece.color)
+            assert king is not None
+            near = len(reach & (chess.BB_KING_ATTACKS[king] | chess.BB_SQUARES[king]))
+            if near:
+                units[piece.color] += near * units_per_square[piece.piece_type]
+                attackers[piece.color] += 1
+    danger = sum((king_danger(units[colour]) if attackers[colour] >= 2 else 0) * (1 if colour == board.turn else -1)
+                 for colour in chess.COLORS)
+    return mobility, danger * phase
 
 
-def test_mobility_counts_the_squares_each_piece_could_move_to() -> None:
+def internal_activity(board: chess.Board) -> int:
+    """``activity`` of ``board`` on the search's board, at its own phase."""
+    phase = game_phase(board)
+    position = convert.from_board(board, build_tables(phase, PERSONALITIES["balanced"]))
+    return activity(position.board, mobility_weights(phase), phase)
+
+
+def test_activity_counts_the_squares_each_piece_could_move_to_and_those_near_the_enemy_king() -> None:
     rng = random.Random(9)
-    for _ in range(30):
+    for _ in range(60):
         board = chess.Board()
-        for _ in range(rng.randint(0, 50)):
+        for _ in range(rng.randint(0, 60)):
             moves = list(board.legal_moves)
             if not moves:
                 break
             board.push(rng.choice(moves))
-        phase = game_phase(board)
-        position = convert.from_board(board, build_tables(phase, PERSONALITIES["balanced"]))
-        assert mobility(position.board, mobility_weights(phase)) == python_chess_mobility(board, phase), board.fen()
-    assert mobility(convert.from_board(chess.Board(), build_tables(24, PERSONALITIES["balanced"])).board,
-                    mobility_weights(24)) == 0
+        mobility, danger = python_chess_activity(board, game_phase(board))
+        assert internal_activity(board) == mobility // FULL_PHASE + danger // FULL_PHASE, board.fen()
+    assert internal_activity(chess.Board()) == 0
+    assert king_danger(10) == 25 and king_danger(1000) == 500
+
+
+def test_a_king_attack_needs_two_pieces_and_fades_with_the_pieces() -> None:
+    attack = chess.Board("r1b2rk1/ppp2ppp/8/6NQ/8/8/PPP2PPP/R1B1R1K1 w - - 0 1")  # queen and knight near g8
+    lone = chess.Board("r1b2rk1/ppp2ppp/8/7Q/8/8/PPP2PPP/R1BNR1K1 w - - 0 1")  # the queen alone
+    assert python_chess_activity(attack, game_phase(attack))[1] > 0
+    assert python_chess_activity(lone, game_phase(lone))[1] == 0
+    assert python_chess_activity(attack, 0)[1] == 0  # a middlegame term
 
 
 def test_mop_up_prefers_the_bare_king_on_the_edge_and_the_kings_close() -> None:

@@ -2,9 +2,10 @@
 
 Pawn structure (``pawn_structure``): passed pawns by rank, blended between middlegame and endgame by the game
 phase, doubled and isolated pawns; it depends only on where the pawns stand (``pawns_only``), so the searcher
-caches it. The bishop pair (``BISHOP_PAIR``). Mobility (``mobility``): each knight, bishop, rook and queen earns
-``MOBILITY_MG`` / ``MOBILITY_EG`` centipawns (blended by the phase, ``mobility_weights``) per square it could move
-to, empty or holding an enemy piece. Mop-up (``mopup_score``): with a lone enemy king and mating material,
+caches it. The bishop pair (``BISHOP_PAIR``). Piece activity (``activity``): each knight, bishop, rook and queen
+earns ``MOBILITY_MG`` / ``MOBILITY_EG`` centipawns (blended by the phase, ``mobility_weights``) per square it could
+move to, empty or holding an enemy piece, and those squares next to the enemy king make a king attack
+(``king_danger``). Mop-up (``mopup_score``): with a lone enemy king and mating material,
 drive that king to the edge and bring our king close, so K+Q v K and K+R v K are won without tablebases.
 
 Compiled by mypyc with the board and the search (see docs/compiled.md).
@@ -40,6 +41,12 @@ BISHOP_PAIR: Final = 30
 MOBILITY_MG: Final = {KNIGHT: 4, BISHOP: 5, ROOK: 2, QUEEN: 1}
 MOBILITY_EG: Final = {KNIGHT: 4, BISHOP: 5, ROOK: 4, QUEEN: 2}
 """Centipawns per square a piece could move to, in the middlegame and the endgame, by the piece's byte."""
+KING_ATTACK_UNITS: Final = tuple(
+    {KNIGHT: 2, BISHOP: 2, ROOK: 3, QUEEN: 5}.get(byte if byte < 91 else byte - THEIRS, 0) for byte in range(128))
+"""King-attack units per square next to the enemy king a piece could move to, by the piece's byte (either side)."""
+KING_DANGER_CAP: Final = 500
+ZONE: Final = tuple(offset in (-11, -10, -9, -1, 0, 1, 9, 10, 11) for offset in range(-11, 12))
+"""Whether a board-index difference ``d`` (at ``d + 11``) joins a square to one next to it or itself."""
 
 PAWNS_ONLY: Final = bytes(byte if byte in b"Pp. " else (46 if 64 < byte < 123 else 32) for byte in range(256))
 """``board.translate(PAWNS_ONLY)`` keeps the pawns and turns every other piece into an empty square and the
@@ -56,8 +63,8 @@ CENTER_DISTANCE: Final = tuple(_center_distance(i) if EMPTY_BOARD[i] == EMPTY el
 
 
 def mobility_weights(phase: int) -> tuple[int, ...]:
-    """The weight ``mobility`` gives each piece byte at ``phase``, in 24ths of a centipawn: positive for the side to
-    move's pieces, negative for the opponent's, zero for pawns, kings and empty squares."""
+    """The weight ``activity`` gives each piece byte's mobility at ``phase``, in 24ths of a centipawn: positive for
+    the side to move's pieces, negative for the opponent's, zero for pawns, kings and empty squares."""
     weights = [0] * 128
     for piece, middlegame in MOBILITY_MG.items():
         weight = middlegame * phase + MOBILITY_EG[piece] * (FULL_PHASE - phase)
@@ -66,22 +73,35 @@ def mobility_weights(phase: int) -> tuple[int, ...]:
     return tuple(weights)
 
 
-def mobility(board: bytes, weights: tuple[int, ...]) -> int:
-    """The side to move's mobility minus the opponent's, in centipawns: every knight, bishop, rook and queen counts
-    the squares it could move to (empty, or an enemy piece), weighted by ``weights`` (``mobility_weights``)."""
+def activity(board: bytes, weights: tuple[int, ...], phase: int) -> int:
+    """The side to move's piece activity minus the opponent's, in centipawns: mobility and king attack.
+
+    Mobility: every knight, bishop, rook and queen counts the squares it could move to (empty, or an enemy piece),
+    weighted by ``weights`` (``mobility_weights``). King attack: each of those squares next to the enemy king (or
+    its own square) adds ``KING_ATTACK_UNITS`` of the piece; with at least two pieces attacking, the side earns
+    ``king_danger`` of its units, scaled by ``phase`` (a middlegame term). One pass over the board for both, as the
+    search evaluates every leaf."""
     total = 0
+    our_king = board.find(b"K")
+    their_king = board.find(b"k")
+    our_units = our_attackers = their_units = their_attackers = 0
     for i in range(21, 99):
         p = board[i]
         weight = weights[p]
         if weight == 0:
             continue
         upper = p < 91
+        target = their_king if upper else our_king
         count = 0
+        near = 0
         if p == KNIGHT or p == KNIGHT + THEIRS:
             for d in KNIGHT_STEPS:
-                q = board[i + d]
+                j = i + d
+                q = board[j]
                 if q == EMPTY or (q > 96 if upper else 64 < q < 91):
                     count += 1
+                    if -12 < j - target < 12 and ZONE[j - target + 11]:
+                        near += 1
         else:
             kind = p if upper else p - THEIRS
             directions = ORTHOGONAL if kind == ROOK else DIAGONAL if kind == BISHOP else ALL_DIRECTIONS
@@ -90,12 +110,35 @@ def mobility(board: bytes, weights: tuple[int, ...]) -> int:
                 q = board[j]
                 while q == EMPTY:
                     count += 1
+                    if -12 < j - target < 12 and ZONE[j - target + 11]:
+                        near += 1
                     j += d
                     q = board[j]
                 if q > 96 if upper else 64 < q < 91:
                     count += 1
+                    if -12 < j - target < 12 and ZONE[j - target + 11]:
+                        near += 1
         total += weight * count
-    return total // FULL_PHASE
+        if near:
+            units = near * KING_ATTACK_UNITS[p]
+            if upper:
+                our_units += units
+                our_attackers += 1
+            else:
+                their_units += units
+                their_attackers += 1
+    danger = 0
+    if our_attackers >= 2:
+        danger += king_danger(our_units)
+    if their_attackers >= 2:
+        danger -= king_danger(their_units)
+    return total // FULL_PHASE + danger * phase // FULL_PHASE
+
+
+def king_danger(units: int) -> int:
+    """Centipawns a side's king attack is worth in the middlegame: growing with the square of its ``units``, at
+    most ``KING_DANGER_CAP``."""
+    return min(units * units // 4, KING_DANGER_CAP)
 
 
 def pawns_only(board: bytes) -> bytes:

@@ -43,7 +43,7 @@ from engine.chess.board import (
 )
 from engine.chess.leaf_terms import (
     BISHOP_PAIR,
-    mobility,
+    activity,
     mobility_weights,
     mopup_score,
     pawn_structure,
@@ -218,7 +218,8 @@ class ChessTree:
 
     def evaluate(self, board: bytes, score: int, ply: int) -> int:
         """Static score of ``board`` for the side to move: its incremental material + piece-square ``score``, pawn
-        structure (cached by pawn placement), the bishop pair and mobility, or mop-up against a bare king."""
+        structure (cached by pawn placement), the bishop pair and piece activity (mobility, king attack), or mop-up
+        against a bare king."""
         if self.mopup:
             return score + mopup_score(board, self.strong_at_root == (ply % 2 == 0))
         pawns = pawns_only(board)
@@ -226,7 +227,7 @@ class ChessTree:
         if structure is None:
             structure = pawn_structure(pawns, self.phase)
             self.pawn_cache[pawns] = structure
-        total = score + structure + mobility(board, self.mobility_weights)
+        total = score + structure + activity(board, self.mobility_weights, self.phase)
         if board.count(b"B") >= 2:
             total += BISHOP_PAIR
         if board.count(b"b") >= 2:
