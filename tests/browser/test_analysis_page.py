@@ -211,6 +211,8 @@ def test_the_moves_copy_as_pgn_with_their_variations(module_server, browser: Bro
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
     play(page, "chess", "b1c3")
+    # The Clipboard API writes only while the document has the focus (as it has for a person who just clicked in it).
+    page.bring_to_front()
     page.click("#copy-moves")
     expect(page.locator("#toast")).to_have_text("PGN copied.")
     pgn = page.evaluate("navigator.clipboard.readText()")
