@@ -32,18 +32,20 @@ class Membership:
     def join(self, game_id: str, sid: str, seat: int | None) -> None:
         """Put ``sid`` in the game's room: send it the state and the running search's last event, or, when no
         search runs, the search record of the latest engine move (as its final ``search`` event), and the hints;
-        send the room the new watcher count."""
+        send the room the new watcher count. Whatever the store must give is read before ``state`` is sent, so a
+        client that has its state has a join that no longer waits on the database."""
         with self.cache.locked(game_id) as live:
             count = self.presence.rooms.join(game_id, sid, seat)
             live.watched_at = self.clock.monotonic()
             if live.job_id is None and live.engine_to_move():  # paused, or loaded again after leaving memory
                 self.flow.start_engine_turn(live)
-            self.outbox.emit("state", self.outbox.payloads.state(live, seat, include_you=True), to=sid)
             job = self.runner.current_job(game_id)
+            record = self._last_record(live) if job is None else None  # the store is read before ``state`` is sent
+            self.outbox.emit("state", self.outbox.payloads.state(live, seat, include_you=True), to=sid)
             if job is not None and live.last_search is not None:
                 self.outbox.emit("search", {"game_id": game_id, "ply": job.ply, "seat": job.seat,
                                             "info": live.last_search}, to=sid)
-            elif job is None and (record := self._last_record(live)) is not None:
+            elif record is not None:
                 self.outbox.emit("search", read_record(record), to=sid)
             if live.stored.options.get("hints") and live.active:
                 hints = self.hints.latest(game_id, live.ply)
