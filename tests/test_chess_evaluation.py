@@ -31,15 +31,21 @@ def static_eval(board: chess.Board) -> int:
     return searcher.core.evaluate(searcher.root.board, searcher.root.score, 0)
 
 
+def random_board(rng: random.Random, least: int, most: int) -> chess.Board:
+    """The position after ``least`` to ``most`` random legal moves from the start (fewer if the game ends)."""
+    board = chess.Board()
+    for _ in range(rng.randint(least, most)):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return board
+
+
 def test_evaluation_is_the_same_for_the_mirrored_position() -> None:
     rng = random.Random(5)
     for _ in range(20):
-        board = chess.Board()
-        for _ in range(rng.randint(10, 60)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+        board = random_board(rng, 10, 60)
         mirrored = board.mirror()
         assert static_eval(board) == static_eval(mirrored), board.fen()
 
@@ -93,12 +99,7 @@ def internal_activity(board: chess.Board) -> int:
 def test_activity_counts_the_squares_each_piece_could_move_to_and_those_near_the_enemy_king() -> None:
     rng = random.Random(9)
     for _ in range(60):
-        board = chess.Board()
-        for _ in range(rng.randint(0, 60)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+        board = random_board(rng, 0, 60)
         mobility, danger = python_chess_activity(board, game_phase(board))
         assert internal_activity(board) == mobility // FULL_PHASE + danger // FULL_PHASE, board.fen()
     assert internal_activity(chess.Board()) == 0

@@ -11,15 +11,7 @@ import chess.pgn
 import pytest
 
 from engine.chess import tuning
-from engine.chess.evaluation import (
-    DEFAULT_PERSONALITY,
-    PERSONALITIES,
-    TABLES,
-    TABLES_FILE,
-    build_tables,
-    game_phase,
-    read_tables,
-)
+from engine.chess.evaluation import TABLES, TABLES_FILE, read_tables
 from engine.cli import main
 
 pytestmark = pytest.mark.engine
@@ -38,19 +30,18 @@ def random_game(rng: random.Random, result: str, plies: int = 80) -> chess.pgn.G
 def test_the_model_reads_the_tables_the_engine_evaluates_with() -> None:
     rng = random.Random(3)
     changed = [value + rng.randint(-40, 40) for value in tuning.parameters_of(TABLES)]
-    tables = tuning.tables_of(changed, "changed")
-    personality = PERSONALITIES[DEFAULT_PERSONALITY]
+    engine = tuning.Evaluator(tuning.tables_of(changed, "changed"))
+    start = tuning.Evaluator(TABLES)
     compared = 0
     for _ in range(6):
         game = random_game(rng, "1-0", plies=60)
         board = game.board()
         for move in game.mainline_moves():
-            sample = tuning.sample_of(board, 1.0, 0, TABLES)
+            sample = tuning.sample_of(board, 1.0, 0, start)
             if sample is not None:
-                phase = game_phase(board)
-                engine = tuning.engine_score(board, phase, build_tables(phase, personality, tables))
                 # The engine blends each entry with an integer division: at most a centipawn off per piece.
-                assert abs(tuning.model_score(sample, changed) - engine) <= len(board.piece_map()), board.fen()
+                assert abs(tuning.model_score(sample, changed) - engine.score(board)) <= len(board.piece_map()), \
+                    board.fen()
                 compared += 1
             board.push(move)
     assert compared > 20
@@ -59,11 +50,11 @@ def test_the_model_reads_the_tables_the_engine_evaluates_with() -> None:
 def test_quiet_positions_of_decided_games_are_the_samples() -> None:
     rng = random.Random(5)
     game = random_game(rng, "0-1", plies=70)
-    samples = list(tuning.samples_of_game(game, 4, TABLES))
+    samples = list(tuning.samples_of_game(game, 4, tuning.Evaluator(TABLES)))
     assert samples and all(sample.result == 0.0 and sample.game == 4 for sample in samples)
     assert len(samples) <= 70 - tuning.OPENING_PLIES
     game.headers["Result"] = "*"
-    assert not list(tuning.samples_of_game(game, 4, TABLES))
+    assert not list(tuning.samples_of_game(game, 4, tuning.Evaluator(TABLES)))
 
 
 def test_tuning_lowers_the_training_error() -> None:

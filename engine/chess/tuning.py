@@ -103,7 +103,7 @@ def model_score(sample: Sample, values: list[float]) -> float:
     return total
 
 
-def samples_of_game(game: chess.pgn.Game, number: int, tables: PieceSquareTables) -> Iterator[Sample]:
+def samples_of_game(game: chess.pgn.Game, number: int, evaluator: Evaluator) -> Iterator[Sample]:
     """The quiet positions of ``game`` (the ``number``-th read) past ``OPENING_PLIES``, those the move played from
     is neither a capture nor a promotion (none when the game has no decided result), as ``sample_of`` makes them."""
     result = RESULTS.get(game.headers.get("Result", "*"))
@@ -112,15 +112,15 @@ def samples_of_game(game: chess.pgn.Game, number: int, tables: PieceSquareTables
     board = game.board()
     for ply, move in enumerate(game.mainline_moves()):
         if ply >= OPENING_PLIES and not board.is_capture(move) and not move.promotion:
-            sample = sample_of(board, result, number, tables)
+            sample = sample_of(board, result, number, evaluator)
             if sample is not None:
                 yield sample
         board.push(move)
 
 
-def sample_of(board: chess.Board, result: float, number: int, tables: PieceSquareTables) -> Sample | None:
-    """``board`` as a sample of the ``number``-th game, which ended ``result`` for White, its offset measured with
-    ``tables``; None in check, in an ending the endgame tables hold, or with a lone king (mop-up)."""
+def sample_of(board: chess.Board, result: float, number: int, evaluator: Evaluator) -> Sample | None:
+    """``board`` as a sample of the ``number``-th game, which ended ``result`` for White, its offset measured by
+    ``evaluator``; None in check, in an ending the endgame tables hold, or with a lone king (mop-up)."""
     if board.is_check() or len(board.piece_map()) <= ENDGAME_PIECES or lone_king_side(board) is not None:
         return None
     phase = game_phase(board)
@@ -130,21 +130,35 @@ def sample_of(board: chess.Board, result: float, number: int, tables: PieceSquar
         counts[entry] = counts.get(entry, 0) + (1 if piece.color == chess.WHITE else -1)
     kept = {entry: count for entry, count in counts.items() if count}
     bare = Sample(tuple(kept), tuple(kept.values()), phase, 0.0, result, number)
-    full = engine_score(board, phase, build_tables(phase, PERSONALITIES[DEFAULT_PERSONALITY], tables))
-    return Sample(bare.entries, bare.counts, phase, full - model_score(bare, parameters_of(tables)), result, number)
+    offset = evaluator.score(board) - model_score(bare, evaluator.start)
+    return Sample(bare.entries, bare.counts, phase, offset, result, number)
 
 
-def engine_score(board: chess.Board, phase: int, tables: tuple[int, ...]) -> float:
-    """The engine's static evaluation of ``board`` for White, with ``tables`` (blended at ``phase``)."""
-    position = convert.from_board(board, tables)
-    tree = ChessTree(SearchOptions(), 0, _never)
-    tree.load(tables, phase, False, False, set())
-    score = tree.evaluate(position.board, position.score, 0)
-    return float(score if board.turn == chess.WHITE else -score)
+class Evaluator:
+    """The engine's static evaluation of python-chess boards with given tables (the default personality's), for
+    White; each phase's blend of the tables is made once."""
+
+    def __init__(self, tables: PieceSquareTables) -> None:
+        self.start = parameters_of(tables)
+        """The tables' 384 tunable entries."""
+        self._tables = tables
+        self._blends: dict[int, tuple[int, ...]] = {}
+        self._tree = ChessTree(SearchOptions(), 0, _never)
+
+    def score(self, board: chess.Board) -> float:
+        """The engine's static evaluation of ``board`` for White, in centipawns."""
+        phase = game_phase(board)
+        blend = self._blends.get(phase)
+        if blend is None:
+            blend = self._blends[phase] = build_tables(phase, PERSONALITIES[DEFAULT_PERSONALITY], self._tables)
+        position = convert.from_board(board, blend)
+        self._tree.load(blend, phase, False, False, set())
+        score = self._tree.evaluate(position.board, position.score, 0)
+        return float(score if board.turn == chess.WHITE else -score)
 
 
 def _never() -> None:
-    """A search tick that never stops anything (``engine_score`` searches nothing)."""
+    """A search tick that never stops anything (``Evaluator`` searches nothing)."""
 
 
 def read_games(paths: Iterable[str]) -> Iterator[chess.pgn.Game]:
@@ -159,8 +173,9 @@ def collect(games: Iterable[chess.pgn.Game], tables: PieceSquareTables) -> list[
     """The samples of every game, each position once (the first game reaching it labels it)."""
     seen: set[tuple[tuple[int, ...], tuple[int, ...], int]] = set()
     samples = []
+    evaluator = Evaluator(tables)
     for number, game in enumerate(games):
-        for sample in samples_of_game(game, number, tables):
+        for sample in samples_of_game(game, number, evaluator):
             key = (sample.entries, sample.counts, sample.phase)
             if key not in seen:
                 seen.add(key)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from engine.chess import tuning
@@ -30,7 +29,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Tune and write the tables; no usable position prints a reason on stderr and returns 2."""
-    began = time.monotonic()
     start = read_tables(args.start)
     samples = tuning.collect(tuning.read_games(args.games), start)
     if len(samples) < 10:
@@ -60,5 +58,5 @@ def run(args: argparse.Namespace) -> int:
              f"regularisation {args.regularisation}, k = {k:.3f}) on {len(samples)} quiet positions of the engine's "
              f"games ({names}): held-out error {measured[0].held_out:.5f} -> {kept.held_out:.5f}. From: {start.about}")
     args.out.write_text(tuning.tables_of(tuned, about).to_json(), encoding="utf-8")
-    print(f"wrote {args.out} (epoch {kept.epoch}) in {time.monotonic() - began:.0f} s")
+    print(f"wrote {args.out} (epoch {kept.epoch})")
     return 0
