@@ -132,8 +132,9 @@ async function drawBoard() {
       page.board?.render(payload.view, {
         interactive: false, flipped: false, lastMove: shown.length ? shown[shown.length - 1] : null, hint: null,
       });
+      drawFacts(); // its moves as players read them, now that the node's legal moves are known
       drawPath(path, payload);
-      drawOrder(); // its moves as players read them, now that the node's legal moves are known
+      drawOrder();
     }
   } catch (error) {
     note.hidden = false;
@@ -181,7 +182,9 @@ function cutReason(lower, upper, alpha, beta, ply) {
   return "its bounds answer the window once the game's bounds (mate distance, the game's rules) have narrowed it";
 }
 
-function describeStep() {
+/** The current step's facts as rows of [name, HTML]; `payload` is the node's view when known (its moves are then
+ * written as players read them, SAN in chess). */
+function describeStep(payload) {
   const record = page.record;
   const event = page.events[page.step];
   const node = event >> 1;
@@ -223,7 +226,8 @@ function describeStep() {
   }
   if (record.skipped[key]) {
     const why = legend.skip[record.skip_reason[key]];
-    rows.push(["Left out", `${record.skipped[key].map(escapeHtml).join(", ")}: ${escapeHtml(why)}`]);
+    const skipped = record.skipped[key].map((move) => escapeHtml(shownMove(payload, move)));
+    rows.push(["Left out", `${skipped.join(", ")}: ${escapeHtml(why)}`]);
   }
   if (leaving) {
     const value = record.value[node];
@@ -234,8 +238,8 @@ function describeStep() {
     if (key in record.cut) {
       const order = record.order[key];
       const index = record.cut[key];
-      const rest = order.slice(index + 1).map(([move]) => move);
-      rows.push(["Cut-off", `<span class="cut-text">its ${ordinal(index + 1)} move, ${escapeHtml(order[index][0])}, reached β `
+      const rest = order.slice(index + 1).map(([move]) => shownMove(payload, move));
+      rows.push(["Cut-off", `<span class="cut-text">its ${ordinal(index + 1)} move, ${escapeHtml(shownMove(payload, order[index][0]))}, reached β `
         + `= ${escapeHtml(valueText(record.beta[node], ply))}: the opponent already has a better choice above, so `
         + `${rest.length ? `the other ${rest.length} (${escapeHtml(rest.join(", "))}) were never searched` : "no move was left"}</span>`]);
     }
@@ -243,10 +247,15 @@ function describeStep() {
   return rows;
 }
 
+/** Writes the current step's facts, from what is known of its node so far. */
+function drawFacts() {
+  const rows = describeStep(page.views.get(pathKey(pathOf(page.events[page.step] >> 1))));
+  $("step-body").innerHTML = `<dl class="step-facts">${rows.map(([name, text]) => `<div><dt>${name}</dt><dd>${text}</dd></div>`).join("")}</dl>`;
+}
+
 function drawStep() {
   if (!page.record) return;
-  const rows = describeStep();
-  $("step-body").innerHTML = `<dl class="step-facts">${rows.map(([name, text]) => `<div><dt>${name}</dt><dd>${text}</dd></div>`).join("")}</dl>`;
+  drawFacts();
   $("step-count").textContent = `Step ${formatCount(page.step + 1)} of ${formatCount(page.events.length)}`;
   $("step-range").value = String(page.step);
   drawOrder();

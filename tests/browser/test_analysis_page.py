@@ -218,3 +218,40 @@ def test_the_moves_copy_as_pgn_with_their_variations(module_server, browser: Bro
     pgn = page.evaluate("navigator.clipboard.readText()")
     assert pgn.splitlines()[0] == '[Event "Analysis"]'
     assert pgn.rstrip().endswith("1. e4 e5 2. Nf3 (2. f4 Nc6) (2. Nc3) *")
+
+
+CENTRE = """(selector) => {
+    const rect = document.querySelector(selector)?.getBoundingClientRect();
+    return rect ? [rect.x + rect.width / 2, rect.y + rect.height / 2] : null;
+}"""
+"""The centre of the element a selector names, in the page's pixels, once there is one."""
+
+
+def press_through_redraws(page: Page, cell: str) -> None:
+    """A click on ``cell`` whose press and release are split by two redraws of the board (flipped and back), as when
+    the server's answers arrive mid-click: the release lands on a redrawn cell, not on the one pressed."""
+    centre = page.wait_for_function(CENTRE, arg=cell).json_value()  # read at once: a redraw may come any time
+    page.mouse.move(*centre)
+    page.mouse.down()
+    for _ in range(2):
+        page.locator("#flip").dispatch_event("click")
+    expect(page.locator("#flip")).to_have_attribute("aria-pressed", "false")
+    page.mouse.up()
+
+
+@pytest.mark.parametrize("game", ["connect4", "chess"])
+def test_a_click_is_not_lost_when_the_board_is_redrawn_under_it(module_server, browser: Browser, game: str) -> None:
+    """The board is redrawn whenever the server says more of the node (its values, the engine's best move): a click
+    that began before such a redraw and ends after it still plays."""
+    page, errors = open_page(browser)
+    page.goto(f"{module_server.url}/analyse/{game}")
+    expect(page.locator("#status-main")).to_contain_text("to move")
+    if game == "chess":
+        press_through_redraws(page, '[data-square="e2"].actionable')
+        expect(page.locator('[data-square="e4"]')).to_have_attribute("aria-label", "e4: empty, move e2 here")
+        press_through_redraws(page, '[data-square="e4"].actionable')
+    else:
+        press_through_redraws(page, '[data-column="4"].actionable')
+    expect(current_move(page)).to_have_count(1)
+    expect(page.locator("#move-tree .mv")).to_have_count(1)  # played once: the release acts only where no click came
+    assert errors == []

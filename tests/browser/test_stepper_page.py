@@ -5,6 +5,7 @@ screenshots of a step with a table cut at a desktop's and a phone's size in both
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -82,6 +83,24 @@ def test_the_keyboard_and_the_link_reopen_a_step_and_a_cut_off_is_explained(modu
     assert page.url == url
     page.keyboard.press("Shift+ArrowLeft")
     expect(page.locator("#step-count")).not_to_have_text(at)
+    assert errors == []
+
+
+def test_chess_moves_left_out_and_cut_off_are_written_as_players_read_them(module_server, browser: Browser) -> None:
+    """A chess node's facts name its moves in SAN, as its move table does, once the node's position is known."""
+    moves, depth = SEARCHES["chess"]
+    _, record = engine_nodes("chess", moves, depth)
+    node = next(int(key) for key in record["skipped"] if "c6e7" in record["skipped"][key])
+    page, errors = open_page(browser)
+    page.goto(steps_url(module_server.url, "chess", moves, depth, step=entry_step(record, node)))
+    loaded(page)
+    facts = page.locator("#step-body")
+    expect(facts).to_contain_text("Left out")
+    expect(facts).to_contain_text("Nce7, h6, ")
+    expect(facts).not_to_contain_text("c6e7")
+    page.keyboard.press("c")  # to the next cut-off
+    san = r"(?:[NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h]x?[a-h]?[1-8]|O-O)[+#]?"
+    expect(facts).to_contain_text(re.compile(f"move, {san}, "))
     assert errors == []
 
 

@@ -118,7 +118,7 @@ export function createBoard(container, { onMove }) {
     if (view.check) highlight(view.check, "rgba(230, 40, 40, 0.55)", flipped);
     if (selected) highlight(selected, "rgba(20, 160, 90, 0.45)", flipped);
     for (const [square, symbol] of Object.entries(view.pieces ?? {})) {
-      if (drag && drag.from === square) continue;
+      if (drag?.moved && drag.from === square) continue; // a press lifts the piece only once it moves
       const [x, y] = squareXY(square, flipped);
       svg.append(el("image", { href: pieceUrl(symbol), x, y, width: SQ, height: SQ, "pointer-events": "none" }));
     }
@@ -129,7 +129,7 @@ export function createBoard(container, { onMove }) {
     }
     if (interactive) drawTargets(flipped);
     drawSquareCells(flipped, interactive, refocus);
-    if (drag) {
+    if (drag?.moved) {
       drag.image = el("image", { href: pieceUrl(view.pieces[drag.from]), x: drag.x - SQ / 2, y: drag.y - SQ / 2, width: SQ, height: SQ, "pointer-events": "none" });
       svg.append(drag.image);
     }

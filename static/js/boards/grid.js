@@ -24,7 +24,7 @@ export function hasGridFocus(svg) {
 /**
  * Makes `svg` a grid named `label` and draws its cells on top of everything drawn so far: `cells` is rows of
  * `{x, y, width, height, name, action, attrs}` (`action` null where the cell does nothing now; `attrs` extra
- * attributes such as `data-square`). `state` (`{row, col}`, kept by the board between redraws) is the active cell;
+ * attributes such as `data-square`). `state` (`{row, col}`, kept by the board between redraws) is the active cell (and the cell a press began on);
  * `rowNames` name the rows (default "Row 1", "Row 2"...); `columns`: the rows are drawn as columns side by side
  * (Nim's piles), so the left and right arrows go between rows and up and down along one; `refocus` focuses the active cell again after a redraw that
  * took the focus away; `onEscape` is called on Escape and returns
@@ -50,9 +50,16 @@ export function drawGridCells(svg, cells, state, {
         height: cell.height, role: "gridcell", "aria-label": cell.name,
         tabindex: r === state.row && c === state.col ? "0" : "-1", ...(cell.attrs ?? {}),
       });
-      if (cell.action) node.addEventListener("click", () => {
-        [state.row, state.col] = [r, c];
-        cell.action();
+      if (cell.action) node.addEventListener("click", () => act(r, c));
+      // A redraw between a press and its release (the server's answers arrive at any moment) leaves the press on a
+      // cell no longer drawn: the browser sends no click then, so the release on the same cell's new drawing acts.
+      node.addEventListener("pointerdown", (event) => {
+        state.pressed = event.button === 0 && cell.action ? { row: r, col: c, node } : null;
+      });
+      node.addEventListener("pointerup", () => {
+        const { pressed } = state;
+        state.pressed = null;
+        if (cell.action && pressed?.row === r && pressed.col === c && !pressed.node.isConnected) act(r, c);
       });
       // A click plays without taking the keyboard focus: the page's keys (the move list's arrows) stay the page's
       // until the person tabs into the board.
@@ -68,6 +75,11 @@ export function drawGridCells(svg, cells, state, {
     svg.append(group);
     return made;
   });
+
+  function act(row, col) {
+    [state.row, state.col] = [row, col];
+    cells[row][col].action();
+  }
 
   function move(row, col) {
     const r = Math.max(0, Math.min(rows - 1, row));
