@@ -24,6 +24,7 @@ from webapp.search.pool import EngineRunner
 from webapp.search.queue_runner import QueuedRunner
 from webapp.search.solved import RememberingRunner
 from webapp.store import Store
+from webapp.transport import internals
 from webapp.transport.connections import OpenConnections
 from webapp.transport.loop_websockets import LoopWebSockets
 from webapp.transport.message_queue import ResilientRedisManager
@@ -80,7 +81,7 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     # The cap is checked after the address's own limit, and nothing waits between its check and Engine.IO's
     # taking the connection, so handshakes arriving together cannot all pass at the cap.
     engine_io = socketio.server.eio  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
-    app.wsgi_app = CapSockets(app.wsgi_app, lambda: len(engine_io.sockets),  # type: ignore[method-assign]
+    app.wsgi_app = CapSockets(app.wsgi_app, lambda: internals.socket_count(engine_io),  # type: ignore[method-assign]
                               app.config["ARENA_MAX_SOCKETS"], _sockets_from, app.config["ARENA_SOCKETS_PER_ADDRESS"])
     app.wsgi_app = LimitHandshakes(app, app.wsgi_app)  # type: ignore[method-assign]
     _trust_proxies(app, app.config["ARENA_PROXY_HOPS"])

@@ -24,11 +24,11 @@ from typing import Protocol
 import gevent.event
 from gevent.pool import Pool
 from gevent.server import StreamServer
-from gunicorn.workers.ggevent import GeventWorker
 
 from webapp.clock import SYSTEM_CLOCK, Clock
 from webapp.config import CONNECTIONS_PER_ADDRESS, proxy_hops
 from webapp.errors import ErrorCode
+from webapp.transport.internals import GunicornGeventWorker
 
 READ_SIZE = 65536
 """Bytes read at once from a refused connection, to drop what it sent."""
@@ -55,7 +55,7 @@ class AppStop(Protocol):
         """Wait at most ``seconds`` for the stop begun to end."""
 
 
-class PromptGeventWorker(GeventWorker):
+class PromptGeventWorker(GunicornGeventWorker):
     """gunicorn's gevent worker (``worker_class = "gevent"``) with a ``run`` that reacts at once to its stop and to
     its last connection's end. It serves plain HTTP only: TLS ends at nginx (deploy/), and a configuration with a
     certificate is refused rather than served in plain text."""

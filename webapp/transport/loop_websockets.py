@@ -35,8 +35,6 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import gevent
-from engineio import exceptions, packet
-from engineio import socket as engineio_socket
 from gevent import monkey
 from wsproto.connection import Connection, ConnectionState, ConnectionType
 from wsproto.events import BytesMessage, CloseConnection, Message, Ping, TextMessage
@@ -45,6 +43,7 @@ from wsproto.utilities import ProtocolError, generate_accept_token
 
 from webapp.alarms import Alarms
 from webapp.clock import Clock
+from webapp.transport import internals
 from webapp.transport.connections import OpenConnections
 from webapp.transport.paced_reads import PacedSocket
 
@@ -95,7 +94,7 @@ class LoopWebSockets:
         self._pings = pings
         self._by_sid: dict[str, _Connection] = {}
         """Every WebSocket held, by its Engine.IO session id."""
-        self._framed: tuple[packet.Packet, bytes] | None = None
+        self._framed: tuple[Any, bytes] | None = None
         """The last packet framed, and its frame."""
         self._writes = 0
         """Packets written so far (``wrote``)."""
@@ -103,18 +102,9 @@ class LoopWebSockets:
     def install(self) -> None:
         """Serve ``engine_io``'s WebSockets opened directly here, and time its pings with ``pings`` (started here)."""
         engine_io = self.engine_io
-        stock = engine_io._async["websocket"]
-        engine_io._async = {**engine_io._async,
-                            "websocket": lambda handler, server: _Handshake(self, stock, handler, server)}
-        start_task = engine_io.start_background_task
-
-        def start_background_task(target: Any, *args: Any, **kwargs: Any) -> Any:
-            if getattr(target, "__func__", None) is engineio_socket.Socket._send_ping:  # a ping after the interval
-                self._pings.call_at(target.__self__.sid, self.clock.monotonic() + engine_io.ping_interval)
-                return None
-            return start_task(target, *args, **kwargs)
-
-        engine_io.start_background_task = start_background_task
+        stock = internals.replace_websocket(engine_io, lambda handler, server: _Handshake(self, stock, handler, server))
+        interval = internals.ping_interval(engine_io)
+        internals.divert_pings(engine_io, lambda sid: self._pings.call_at(sid, self.clock.monotonic() + interval))
         self._pings.start(self._on_due)
 
     def _on_due(self, key: str) -> None:
@@ -131,16 +121,16 @@ class LoopWebSockets:
                 connection.end_if_silent()
             return
         sid = key
-        engine_socket = self.engine_io.sockets.get(sid)
-        if engine_socket is not None and not engine_socket.closing and not engine_socket.closed:
+        engine_socket = internals.engine_socket(self.engine_io, sid)
+        if engine_socket is not None and internals.is_open(engine_socket):
             connection = self._by_sid.get(sid)
-            engine_socket.last_ping = self.clock.time()
+            now = self.clock.time()
             if connection is not None:  # noted before the ping goes: its answer may come while it is written
-                connection.pinged = engine_socket.last_ping
-                self._pings.call_at(PONG_DUE + sid, self.clock.monotonic() + self.engine_io.ping_timeout)
-            engine_socket.send(packet.Packet(packet.PING))
+                connection.pinged = now
+                self._pings.call_at(PONG_DUE + sid, self.clock.monotonic() + internals.ping_timeout(self.engine_io))
+            internals.ping(engine_socket, now)
 
-    def frame(self, pkt: packet.Packet, websocket: Connection) -> bytes:
+    def frame(self, pkt: Any, websocket: Connection) -> bytes:
         """The WebSocket frame that carries ``pkt`` (made by ``websocket``). A server's frames are not masked, so a
         packet sent to a whole room (python-socketio builds it once) is encoded and framed once for all."""
         if self._framed is None or self._framed[0] is not pkt:
@@ -156,19 +146,21 @@ class LoopWebSockets:
         if self._writes % WRITES_PER_TURN == 0:
             self.clock.sleep(SLICE_PAUSE)  # a pause, not just a turn: the loop polls its sockets meanwhile
 
-    def opened(self, connection: _Connection) -> None:
-        """``connection`` has been taken over: it is held until ``ended``, and its pings' answers are awaited by
-        the alarms (``PONG_DUE``) instead of by each packet sent to it (module docstring)."""
+    def opened(self, connection: _Connection) -> Any:
+        """``connection`` takes its Engine.IO socket over: it is held until ``ended``, and its pings' answers are
+        awaited by the alarms (``PONG_DUE``) instead of by each packet sent to it (module docstring). Returns the
+        socket's queue before, with what it holds so far."""
         engine_socket = connection.engine_socket
-        engine_socket.check_ping_timeout = functools.partial(_not_closed, engine_socket)
+        queued = internals.take_over(engine_socket, connection, functools.partial(_not_closed, engine_socket))
         self._by_sid[engine_socket.sid] = connection
         self.connections.hold(connection.client, connection.stop_reading)
+        return queued
 
     def ended(self, connection: _Connection) -> None:
         """``connection``'s socket is closed: forget it (and its Engine.IO socket, once closed)."""
         self._by_sid.pop(connection.engine_socket.sid, None)
         if connection.engine_socket.closed:
-            self.engine_io.sockets.pop(connection.engine_socket.sid, None)
+            internals.forget(self.engine_io, connection.engine_socket.sid)
         self.connections.release(connection.client)
 
     def close_later(self, connection: _Connection) -> None:
@@ -180,7 +172,7 @@ def _not_closed(engine_socket: Any) -> bool:
     """Engine.IO's ``check_ping_timeout`` for a connection held here: ``SocketIsClosedError`` once it is closed,
     else True (its pings' answers are the alarms' business)."""
     if engine_socket.closed:
-        raise exceptions.SocketIsClosedError()
+        raise internals.SocketClosedError()
     return True
 
 
@@ -196,14 +188,13 @@ class _Handshake:
         self.server = server
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        engine_socket = getattr(self.handler, "__self__", None)
+        engine_socket = internals.new_websocket_session(self.handler)
         paced = environ.get("gunicorn.socket")
-        if not isinstance(paced, PacedSocket) or not isinstance(engine_socket, engineio_socket.Socket) \
-                or engine_socket.connected:
+        if not isinstance(paced, PacedSocket) or engine_socket is None:
             return self.stock(self.handler, self.server)(environ, start_response)
         key = environ.get("HTTP_SEC_WEBSOCKET_KEY", "")
         if environ.get("HTTP_SEC_WEBSOCKET_VERSION") != "13" or not key:
-            engine_socket.close(wait=False, abort=True, reason=self.server.reason.TRANSPORT_ERROR)
+            internals.close(engine_socket, internals.DisconnectReason.TRANSPORT_ERROR, abort=True)
             body = b"a WebSocket handshake needs Sec-WebSocket-Version 13 and a Sec-WebSocket-Key"
             start_response("400 Bad Request", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
             return [body]
@@ -211,7 +202,6 @@ class _Handshake:
         # goes on watching the descriptor number it knows.
         client = _RawSocket(fileno=paced.client.detach())
         client.setblocking(False)
-        engine_socket.connected = engine_socket.upgraded = True
         _keep_only_the_request(environ)
         connection = _Connection(self.transport, client, engine_socket, paced.budget, environ)
         connection.start(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -264,9 +254,7 @@ class _Connection:
 
     def start(self, handshake: bytes) -> None:
         """Send ``handshake`` (the HTTP answer), then what Engine.IO has queued so far, and wait for the client."""
-        self.transport.opened(self)
-        queued = self.engine_socket.queue
-        self.engine_socket.queue = self
+        queued = self.transport.opened(self)
         self._write(handshake)
         while not queued.empty():
             self.put(queued.get())
@@ -274,7 +262,7 @@ class _Connection:
 
     # Engine.IO's queue
 
-    def put(self, pkt: packet.Packet | None) -> None:
+    def put(self, pkt: Any) -> None:
         """Write ``pkt`` to the client now (what its system cannot take yet is kept and written later); ``None``
         closes the connection once everything before it is written."""
         if pkt is None:
@@ -349,7 +337,7 @@ class _Connection:
                 if isinstance(event, Message):
                     self._message.append(event.data)
                     self._message_size += len(event.data)
-                    if self._message_size > self.transport.engine_io.max_http_buffer_size:
+                    if self._message_size > internals.max_message_size(self.transport.engine_io):
                         log.warning("%s: packet is too large, closing connection", self.engine_socket.sid)
                         self._close_engine_socket(CloseReason.MESSAGE_TOO_BIG)
                     elif event.message_finished:
@@ -368,10 +356,10 @@ class _Connection:
         try:
             # An empty message is an empty Engine.IO message packet to python-socketio, which refuses it as an
             # unreadable Socket.IO packet (``webapp.transport.socket_packets``), as it does the text "4".
-            self.engine_socket.receive(packet.Packet(encoded_packet=encoded or EMPTY_MESSAGE))
-        except exceptions.UnknownPacketError:
+            self.engine_socket.receive(internals.received(encoded or EMPTY_MESSAGE))
+        except internals.UnknownPacketError:
             pass
-        except exceptions.SocketIsClosedError:
+        except internals.SocketClosedError:
             self._close_engine_socket()
         except Exception:
             log.exception("%s: unreadable packet, closing connection", self.engine_socket.sid)
@@ -382,19 +370,19 @@ class _Connection:
         the closing frame's ``code``)."""
         self._close_code = code
         if not self.engine_socket.closed:
-            self.engine_socket.close(wait=False, abort=True, reason=self.engine_socket.server.reason.TRANSPORT_CLOSE)
+            internals.close(self.engine_socket, internals.DisconnectReason.TRANSPORT_CLOSE, abort=True)
         self._end()
 
     def end_if_silent(self) -> None:
         """The client's answer to the last ping is due: unless it came (Engine.IO then forgets the ping's time until
         the next one), close the connection as Engine.IO closes one that stopped answering."""
         engine_socket = self.engine_socket
-        if (self.ending or engine_socket.closing or engine_socket.closed or self.pinged is None
-                or engine_socket.last_ping != self.pinged):
+        if (self.ending or not internals.is_open(engine_socket) or self.pinged is None
+                or internals.answered_since(engine_socket, self.pinged)):
             return
         log.debug("%s: no answer to a ping within %g s, closing connection", engine_socket.sid,
-                 self.transport.engine_io.ping_timeout)
-        engine_socket.close(wait=False, abort=False, reason=engine_socket.server.reason.PING_TIMEOUT)
+                  internals.ping_timeout(self.transport.engine_io))
+        internals.close(engine_socket, internals.DisconnectReason.PING_TIMEOUT, abort=False)
 
     def _client_gone(self) -> None:
         self._close_engine_socket()

@@ -27,6 +27,7 @@ from redis.exceptions import RedisError
 from socketio import RedisManager
 
 from webapp.clock import Clock
+from webapp.transport import internals
 from webapp.transport.redis_clients import TIMEOUT_SECONDS, connect
 from webapp.transport.room_index import IndexedRooms
 
@@ -76,9 +77,7 @@ class ResilientRedisManager(IndexedRooms, RedisManager):
         """Start the listener now, not at the first client connection as python-socketio would, so that a node
         nobody is connected to also notices an outage's end and shares its events (engine searches) again.
         Call it once the Socket.IO server using this manager exists."""
-        if not self.server.manager_initialized:
-            self.server.manager_initialized = True
-            self.initialize()
+        internals.start_manager(self.server, self.initialize)
 
     @property
     def available(self) -> bool:

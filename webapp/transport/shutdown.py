@@ -24,20 +24,13 @@ from collections.abc import Callable
 from socketio import Server
 
 from webapp.clock import Clock
+from webapp.transport import internals
 from webapp.transport.connections import OpenConnections
 
 log = logging.getLogger(__name__)
 
 CUT_AFTER = 0.5
 """Seconds a stopping worker's requests and WebSockets have to end by themselves before their sockets are cut."""
-
-
-def close_connections(server: Server) -> None:
-    """Close every Engine.IO connection of ``server`` without waiting for any of them (Engine.IO's own
-    ``disconnect()`` waits for each in turn)."""
-    engine_io = server.eio
-    for connection in list(engine_io.sockets.values()):
-        connection.close(wait=False, reason=engine_io.reason.SERVER_DISCONNECT)
 
 
 class NodeStop:
@@ -67,7 +60,7 @@ class NodeStop:
     def _stop_everything(self) -> None:
         try:
             started = self._clock.monotonic()
-            close_connections(self._server)
+            internals.close_all(self._server.eio)
             self._close()
             cut = self._connections.cut_lingering(max(0.0, started + CUT_AFTER - self._clock.monotonic()))
             if cut:

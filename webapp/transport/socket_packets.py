@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from socketio import packet
+from webapp.transport import internals as packet
 
 MALFORMED_EVENT = "malformed_packet"
 CLIENT_PACKET_TYPES = (packet.CONNECT, packet.DISCONNECT, packet.EVENT, packet.ACK)
@@ -25,7 +25,7 @@ EVENT_NAME = re.compile(r'\s*\[\s*"([A-Za-z_]{1,32})"')
 """The event name at the start of an event packet's JSON, read without parsing the rest."""
 
 
-class ReadablePacket(packet.Packet):
+class ReadablePacket(packet.SocketIOPacket):
     """A Socket.IO packet whose decoding never raises: an unreadable one becomes a ``MALFORMED_EVENT`` event."""
 
     packet_type: int | bytes

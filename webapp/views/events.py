@@ -28,6 +28,7 @@ from webapp.arena.lab import room_of as lab_room
 from webapp.errors import ArenaError, ErrorCode, database_unavailable
 from webapp.seats import BadTokenError, SeatClaim, read_token
 from webapp.store import DatabaseUnavailableError
+from webapp.transport import internals
 from webapp.transport.socket_packets import MALFORMED_EVENT
 from webapp.transport.sockets import socketio
 from webapp.transport.token_bucket import TokenBucket
@@ -120,16 +121,16 @@ def _close_connection() -> None:
     """Disconnect the current Socket.IO connection, close its Engine.IO transport without waiting and stop reading
     from its client: Socket.IO's disconnect alone leaves the transport open, and the WebSocket's reader keeps
     reading a client that never answers the closing handshake, each packet still costing a read and a refusal."""
-    server = socketio.server  # type: ignore[attr-defined]  # set by init_app; the stubs lack it
-    transport = server.eio.sockets.get(server.manager.eio_sid_from_sid(_sid(), "/"))
+    transport = internals.engine_socket_of(socketio.server, _sid())  # type: ignore[attr-defined]  # set by init_app
     disconnect()
     if transport is None:
         current_app.extensions["connections"].end_current(after=CLOSING_GRACE)
         return
-    transport.close(wait=False, reason=server.eio.reason.SERVER_DISCONNECT)
+    internals.close(transport, internals.DisconnectReason.SERVER_DISCONNECT, abort=False)
     # close() queued an end marker after the last packets; its writer takes that marker (leaving the queue empty)
     # only once it has sent them all, and then sends the WebSocket's closing frame.
-    current_app.extensions["connections"].end_current(after=CLOSING_GRACE, written=lambda: transport.queue.empty(),
+    current_app.extensions["connections"].end_current(after=CLOSING_GRACE,
+                                                      written=lambda: internals.sent_everything(transport),
                                                       at_most=CLOSING_WAIT)
 
 
