@@ -1,7 +1,7 @@
 """Whether a crowd on the analysis board slows anyone's game: players' engine moves on a quiet node, then while
 ``--pages`` analysis boards from as many addresses step through openings, in alternating phases.
 
-    .venv/bin/python bench/analysis_crowd.py [--pages 100] [--phase 60] [--rounds 2] [--step 1.0] [--workers 2]
+    .venv/bin/python -m bench.analysis_crowd [--pages 100] [--phase 60] [--rounds 2] [--step 1.0] [--workers 2]
 
 Starts ``gunicorn -w 1 "webapp:create_app()"`` with ``--workers`` engine processes, trusting one proxy hop so that
 each page and player may come from an address of its own (``X-Forwarded-For``, as nginx sends it). Two players,
@@ -25,7 +25,6 @@ import multiprocessing
 import os
 import random
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -34,11 +33,8 @@ from typing import Any
 
 import socketio
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from engine_share import VICTIMS, Http, percentile, play_victim
-from servers import GENEROUS_CONNECTIONS, LiveServer
+from bench.engine_share import VICTIMS, Http, percentile, play_victim
+from tests.support.servers import GENEROUS_CONNECTIONS, LiveServer
 
 OPENINGS = {
     "connect4": [["4", "4", "4", "4", "3", "5", "2"], ["4", "3", "5", "4", "4", "6", "3"], ["3", "4", "4", "3", "5"],

@@ -1,6 +1,6 @@
 """Chess search speed: nodes per second and the time to complete depths 5 and 6 on four standard positions.
 
-    .venv/bin/python bench/chess_speed.py [--depth 6] [--generic SECONDS] [--repeat N]
+    .venv/bin/python -m bench.chess_speed [--depth 6] [--generic SECONDS] [--repeat N]
 
 For each position the chess searcher runs to ``--depth``; the table shows the elapsed time when each of depths 5
 and 6 completed, the nodes (quiescence included) and nodes per second. With ``--repeat`` the search is run N
@@ -12,10 +12,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.chess.search import ChessSearcher
 from engine.games.chess import ChessState

@@ -1,6 +1,6 @@
 """Tactics benchmark: how many "Win At Chess" positions the engine solves at a fixed time per position.
 
-    .venv/bin/python bench/chess_wac.py [--time 0.5] [--file tests/data/chess/wac_001_100.epd] [--verbose]
+    .venv/bin/python -m bench.chess_wac [--time 0.5] [--file tests/data/chess/wac_001_100.epd] [--verbose]
 
 A position counts as solved when the engine's chosen move is one of the EPD's ``bm`` moves.
 """
@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import chess
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.chess.search import ChessSearcher
 from engine.games.chess import ChessState

@@ -1,6 +1,6 @@
 """How early in a Connect Four game the solver proves every move: time to score all legal moves, by ply.
 
-    .venv/bin/python bench/connect4_exact_by_ply.py [--per-ply N] [--budget S] [--plies A-B] [--random GAMES]
+    .venv/bin/python -m bench.connect4_exact_by_ply [--per-ply N] [--budget S] [--plies A-B] [--random GAMES]
 
 The positions are the prefixes of Pons' Begin-Medium and Middle-Medium lines (positions of real length), N per
 ply; with ``--random GAMES``, every prefix of that many random games instead (moves drawn uniformly, seed 41,
@@ -16,11 +16,8 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import BUILD
 from engine.clock import Deadline

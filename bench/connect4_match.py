@@ -1,6 +1,6 @@
 """A Connect Four match between two levels of the engine, from varied openings, colours alternating.
 
-    .venv/bin/python bench/connect4_match.py [--strong 8] [--weak 6] [--games 40] [--plies 2] [--seed 1]
+    .venv/bin/python -m bench.connect4_match [--strong 8] [--weak 6] [--games 40] [--plies 2] [--seed 1]
 
 Openings are sequences of ``--plies`` moves (every one of the 7^plies sequences, shuffled with ``--seed``); each
 opening is played twice, the strong level taking the first player's side once and the second player's once. Moves
@@ -13,11 +13,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.games.connect4 import Connect4
 from engine.player import think_at_level

@@ -1,6 +1,6 @@
 """Connect Four solver benchmark on Pons' test sets (``tests/data/connect4``), as in his test protocol.
 
-    .venv/bin/python bench/connect4_solver.py [SET ...] [--limit N] [--oracle]
+    .venv/bin/python -m bench.connect4_solver [SET ...] [--limit N] [--oracle]
 
 For each set: positions solved, wrong scores (must be 0), mean nodes per position and its ratio to Pons'
 published mean, mean and median microseconds per position, and thousands of nodes per second. The table is reset
@@ -15,8 +15,6 @@ import statistics
 import sys
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.games.connect4 import CELLS, Connect4
 from engine.solve import connect4_oracle as oracle

@@ -1,6 +1,6 @@
 """Our Connect Four analysis side by side with BitBully's, in alternating rounds: every column's exact score.
 
-    .venv/bin/python bench/connect4_vs_bitbully.py BITBULLY_PYTHON [SET ...] [--rounds N] [--limit N]
+    .venv/bin/python -m bench.connect4_vs_bitbully BITBULLY_PYTHON [SET ...] [--rounds N] [--limit N]
 
 BITBULLY_PYTHON is the interpreter of a separate virtual environment with ``pip install bitbully`` (AGPL: a
 reference to measure against, never imported by the project); it runs ``bench/bitbully_driver.py``. Ours is
@@ -20,8 +20,6 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.games.connect4 import Connect4
 

@@ -1,6 +1,6 @@
 """Our Connect Four solver side by side with Pascal Pons' C++ solver, in alternating rounds.
 
-    .venv/bin/python bench/connect4_vs_pons.py PONS_BINARY [SET ...] [--rounds N] [--limit N]
+    .venv/bin/python -m bench.connect4_vs_pons PONS_BINARY [SET ...] [--rounds N] [--limit N]
 
 PONS_BINARY is his ``c4solver`` built from github.com/PascalPons/connect4 at commit 514a128 ("part12"; ``make``
 in a checkout outside this repository). Each round feeds every set's sequences to both programs, one after the

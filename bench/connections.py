@@ -5,7 +5,7 @@ body, a byte every ``--trickle`` seconds) from ``--addresses`` source addresses,
 gunicorn.conf.py's worker) reached directly (``--front none``) or through a real nginx (``--front nginx``:
 deploy/nginx-single.conf as committed but for its ports, gunicorn with ``ARENA_PROXY_HOPS=1``).
 
-    .venv/bin/python bench/connections.py [--front both|none|nginx] [--sockets 1000] [--slow 100] [--addresses 1]
+    .venv/bin/python -m bench.connections [--front both|none|nginx] [--sockets 1000] [--slow 100] [--addresses 1]
                                           [--requests 200] [--interval 0.3]
 
 The holder connects from 127.0.0.1 (or 127.1.0.1 and on), the measured client from 127.0.0.2 (Linux routes all of
@@ -19,6 +19,7 @@ for the WebSockets' own cost). The server runs with per-address limits far above
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import multiprocessing
@@ -27,18 +28,13 @@ import resource
 import selectors
 import socket
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-import contextlib
-
-from servers import GENEROUS_CONNECTIONS, WEBSOCKET_UPGRADE, LiveServer, masked_frame
-from services import NGINX_SINGLE_CONF, Nginx
+from tests.support.servers import GENEROUS_CONNECTIONS, WEBSOCKET_UPGRADE, LiveServer, masked_frame
+from tests.support.services import NGINX_SINGLE_CONF, Nginx
 
 HOLDER = "127.0.0.1"
 MEASURED = "127.0.0.2"

@@ -1,7 +1,7 @@
 """What a crowd leaving at once costs a node: ``--watchers`` WebSockets join one game, then all close together,
 while ``GET /api/health`` is asked every 20 ms.
 
-    .venv/bin/python bench/crowd_leaves.py [--watchers 4000] [--runs 3]
+    .venv/bin/python -m bench.crowd_leaves [--watchers 4000] [--runs 3]
 
 Printed per run: how long until the game's watcher count reached 0, and the health checks' p50, p99 and longest
 wait during the leaving (from 0.5 s before it until 0.5 s after).
@@ -13,7 +13,6 @@ import argparse
 import json
 import socket
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -21,10 +20,8 @@ from pathlib import Path
 
 import requests
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from servers import GENEROUS_CONNECTIONS, WEBSOCKET_UPGRADE, LiveServer, masked_frame
-from web_latency import percentile
+from bench.web_latency import percentile
+from tests.support.servers import GENEROUS_CONNECTIONS, WEBSOCKET_UPGRADE, LiveServer, masked_frame
 
 
 def watcher(port: int, game_id: str) -> socket.socket:

@@ -2,7 +2,7 @@
 silent together (they read nothing, so they answer no ping, and the game's state waits unsent in the node), then a
 probe that reads but answers no ping joins a small game, and another that stops reading joins the long one.
 
-    .venv/bin/python bench/dead_clients.py [--silent 20] [--limit 300]
+    .venv/bin/python -m bench.dead_clients [--silent 20] [--limit 300]
 
 Engine.IO pings every 25 s and gives 20 s for the answer, so a dead client should be gone within about 45 s (and
 the time the node takes to notice). Printed: every change of the two games' watcher counts, seconds after the probes
@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import socket
-import sys
 import tempfile
 import threading
 import time
@@ -22,10 +21,8 @@ from pathlib import Path
 
 import requests
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from long_games import long_game
-from servers import GENEROUS_CONNECTIONS, WEBSOCKET_UPGRADE, LiveServer, masked_frame
+from tests.support.long_games import long_game
+from tests.support.servers import GENEROUS_CONNECTIONS, WEBSOCKET_UPGRADE, LiveServer, masked_frame
 
 
 def raw_websocket(port: int, receive_buffer: int | None = None) -> socket.socket:

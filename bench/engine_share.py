@@ -1,7 +1,7 @@
 """Whether one address can starve everybody else's engine: other addresses' engine moves while one address keeps
 the heaviest searches the API accepts busy.
 
-    .venv/bin/python bench/engine_share.py [--seconds 120] [--hogs 12] [--duels 4] [--labs 4] [--workers 2]
+    .venv/bin/python -m bench.engine_share [--seconds 120] [--hogs 12] [--duels 4] [--labs 4] [--workers 2]
 
 Starts ``gunicorn -w 1 "webapp:create_app()"`` with ``--workers`` engine processes. The attacker,
 from 127.0.0.1, keeps alive for ``--seconds``: ``--hogs`` chess games against a minimax engine of depth 64 (it
@@ -20,16 +20,13 @@ import argparse
 import http.client
 import json
 import statistics
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
+from tests.support.servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
 
 POLL = 0.02
 GIVE_UP = 30.0

@@ -1,6 +1,6 @@
 """What one client sending as fast as it can on one connection costs everybody else, against a real gunicorn.
 
-    .venv/bin/python bench/fast_senders.py [--seconds 8] [--runs 3] [--kinds noop binary pipelined]
+    .venv/bin/python -m bench.fast_senders [--seconds 8] [--runs 3] [--kinds noop binary pipelined]
 
 Starts ``gunicorn -w 1 "webapp:create_app()"`` in a temporary folder, with the per-address limits set far above
 what the measurement sends (``GENEROUS_CONNECTIONS``: every client shares the loopback address). For each kind of
@@ -26,7 +26,6 @@ import argparse
 import contextlib
 import socket
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -34,11 +33,8 @@ from pathlib import Path
 
 import requests
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from flood import cpu_seconds, percentile, server_worker_pid
-from servers import GENEROUS_CONNECTIONS, Flood, LiveServer, flooding, masked_frame, open_websocket
+from bench.flood import cpu_seconds, percentile, server_worker_pid
+from tests.support.servers import GENEROUS_CONNECTIONS, Flood, LiveServer, flooding, masked_frame, open_websocket
 
 PROBE_INTERVAL = 0.05
 MOVE_INTERVAL = 0.5

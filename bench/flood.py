@@ -1,7 +1,7 @@
 """What a client flooding the server with events costs everybody else: the move -> ``moved`` latency at the other
 clients (the opponent and the spectators of each game), with and without a flooder, against a real gunicorn.
 
-    .venv/bin/python bench/flood.py [--games 4] [--spectators 2] [--plies 40] [--runs 3] [--rate 1000] [--reconnect]
+    .venv/bin/python -m bench.flood [--games 4] [--spectators 2] [--plies 40] [--runs 3] [--rate 1000] [--reconnect]
                                     [--nginx]
 
 Starts ``gunicorn -w 1 "webapp:create_app()"`` (default event limit: 10/s, bursts of 20) in a
@@ -24,17 +24,14 @@ import argparse
 import multiprocessing
 import os
 import statistics
-import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
-from services import NGINX_SINGLE_CONF, Nginx
+from tests.support.servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
+from tests.support.services import NGINX_SINGLE_CONF, Nginx
 
 INTERVAL = 0.06
 PILES = [99] * 8

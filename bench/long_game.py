@@ -1,6 +1,6 @@
 """What one very long chess game costs a node: creating it from its setup, then reading it while it is not cached.
 
-    .venv/bin/python bench/long_game.py [--plies 1590] [--reads 20] [--hold 200] [--seed 1]
+    .venv/bin/python -m bench.long_game [--plies 1590] [--reads 20] [--hold 200] [--seed 1]
 
 Builds a legal game of about ``--plies`` plies that no rule ends (random quiet moves, a pawn move whenever the
 fifty-move counter gets high, no position three times), whose setup ``startpos moves ...`` fits the API's 8,000
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -24,11 +23,9 @@ from pathlib import Path
 
 import requests
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from long_games import long_game
-from many_games import rss_mib, worker_pid
-from servers import GENEROUS_CONNECTIONS, LiveServer
+from bench.many_games import rss_mib, worker_pid
+from tests.support.long_games import long_game
+from tests.support.servers import GENEROUS_CONNECTIONS, LiveServer
 
 
 def timed(call):  # type: ignore[no-untyped-def]

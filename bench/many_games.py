@@ -1,6 +1,6 @@
 """What many created games cost one node: memory of its worker, games it holds in memory, size of its database.
 
-    .venv/bin/python bench/many_games.py [--games 10000] [--untouched 5] [--clients 8] [--every 1000]
+    .venv/bin/python -m bench.many_games [--games 10000] [--untouched 5] [--clients 8] [--every 1000]
 
 Starts ``gunicorn -w 1 "webapp:create_app()"`` with a new SQLite database in a temporary folder and
 ``ARENA_UNTOUCHED_GAME_SECONDS=--untouched`` (0: games stay in memory until they finish, as before that setting
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import sys
 import tempfile
 import threading
 import time
@@ -33,9 +32,7 @@ from typing import Any
 
 import requests
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from servers import LiveServer
+from tests.support.servers import LiveServer
 
 FRIEND_GAMES = [("tictactoe", ["5", "1", "9"]), ("connect4", ["4", "4", "3", "5"]),
                 ("chess", ["e2e4", "e7e5", "g1f3", "b8c6"])]

@@ -1,7 +1,7 @@
 """A match between our chess engine and Stockfish limited to a given Elo, or another UCI engine, through
 python-chess.
 
-    .venv/bin/python bench/match.py [--games 20] [--elo 1350] [--time 0.5] [--personality balanced]
+    .venv/bin/python -m bench.match [--games 20] [--elo 1350] [--time 0.5] [--personality balanced]
                                     [--stockfish /usr/games/stockfish] [--seed 1] [--pgn games.pgn]
                                     [--opponent "COMMAND" [--opponent-dir DIR]]
 
@@ -23,15 +23,12 @@ import csv
 import math
 import random
 import shlex
-import sys
 import time
 from pathlib import Path
 
 import chess
 import chess.engine
 import chess.pgn
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.chess.openings import openings_dir
 from engine.games.chess import ChessState

@@ -1,7 +1,7 @@
 """The red team's attacks on one node, repeated side by side with a victim: what each costs another user's engine
 moves, the node's memory and its availability, against a real gunicorn with the limits `make run` has.
 
-    .venv/bin/python bench/red_team.py [--front both|none|nginx] [--moves 30] [--attacks rematch,creations,...]
+    .venv/bin/python -m bench.red_team [--front both|none|nginx] [--moves 30] [--attacks rematch,creations,...]
                                        [--crashes 10] [--no-floors]
 
 Each front starts ``gunicorn -w 1 "webapp:create_app()"`` (``ARENA_PACE=0``, every other setting as
@@ -48,7 +48,6 @@ import random
 import resource
 import socket
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -59,12 +58,10 @@ from typing import Any, Protocol
 
 import websocket
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from long_games import long_game
-from many_games import rss_mib, worker_pid
-from servers import LiveServer, free_port
-from services import NGINX_SINGLE_CONF, Nginx
+from bench.many_games import rss_mib, worker_pid
+from tests.support.long_games import long_game
+from tests.support.servers import LiveServer, free_port
+from tests.support.services import NGINX_SINGLE_CONF, Nginx
 
 ATTACKER, VICTIM, PROBER = "127.0.0.1", "127.0.0.2", "127.0.0.3"
 PILES = [99] * 8

@@ -1,7 +1,7 @@
 """How long the review of a 40-move chess game takes on the engine workers, and what it costs a game being played
 meanwhile.
 
-    .venv/bin/python bench/review.py [--baseline 30] [--workers 2]
+    .venv/bin/python -m bench.review [--baseline 30] [--workers 2]
 
 Starts ``gunicorn -w 1 "webapp:create_app()"`` with ``--workers`` engine processes. From 127.0.0.1 it
 plays the first 40 moves (80 plies) of a Ruy Lopez between two people and resigns, then asks for the review of the
@@ -21,11 +21,8 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from engine_share import Http, play_victim
-from servers import GENEROUS_CONNECTIONS, LiveServer
+from bench.engine_share import Http, play_victim
+from tests.support.servers import GENEROUS_CONNECTIONS, LiveServer
 
 GAME_TEXT = """e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 c4 c6 cxb5 axb5 Nc3 Bb7
 Bg5 b4 Nb1 h6 Bh4 c5 dxe5 Nxe4 Bxe7 Qxe7 exd6 Qf6 Nbd2 Nxd6 Nc4 Nxc4 Bxc4 Nb6 Ne5 Rae8 Bxf7+ Rxf7 Nxf7 Rxe1+ Qxe1 Kxf7

@@ -1,7 +1,7 @@
 """What keeping a search record costs the commit of an engine move: ``encode_record`` plus ``Store.add_move`` with
 the record, against ``add_move`` alone, on a real SQLite file (or ``--url``).
 
-    .venv/bin/python bench/search_records.py [--moves 300] [--rounds 3] [--url postgresql://...]
+    .venv/bin/python -m bench.search_records [--moves 300] [--rounds 3] [--url postgresql://...]
 
 The records are real final events: tic-tac-toe (alpha-beta depth 9 with its tree), Nim 5-6-7 (minimax depth 5,
 whose 3,000-node tree the engine process cut to the cap), Connect Four level 8 and chess level 8. Each round
@@ -14,14 +14,11 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import statistics
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.games import new_game
 from webapp.clock import SYSTEM_CLOCK

@@ -1,6 +1,6 @@
 """How long a node takes to stop on SIGTERM while it serves open WebSockets and its engine workers search.
 
-    .venv/bin/python bench/shutdown.py [--tries 20] [--watchers 20] [--searches 1] [--silent 0]
+    .venv/bin/python -m bench.shutdown [--tries 20] [--watchers 20] [--searches 1] [--silent 0]
 
 Each try starts ``gunicorn -w 1 "webapp:create_app()"`` (``ARENA_WORKERS=2``) on one instance folder,
 connects ``--watchers`` Socket.IO clients to a game, waits until ``--searches`` long engine searches run (Nim,
@@ -18,16 +18,14 @@ import os
 import signal
 import socket
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
 import websocket
-from servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
-from services import alive, descendants
+
+from tests.support.servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
+from tests.support.services import alive, descendants
 
 LONG_ENGINE = {"type": "engine", "time": 60, "algorithm": "minimax"}
 

@@ -1,6 +1,6 @@
 """What a search recorded for the stepper costs: its time beside the same search unrecorded, its memory, its JSON.
 
-    .venv/bin/python bench/stepper_record.py [--rounds N]
+    .venv/bin/python -m bench.stepper_record [--rounds N]
 
 For searches of about 2,000 to 50,000 nodes in three games (depth-limited, every technique, as the stepper runs
 them), each round runs the search without a recorder, then with one (``engine.stepper.record_search``), in turn;
@@ -15,12 +15,8 @@ import argparse
 import gzip
 import json
 import statistics
-import sys
 import time
 import tracemalloc
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import BUILD
 from engine.games import game_class

@@ -1,7 +1,7 @@
 """Solved tables: build time, size on disk, load time and probe speed; and how well Wolves & Rabbit's evaluation
 predicts the solved result.
 
-    .venv/bin/python bench/tablebase.py [--games wolves tictactoe] [--builds 3] [--loads 20] [--eval 30000]
+    .venv/bin/python -m bench.tablebase [--games wolves tictactoe] [--builds 3] [--loads 20] [--eval 30000]
 
 Tables are built into a temporary folder (the cache is left alone). Build, load and probe times are medians of
 ``--builds`` / ``--loads`` runs; a load reads and checks the file (no in-process cache). With ``--eval N`` it
@@ -16,13 +16,10 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.games import game_class
 from engine.games.wolves import START_RABBIT_SQUARES, Wolves, rabbit_score

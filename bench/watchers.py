@@ -2,9 +2,9 @@
 ``moved`` of its game, in order, and the delay from the server's broadcast (``moved.sent_at``, its wall clock) to
 the arrival at each watcher is measured.
 
-    .venv/bin/python bench/watchers.py [--games 50] [--watchers 10] [--pace 1.0] [--client socketio|lean]
+    .venv/bin/python -m bench.watchers [--games 50] [--watchers 10] [--pace 1.0] [--client socketio|lean]
                                        [--probes 10] [--repeat 3]
-    .venv/bin/python bench/watchers.py --nodes 2 --games 100 --watchers 10 [--spread nginx|direct] ...
+    .venv/bin/python -m bench.watchers --nodes 2 --games 100 --watchers 10 [--spread nginx|direct] ...
 
 Each game is Connect Four between two engines (``--level``, default 2 for both seats), created through the API
 of one node (game ``i`` on node ``i % nodes``, whose engine workers then play it), ``ARENA_PACE=--pace`` seconds
@@ -58,11 +58,9 @@ from typing import Any
 
 import requests
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from servers import GENEROUS_CONNECTIONS, LiveServer
-from services import Nginx, RedisServer
-from web_latency import cpu_seconds, loop_stalls, percentile
+from bench.web_latency import cpu_seconds, loop_stalls, percentile
+from tests.support.servers import GENEROUS_CONNECTIONS, LiveServer
+from tests.support.services import Nginx, RedisServer
 
 SUBNETS = ("127.0.1", "127.0.2")
 """Client source subnets for ``--spread nginx``; nginx's ip_hash (first three octets) sends them to different

@@ -3,7 +3,7 @@ player and ``--clients - 1`` spectators. Checks that every client receives every
 engine's ``search`` events (a "final" for each engine move), counts ``error`` events, and measures the time from
 the engine's final event leaving its worker process (``info.sent_at``) to ``moved`` arriving at each client.
 
-    .venv/bin/python bench/web_clients.py [--games 25] [--clients 4] [--moves 8] [--processes 4]
+    .venv/bin/python -m bench.web_clients [--games 25] [--clients 4] [--moves 8] [--processes 4]
 
 Games alternate tic-tac-toe (level 8) and Connect Four (level 3); each player plays a random legal move as soon
 as it is its turn, for at most ``--moves`` moves, then resigns if the game is still on. ``ARENA_WORKERS=2``.
@@ -15,17 +15,14 @@ import argparse
 import multiprocessing
 import random
 import statistics
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
-from web_latency import percentile
+from bench.web_latency import percentile
+from tests.support.servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
 
 GAMES = [("tictactoe", 8), ("connect4", 3)]
 

@@ -1,7 +1,7 @@
 """Round trip of a person's move while both engine workers search: emit ``move`` -> ``moved`` back at the mover
 and at a spectator, over many moves on loopback, against a real gunicorn.
 
-    .venv/bin/python bench/web_latency.py [--moves 200] [--interval 0.06] [--stalls 0.02]
+    .venv/bin/python -m bench.web_latency [--moves 200] [--interval 0.06] [--stalls 0.02]
 
 Starts ``gunicorn -w 1 "webapp:create_app()"`` with ``ARENA_WORKERS=2`` in a temporary folder, gives
 both workers a 60-second search (Nim, minimax, no pruning; two games created from two addresses, since one
@@ -20,14 +20,11 @@ import json
 import os
 import re
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
+from tests.support.servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
 
 LONG_ENGINE = {"type": "engine", "time": 60, "algorithm": "minimax"}
 

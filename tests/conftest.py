@@ -40,7 +40,7 @@ def engine_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def postgres_server():
     """A real PostgreSQL server on a free loopback port for the whole run (started on first use, stopped at the
     end); ``postgres_server.create_database()`` gives the ``postgresql://`` URL of a new empty database."""
-    from postgres_server import PostgresServer
+    from support.postgres_server import PostgresServer
 
     server = PostgresServer().start()
     yield server
@@ -59,7 +59,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def live_server(tmp_path: Path):
     """A real gunicorn serving the app on a free loopback port, with SQLite in ``tmp_path``; stopped afterwards.
     Attributes: ``url``, ``port``, ``start()``, ``stop()``, ``kill()``, ``get(path)``, ``post(path, body)``."""
-    from servers import LiveServer
+    from support.servers import LiveServer
 
     server = LiveServer(tmp_path / "instance").start()
     yield server
@@ -71,7 +71,7 @@ def module_server(tmp_path_factory: pytest.TempPathFactory):
     """One real gunicorn (as ``live_server``) for all the tests of a module, for modules whose tests each make
     games of their own and never stop the server or count what it holds; per-address limits
     ``servers.GENEROUS_CONNECTIONS`` (every test of the module comes from 127.0.0.1)."""
-    from servers import GENEROUS_CONNECTIONS, LiveServer
+    from support.servers import GENEROUS_CONNECTIONS, LiveServer
 
     server = LiveServer(tmp_path_factory.mktemp("server") / "instance", env=GENEROUS_CONNECTIONS).start()
     yield server
@@ -82,7 +82,7 @@ def module_server(tmp_path_factory: pytest.TempPathFactory):
 def clock():
     """A ``helpers.ManualClock``: a test that asks for it gets an ``app`` whose time moves only when the test
     advances it."""
-    from helpers import ManualClock
+    from support.clocks import ManualClock
 
     return ManualClock()
 

@@ -11,8 +11,8 @@ import socket
 import pytest
 import websocket
 from flask_limiter.util import get_qualified_name
-from long_games import long_game
-from servers import LiveServer
+from support.long_games import long_game
+from support.servers import LiveServer
 
 from webapp.config import ConfigError, load_config
 from webapp.schema import DOCUMENT

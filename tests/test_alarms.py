@@ -4,7 +4,8 @@ come and not before, and they start once."""
 from __future__ import annotations
 
 import pytest
-from helpers import ManualClock, eventually
+from support.clocks import ManualClock
+from support.waiting import eventually
 
 from webapp.alarms import Alarms
 

@@ -6,7 +6,8 @@ clear error and changes nothing."""
 from __future__ import annotations
 
 import pytest
-from helpers import analyse_json, eventually
+from support.helpers import analyse_json
+from support.waiting import eventually
 
 from engine.game import play_moves
 from engine.games import game_class

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from helpers import FRIEND, assert_error, create, eventually, friend_game
+from support.helpers import FRIEND, assert_error, create, friend_game
+from support.waiting import eventually
 
 
 def test_create_answers_id_url_seat_token_and_sets_the_seat_cookie(client):

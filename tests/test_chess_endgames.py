@@ -10,7 +10,7 @@ from pathlib import Path
 
 import chess
 import pytest
-from helpers import TickingClock
+from support.clocks import TickingClock
 
 from engine.games import new_game
 from engine.search import make_searcher

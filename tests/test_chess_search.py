@@ -7,7 +7,7 @@ import threading
 
 import chess
 import pytest
-from helpers import TickingClock
+from support.clocks import TickingClock
 
 from engine.chess.levels import LEVELS
 from engine.chess.search import ChessSearcher

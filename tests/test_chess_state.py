@@ -7,7 +7,7 @@ import tracemalloc
 
 import chess
 import pytest
-from long_games import long_game
+from support.long_games import long_game
 
 from engine.game import IllegalMoveError, InvalidSetupError, play_moves
 from engine.games import game_class, new_game

@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 
 import pytest
-from helpers import assert_error, create, wait_for_end, wait_for_turn
-from servers import GENEROUS_CONNECTIONS, LiveServer
+from support.helpers import assert_error, create, wait_for_end, wait_for_turn
+from support.servers import GENEROUS_CONNECTIONS, LiveServer
 
 from engine.games import new_game
 from webapp.errors import ArenaError

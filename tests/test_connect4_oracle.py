@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import TickingClock
+from support.clocks import TickingClock
 
 from engine.clock import Deadline
 from engine.game import WIN

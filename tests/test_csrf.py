@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import assert_error, create, friend_game
+from support.helpers import assert_error, create, friend_game
 
 ACTIONS = ("resign", "takeback", "rematch", "seats")
 

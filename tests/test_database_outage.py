@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 import requests
-from helpers import eventually
-from postgres_server import PostgresServer
-from servers import EventClient, LiveServer
+from support.postgres_server import PostgresServer
+from support.servers import EventClient, LiveServer
+from support.waiting import eventually
 
 from webapp.errors import DATABASE_RETRY_SECONDS
 

@@ -3,7 +3,7 @@ it got; the pause is kept in the store, so every node and a restarted server kee
 
 from __future__ import annotations
 
-from helpers import assert_error, create, wait_for_ply
+from support.helpers import assert_error, create, wait_for_ply
 
 from webapp import create_app
 

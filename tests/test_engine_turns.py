@@ -7,9 +7,9 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from helpers import state_when
-from inbox import Inbox
 from sqlalchemy import update
+from support.helpers import state_when
+from support.inbox import Inbox
 
 from webapp import create_app
 from webapp.arena.turns import RESUMED_MINIMUM_SECONDS

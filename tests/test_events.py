@@ -7,8 +7,9 @@ import os
 import signal
 
 import pytest
-from helpers import connect, eventually, named
-from inbox import Inbox
+from support.helpers import connect, named
+from support.inbox import Inbox
+from support.waiting import eventually
 
 from webapp.arena.presence import COUNT_INTERVAL
 from webapp.transport.sockets import socketio

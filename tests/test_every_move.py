@@ -4,7 +4,7 @@ web app's ``POST /api/games/<id>/searches/<ply>/every-move`` that runs it on the
 from __future__ import annotations
 
 import pytest
-from helpers import assert_error, connect, heard_within, wait_for_ply
+from support.helpers import assert_error, connect, heard_within, wait_for_ply
 
 from engine.game import is_decided
 from engine.games import new_game

@@ -5,7 +5,7 @@ people (a takeback offer, or accepting one made before the end)."""
 from __future__ import annotations
 
 import pytest
-from helpers import assert_error, connect, create, friend_game, named, wait_for_end, wait_for_turn
+from support.helpers import assert_error, connect, create, friend_game, named, wait_for_end, wait_for_turn
 
 ENGINE_NIM = {"game": "nim", "opponent": {"type": "engine", "level": 1}, "side": 0,
               "options": {"piles": [5, 5, 5], "takeback": True}}

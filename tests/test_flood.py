@@ -15,9 +15,9 @@ import time
 from collections import Counter
 
 import pytest
-from helpers import eventually
-from servers import EventClient, LiveServer
 from socketio.exceptions import SocketIOError
+from support.servers import EventClient, LiveServer
+from support.waiting import eventually
 
 pytestmark = pytest.mark.servers
 

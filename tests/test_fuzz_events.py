@@ -11,7 +11,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fuzz_strategies import (
+from hypothesis import HealthCheck, given, settings
+from hypothesis import event as note
+from hypothesis import strategies as st
+from support.fuzz_strategies import (
     GAME_KINDS,
     GAMES,
     TOKEN_KINDS,
@@ -24,10 +27,7 @@ from fuzz_strategies import (
     stored_ids,
     token_for,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import event as note
-from hypothesis import strategies as st
-from servers import GENEROUS_LIMITS
+from support.servers import GENEROUS_LIMITS
 
 from webapp.errors import ErrorCode
 from webapp.transport.sockets import socketio

@@ -11,7 +11,9 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from fuzz_strategies import (
+from hypothesis import HealthCheck, event, example, given, settings
+from hypothesis import strategies as st
+from support.fuzz_strategies import (
     GAME_KINDS,
     TOKEN_KINDS,
     arbitrary_json,
@@ -23,9 +25,7 @@ from fuzz_strategies import (
     stored_ids,
     token_for,
 )
-from hypothesis import HealthCheck, event, example, given, settings
-from hypothesis import strategies as st
-from servers import GENEROUS_LIMITS
+from support.servers import GENEROUS_LIMITS
 
 from webapp.errors import ErrorCode
 

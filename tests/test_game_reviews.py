@@ -8,7 +8,8 @@ import json
 import subprocess
 import sys
 
-from helpers import assert_error, connect, eventually, friend_game, heard_within
+from support.helpers import assert_error, connect, friend_game, heard_within
+from support.waiting import eventually
 
 REVIEW_WAIT = 120.0
 

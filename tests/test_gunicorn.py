@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 import requests
 import socketio
-from servers import EventClient, LiveServer
+from support.servers import EventClient, LiveServer
 
 pytestmark = pytest.mark.servers
 

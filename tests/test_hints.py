@@ -3,7 +3,9 @@ out on the engine workers and sent to its room; exact where the truth is known, 
 
 from __future__ import annotations
 
-from helpers import TickingClock, assert_error, connect, create, eventually, friend_game, named
+from support.clocks import TickingClock
+from support.helpers import assert_error, connect, create, friend_game, named
+from support.waiting import eventually
 
 from engine.games import new_game
 from engine.games.chess import ChessState

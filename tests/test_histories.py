@@ -5,7 +5,7 @@ exercises added once, answered, moved, forgotten and bounded."""
 from __future__ import annotations
 
 import pytest
-from helpers import new_game
+from support.helpers import new_game
 
 from webapp.store import Store
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers import assert_error, create
+from support.helpers import assert_error, create
 
 from webapp.seats import issue_token
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import analyse_json, eventually
+from support.helpers import analyse_json
+from support.waiting import eventually
 
 from engine.cli import main
 from engine.commands.analyse import TOGGLES

@@ -3,7 +3,7 @@ now; an abandoned game leaves it and keeps its link."""
 
 from __future__ import annotations
 
-from helpers import connect, create
+from support.helpers import connect, create
 
 from webapp.arena.reads import LIVE_RECENT_SECONDS
 

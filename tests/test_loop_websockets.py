@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 import socketio
 import websocket
-from helpers import eventually
-from long_games import long_game
-from servers import GENEROUS_CONNECTIONS, WEBSOCKET_UPGRADE, LiveServer, masked_frame
+from support.long_games import long_game
+from support.servers import GENEROUS_CONNECTIONS, WEBSOCKET_UPGRADE, LiveServer, masked_frame
+from support.waiting import eventually
 
 from webapp.config import MAX_BODY_BYTES
 from webapp.transport.loop_websockets import UNSENT_LIMIT

@@ -8,8 +8,8 @@ import time
 
 import pytest
 import websocket
-from helpers import eventually
-from servers import LiveServer
+from support.servers import LiveServer
+from support.waiting import eventually
 
 from webapp.views.events import UNREADABLE_LIMIT
 

@@ -14,8 +14,8 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from helpers import new_game
 from sqlalchemy import create_engine, inspect, text
+from support.helpers import new_game
 
 from webapp.arena.reviews import settings_of
 from webapp.search.records import encode_record

@@ -9,9 +9,9 @@ import threading
 from pathlib import Path
 
 import pytest
-from helpers import eventually
-from servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
-from services import Nginx, RedisServer
+from support.servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
+from support.services import Nginx, RedisServer
+from support.waiting import eventually
 
 from webapp.arena.assemble import ArenaSettings, assemble
 from webapp.arena.turns import CHANGED_ELSEWHERE

@@ -18,8 +18,8 @@ import pytest
 import requests
 import requests.adapters
 import websocket
-from servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
-from services import NGINX_SINGLE_CONF, Nginx
+from support.servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
+from support.services import NGINX_SINGLE_CONF, Nginx
 
 pytestmark = pytest.mark.servers
 

@@ -3,7 +3,7 @@ each answered by the other player; every refusal changes nothing."""
 
 from __future__ import annotations
 
-from helpers import assert_error, create, friend_game
+from support.helpers import assert_error, create, friend_game
 
 
 def offer(client, game_id: str, token: str, kind: str):

@@ -7,7 +7,8 @@ from __future__ import annotations
 import socket
 import threading
 
-from helpers import ManualClock, eventually
+from support.clocks import ManualClock
+from support.waiting import eventually
 
 from webapp.transport.connections import OpenConnections
 

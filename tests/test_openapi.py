@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 import requests
 import schemathesis
-from fuzz_strategies import GAME_KINDS, TOKEN_KINDS, Games, Post, new_games, token_for
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
@@ -22,7 +21,8 @@ from schemathesis.specs.openapi.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
-from servers import GENEROUS_CONNECTIONS, LiveServer
+from support.fuzz_strategies import GAME_KINDS, TOKEN_KINDS, Games, Post, new_games, token_for
+from support.servers import GENEROUS_CONNECTIONS, LiveServer
 
 pytestmark = pytest.mark.servers
 

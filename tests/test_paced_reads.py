@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import threading
 
-from helpers import ManualClock, eventually
+from support.clocks import ManualClock
+from support.waiting import eventually
 
 from webapp.transport.paced_reads import PacedSocket, PaceReads
 from webapp.transport.token_bucket import TokenBucket

@@ -14,9 +14,9 @@ from typing import Any
 
 import psycopg
 import pytest
-from helpers import new_game
-from servers import EventClient, LiveServer
 from sqlalchemy.exc import IntegrityError
+from support.helpers import new_game
+from support.servers import EventClient, LiveServer
 
 from webapp.store import PlyTakenError, Store, StoredGame, StoredMove, StoredSeat, database_url
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from helpers import ManualClock
+from support.clocks import ManualClock
 
 from webapp.alarms import Alarms
 from webapp.arena.presence import COUNT_INTERVAL, Presence

@@ -6,9 +6,9 @@ from __future__ import annotations
 import signal
 
 import pytest
-from helpers import eventually
-from servers import EventClient, LiveServer
-from services import RedisServer
+from support.servers import EventClient, LiveServer
+from support.services import RedisServer
+from support.waiting import eventually
 
 from engine import BUILD
 from webapp.transport.message_queue import redacted

@@ -11,7 +11,7 @@ from operator import xor
 from pathlib import Path
 
 import pytest
-from helpers import TickingClock
+from support.clocks import TickingClock
 
 from engine.cli import main
 from engine.game import WIN, State

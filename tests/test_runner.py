@@ -9,7 +9,7 @@ import signal
 import threading
 
 import pytest
-from helpers import eventually
+from support.waiting import eventually
 
 from engine.games import new_game
 from webapp.clock import SYSTEM_CLOCK

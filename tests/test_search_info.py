@@ -7,7 +7,7 @@ import multiprocessing
 import threading
 
 import pytest
-from helpers import TickingClock
+from support.clocks import TickingClock
 
 from engine.game import WIN
 from engine.games.connect4 import Connect4

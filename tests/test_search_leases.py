@@ -4,8 +4,8 @@ extend nor delete the lease another node took since."""
 from __future__ import annotations
 
 import pytest
-from helpers import eventually
-from services import RedisServer
+from support.services import RedisServer
+from support.waiting import eventually
 
 from webapp.search.leases import PREFIX, SearchLeases
 from webapp.transport.redis_clients import connect

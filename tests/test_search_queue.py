@@ -11,11 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import eventually
-from inbox import Inbox
 from redis import Redis
-from servers import ROOT, EventClient, LiveServer
-from services import RedisServer
+from support.inbox import Inbox
+from support.servers import ROOT, EventClient, LiveServer
+from support.services import RedisServer
+from support.waiting import eventually
 
 from webapp import create_app
 from webapp.transport.sockets import socketio

@@ -8,7 +8,7 @@ import json
 import threading
 
 import chess.pgn
-from inbox import Inbox
+from support.inbox import Inbox
 
 from engine.games import new_game
 from webapp.clock import SYSTEM_CLOCK

@@ -12,9 +12,9 @@ import subprocess
 
 import pytest
 import websocket
-from helpers import eventually
-from servers import EventClient, LiveServer
-from services import alive, descendants
+from support.servers import EventClient, LiveServer
+from support.services import alive, descendants
+from support.waiting import eventually
 
 pytestmark = pytest.mark.servers
 

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 import requests
-from helpers import eventually
-from servers import GENEROUS_CONNECTIONS, LiveServer, flooding, masked_frame, open_websocket
+from support.servers import GENEROUS_CONNECTIONS, LiveServer, flooding, masked_frame, open_websocket
+from support.waiting import eventually
 
 pytestmark = pytest.mark.servers
 

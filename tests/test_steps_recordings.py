@@ -8,11 +8,11 @@ import itertools
 import threading
 
 import pytest
-from helpers import eventually
+from support.fakes import HandRunner
+from support.waiting import eventually
 
 from engine.search.info import SearchOptions
 from engine.stepper import record_search
-from tests.test_engine_failures import HandRunner
 from webapp.arena.analysis import position
 from webapp.arena.steps import Stepper
 from webapp.errors import ArenaError, ErrorCode

@@ -6,7 +6,8 @@ from __future__ import annotations
 import threading
 
 import pytest
-from helpers import WAIT, new_game
+from support.helpers import new_game
+from support.waiting import WAIT
 
 from webapp.errors import ArenaError
 from webapp.store import PlyTakenError, Store, StoredMove

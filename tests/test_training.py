@@ -5,7 +5,8 @@ empties the queue."""
 
 from __future__ import annotations
 
-from helpers import WAIT, assert_error, create, eventually
+from support.helpers import assert_error, create
+from support.waiting import WAIT, eventually
 
 REVIEWED = ["5", "2", "1", "9", "3", "7", "4", "6", "8"]
 """X (the creator) threw away a win with 3. 3 (ply 5) and a draw with 4. 4 (ply 7)."""

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ManualClock
+from support.clocks import ManualClock
 
 from webapp.arena.assemble import Arena, ArenaSettings, assemble
 from webapp.arena.touches import Touches

@@ -3,7 +3,7 @@ it missed or received out of order an event (databases older than the column gai
 
 from __future__ import annotations
 
-from helpers import connect, named
+from support.helpers import connect, named
 
 
 def version_of(client, game_id: str) -> int:

@@ -4,7 +4,8 @@ by a signed link that expires. Another browser, or a forged cookie, sees and cha
 
 from __future__ import annotations
 
-from helpers import WAIT, assert_error, create, eventually, state_when
+from support.helpers import assert_error, create, state_when
+from support.waiting import WAIT, eventually
 
 from webapp.views.history import MOVE_LINK_SECONDS
 

@@ -1,5 +1,5 @@
 """The time as the server reads it: one ``Clock`` object, passed to every part that reads or waits on time, so that
-a test can drive it (tests/helpers.py ``ManualClock``). Not to be confused with the players' game clocks
+a test can drive it (tests/support/clocks.py ``ManualClock``). Not to be confused with the players' game clocks
 (``webapp.game_clocks``), which are computed from the times this clock gives."""
 
 from __future__ import annotations

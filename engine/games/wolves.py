@@ -127,7 +127,7 @@ def rabbit_score(rabbit: int, wolves: int, *, refined: bool = True) -> int:
 
     Base: minus ``DISTANCE_WEIGHT`` per move of the rabbit's escape route with the wolves frozen, or minus
     ``UNREACHABLE_PENALTY`` when there is none. ``refined`` adds what measured better against the solved table
-    (``bench/tablebase.py --eval``): wolves already below the rabbit (``PASSED_WOLF_WEIGHT`` each) and the
+    (``python -m bench.tablebase --eval``): wolves already below the rabbit (``PASSED_WOLF_WEIGHT`` each) and the
     ranks between the highest and lowest wolf (``SPREAD_WEIGHT`` each).
     """
     distance = escape_distance(rabbit, wolves)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 import requests
-from pages import (
+from playwright.sync_api import Browser, Page, expect
+from support.pages import (
     ANALYSIS_NODES,
     STEPPED_SEARCHES,
     create_game,
@@ -20,8 +21,7 @@ from pages import (
     open_reviewed_game,
     open_steps,
 )
-from playwright.sync_api import Browser, Page, expect
-from servers import LiveServer
+from support.servers import LiveServer
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 REPORTED = ("moderate", "serious", "critical")

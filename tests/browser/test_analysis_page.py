@@ -9,9 +9,9 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from helpers import analyse_json
-from pages import open_page
 from playwright.sync_api import Browser, Page, expect
+from support.helpers import analyse_json
+from support.pages import open_page
 
 from engine.game import play_moves
 from engine.games.connect4 import Connect4

@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pages import create_game, open_page
 from playwright.sync_api import Browser, Page, expect
-from servers import LiveServer
+from support.pages import create_game, open_page
+from support.servers import LiveServer
 
 ENGINE_TIMEOUT_MS = 60_000
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pages import open_page
 from playwright.sync_api import Browser
+from support.pages import open_page
 
 from engine.game import WIN
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import eventually
-from pages import open_page, type_move
 from playwright.sync_api import Browser, expect
-from servers import SearchFreezer
+from support.pages import open_page, type_move
+from support.servers import SearchFreezer
+from support.waiting import eventually
 
 AFTER_E4_E5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
 ENGINE_TIMEOUT_MS = 30_000

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pages import open_page
 from playwright.sync_api import Browser, expect
+from support.pages import open_page
 
 FLAG_TIMEOUT_MS = 30_000
 """A 15-second clock falls within this, with room for a loaded machine."""

@@ -9,8 +9,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import requests
-from pages import open_home
 from playwright.sync_api import Browser, Page, expect
+from support.pages import open_home
 
 RECORD_VIOLATIONS = """
 window.__cspViolations = [];

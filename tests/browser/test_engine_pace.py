@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import eventually
 from playwright.sync_api import Browser, expect
-from servers import LiveServer
+from support.servers import LiveServer
+from support.waiting import eventually
 
 CREATE = """(body) => fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
     body: JSON.stringify(body)}).then((answer) => answer.json())"""

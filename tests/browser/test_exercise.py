@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pages import open_page, reviewed_game, type_move
 from playwright.sync_api import Browser, expect
+from support.pages import open_page, reviewed_game, type_move
 
 
 def test_an_error_becomes_an_exercise(module_server, browser: Browser, artifacts: Path) -> None:

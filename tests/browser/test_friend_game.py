@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pages import open_page, type_move
 from playwright.sync_api import Browser, Page, expect
+from support.pages import open_page, type_move
 
 FLAG_TIMEOUT_MS = 60_000
 """A 30-second clock falls within this, with room for a loaded machine."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pages import create_game, open_page
 from playwright.sync_api import Browser, expect
+from support.pages import create_game, open_page
 
 SETUP = "12123434565677"
 """Fourteen stones, Red to move, every column open."""

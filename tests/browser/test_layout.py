@@ -5,8 +5,8 @@ placeholder."""
 from __future__ import annotations
 
 import pytest
-from pages import create_game
 from playwright.sync_api import Browser
+from support.pages import create_game
 
 LONG_LABEL = {"type": "engine", "algorithm": "alphabeta", "depth": 30, "time": 1.5, "personality": "aggressive"}
 MOVES = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3", "d6", "c3", "O-O",

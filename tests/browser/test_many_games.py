@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import requests
 from playwright.sync_api import Browser, expect
-from servers import GENEROUS_CONNECTIONS, LiveServer
+from support.servers import GENEROUS_CONNECTIONS, LiveServer
 
 GAMES = 500
 

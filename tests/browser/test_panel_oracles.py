@@ -8,7 +8,7 @@ from pathlib import Path
 
 import requests
 from playwright.sync_api import Browser, expect
-from servers import LiveServer
+from support.servers import LiveServer
 
 ENGINE_TIMEOUT_MS = 60_000
 COUNTERS = ("#p-depth", "#p-nodes", "#p-pruned", "#p-cutoffs", "#p-tt", "#p-nps", "#p-ebf")

@@ -12,8 +12,8 @@ import sys
 import chess
 import pytest
 import requests
-from pages import create_game
 from playwright.sync_api import Browser, expect
+from support.pages import create_game
 
 SEARCHES = [("tictactoe", 6, 3000), ("nim", 6, 3000), ("connect4", 5, 0), ("wolves", 5, 0), ("chess", 4, 0)]
 """(game, depth, recorded tree nodes as the app records them) of an alpha-beta search from the start position."""

@@ -7,10 +7,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from helpers import eventually
-from pages import open_page
 from playwright.sync_api import Browser, Page, expect
-from servers import SearchFreezer
+from support.pages import open_page
+from support.servers import SearchFreezer
+from support.waiting import eventually
 
 ENGINE_TIMEOUT_MS = 30_000
 

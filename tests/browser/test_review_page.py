@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pages import open_page
 from playwright.sync_api import Browser, expect
+from support.pages import open_page
 
 REVIEW_TIMEOUT_MS = 60_000
 

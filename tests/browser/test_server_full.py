@@ -4,9 +4,9 @@ joins the game once a connection is free."""
 from __future__ import annotations
 
 import pytest
-from pages import open_page
 from playwright.sync_api import Browser, expect
-from servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
+from support.pages import open_page
+from support.servers import GENEROUS_CONNECTIONS, EventClient, LiveServer
 
 pytestmark = pytest.mark.servers
 

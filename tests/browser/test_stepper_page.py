@@ -10,8 +10,8 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from pages import create_game, open_page
 from playwright.sync_api import Browser, Page, expect
+from support.pages import create_game, open_page
 
 from engine.games import game_class
 from engine.search.info import SearchOptions

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from pages import ANALYSIS_NODES, create_game, open_analysis, open_home, open_path, open_reviewed_game
 from playwright.sync_api import Browser, Page
-from servers import LiveServer
+from support.pages import ANALYSIS_NODES, create_game, open_analysis, open_home, open_path, open_reviewed_game
+from support.servers import LiveServer
 
 TOO_SMALL = """() => [...document.querySelectorAll(`button, a[href], select, input:not([type=hidden]), textarea,
     summary, [role=button], [role=treeitem], [role=gridcell].actionable, [tabindex="0"]`)]

@@ -9,11 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import eventually
-from pages import create_game, open_page
 from playwright.sync_api import Browser, expect
-from servers import GENEROUS_CONNECTIONS, LiveServer
-from shifted_app import SHIFT_FILE, SHIFTED_APP, shift_time
+from support.pages import create_game, open_page
+from support.servers import GENEROUS_CONNECTIONS, LiveServer
+from support.shifted_app import SHIFT_FILE, SHIFTED_APP, shift_time
+from support.waiting import eventually
 
 MOVES = list("3444133434435253255551777777112222")
 """Red (the visitor) throws away the win with 1. 3 (4 wins) and the draw with 3. 1 (4 draws; 5 loses in 14); Yellow

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pages import create_game, open_page
 from playwright.sync_api import Browser, expect
+from support.pages import create_game, open_page
 
 
 def test_a_visitor_lists_filters_and_forgets_its_games(module_server, browser: Browser, artifacts: Path) -> None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from helpers import eventually
 from playwright.sync_api import Browser, Page, expect
-from servers import LiveServer
+
+from .servers import LiveServer
+from .waiting import eventually
 
 Opener = Callable[[Page, LiveServer], None]
 """Opens some page of a live server in a browser page, set up as a test needs it."""

@@ -10,7 +10,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from servers import ROOT, free_port
+from .servers import ROOT, free_port
 
 REDIS_SERVER = "/usr/bin/redis-server"
 NGINX = "/usr/sbin/nginx"

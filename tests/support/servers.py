@@ -24,7 +24,7 @@ import engineio
 import requests
 import socketio
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 30.0
 
 GENEROUS_LIMITS = {name: "100000/minute" for name in

@@ -13,7 +13,8 @@ import tempfile
 from pathlib import Path
 
 import psycopg
-from servers import free_port
+
+from .servers import free_port
 
 SERVER_USER = "postgres"
 """The system user that runs the server when the tests run as root."""

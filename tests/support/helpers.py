@@ -1,95 +1,25 @@
-"""Helpers shared by the test modules (their fixtures are in conftest.py): waiting for a condition, creating and
-playing games through Flask's test client, Socket.IO test clients, and stored games."""
+"""Games through Flask's test client and the Socket.IO test client: creating and playing them, reading their
+events, stored games, and the analyse command's answer (the fixtures are in conftest.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-import threading
 import time
-import weakref
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
 from engine.cli import main as engine_command
 from engine.commands.analyse import TOGGLES
 from webapp.arena.lab import PRESETS
-from webapp.clock import Clock
 from webapp.store import Store, StoredGame, StoredSeat
 from webapp.transport.sockets import socketio
 
-T = TypeVar("T")
+from .waiting import eventually
 
-WAIT = 30.0
-"""Seconds a test waits at most for something the server does by itself (an engine's reply, a clock's fall): a
-guard against hanging, far above how long it takes, never a timing bound."""
 FRIEND = {"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0}
-
-
-def eventually(condition: Callable[[], T], what: str, timeout: float = WAIT, interval: float = 0.05) -> T:
-    """Call ``condition`` until it returns a true value, and return that value; ``AssertionError`` saying that
-    ``what`` did not happen once ``timeout`` seconds have passed."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what} did not happen within {timeout:g} s")
-        time.sleep(interval)
-
-
-class ManualClock(Clock):
-    """A clock that moves only when told: ``advance(seconds)`` moves its Unix and its monotonic time together (its
-    Unix time starts at the real one, so what is stored with it looks recent). A wait on it ends when it is advanced
-    (its waiters look again every ``REAL_POLL`` real seconds, so none misses an advance)."""
-
-    REAL_POLL = 0.02
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._unix = time.time()
-        self._monotonic = 1000.0
-        self._waiting: weakref.WeakSet[threading.Condition] = weakref.WeakSet()
-
-    def time(self) -> float:
-        with self._lock:
-            return self._unix
-
-    def monotonic(self) -> float:
-        with self._lock:
-            return self._monotonic
-
-    def wait(self, condition: threading.Condition, seconds: float | None) -> None:
-        with self._lock:
-            self._waiting.add(condition)
-        condition.wait(self.REAL_POLL)
-
-    def advance(self, seconds: float) -> None:
-        """Move the clock ``seconds`` forward and wake whoever waits on it."""
-        with self._lock:
-            self._unix += seconds
-            self._monotonic += seconds
-            waiting = list(self._waiting)
-        for condition in waiting:
-            with condition:
-                condition.notify_all()
-
-
-class TickingClock:
-    """A monotonic clock for the engine (``engine.clock.Monotonic``) that moves ``step`` seconds at every read, so
-    that how much of it a search spends depends on the search's work alone, never on the machine's load. With a
-    step of 0 it stands still: no time limit on it ever passes."""
-
-    def __init__(self, step: float) -> None:
-        self.step = step
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        self.now += self.step
-        return self.now
 
 
 def create(client, body: dict = FRIEND, alone: bool = True) -> dict:
