@@ -1,7 +1,7 @@
 """One contract test for each use of python-engineio's, python-socketio's and gunicorn's internals
 (``webapp.transport.internals``, the only module that reaches them, and the test kit's in-order client in
-``tests/support/servers.py``), run against the installed, pinned releases: an upgrade that changes one fails here first, and
-the message says what changed and where the project depends on it."""
+``tests/support/servers.py``), run against the installed, pinned releases: an upgrade that changes one fails here
+first, and the message says what changed and where the project depends on it."""
 
 from __future__ import annotations
 
@@ -245,7 +245,7 @@ def test_every_socket_is_closed_without_waiting() -> None:
     assert isinstance(sockets[0].queue, queue.Queue)
 
 
-# --- the test kit's in-order client (tests/support/servers.py) ----------------------------------------------------------
+# --- the test kit's in-order client (tests/support/servers.py) -------------------------------------------------
 
 def test_a_client_makes_its_engineio_client_from_its_class_and_triggers_events_in_the_calling_thread() -> None:
     """``tests/support/servers.py``'s in-order client overrides ``socketio.Client._engineio_client_class`` and calls

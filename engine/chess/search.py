@@ -8,8 +8,8 @@ are in ``docs/chess.md`` (``bench/chess_speed.py``).
 
 Techniques (each switched by ``SearchOptions``): iterative deepening, aspiration windows, PVS, a transposition
 table, move ordering (TT move, captures by most valuable victim / least valuable attacker, killers, history),
-check extension, null-move pruning (off when the side to move has only pawns) with reverse futility and futility
-pruning near the horizon, late move reductions with late move pruning near the horizon, quiescence search
+check extension, null-move pruning (off when the side to move has only pawns) with reverse futility pruning near
+the horizon, late move reductions with late move pruning near the horizon, quiescence search
 (captures and queen promotions; every evasion when in check), repetition and fifty-move draws inside the tree,
 mate-distance scores (``WIN - plies``).
 """

@@ -68,14 +68,11 @@ MAX_DEPTH: Final = 64
 """Deepest iteration; killers are kept for four times as many plies (extensions and quiescence go deeper)."""
 TT_LIMIT: Final = 1 << 18
 """Most TT entries kept (each costs about 0.25 kB: the board is its key); the table is cleared when full."""
-REVERSE_FUTILITY_DEPTH: Final = 6
+REVERSE_FUTILITY_DEPTH: Final = 4
 REVERSE_FUTILITY_MARGIN: Final = 90
 """Up to ``REVERSE_FUTILITY_DEPTH`` plies from the horizon, a static score ``REVERSE_FUTILITY_MARGIN`` per ply above
-beta returns at once (reverse futility, "static null move")."""
-FUTILITY_DEPTH: Final = 3
-FUTILITY_MARGIN: Final = 120
-"""Up to ``FUTILITY_DEPTH`` plies from the horizon, once a move has been searched, quiet moves that give no check
-are left out while the static score plus ``FUTILITY_MARGIN`` per ply stays at or below alpha (futility pruning)."""
+beta returns at once (reverse futility, "static null move"). Deeper, it cut the follow-up of sacrifices (Win At
+Chess fell by four at 6 plies, docs/chess.md)."""
 LATE_MOVE_DEPTH: Final = 4
 """Up to this many plies from the horizon, quiet moves that give no check after the first ``3 + depth * depth``
 legal moves are left out (late move pruning)."""
@@ -437,8 +434,6 @@ class ChessTree:
         lmr_ok = self.lmr and depth >= 3 and not check
         prune_late = self.lmr and not pv_node and not check and ply > 0 and depth <= LATE_MOVE_DEPTH
         late_moves = 3 + depth * depth
-        futile = (self.null_move and not pv_node and not check and ply > 0 and depth <= FUTILITY_DEPTH
-                  and static + FUTILITY_MARGIN * depth <= alpha and abs(alpha) < MATE_BOUND)
         extend = self.check_extension
         killer0 = self.killers[2 * ply]
         killer1 = self.killers[2 * ply + 1]
@@ -459,8 +454,7 @@ class ChessTree:
                 legal += 1
                 child_check = attacked(child, child_kings & 127)
                 noisy = board[j] != EMPTY or promotion != 0 or (j == ep and piece == PAWN)
-                if (legal > 1 and not noisy and not child_check and best > -MATE_BOUND
-                        and (futile or (prune_late and legal > late_moves))):
+                if prune_late and legal > late_moves and not noisy and not child_check and best > -MATE_BOUND:
                     self.pruned += 1
                     if self.recording:
                         left_out.append(move)

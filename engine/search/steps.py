@@ -63,8 +63,8 @@ SOURCES = {
 
 SKIPS = {
     "w": "each hands the opponent a win at once",
-    "l": ("quiet moves this close to the horizon, late in the order or with the static score far below alpha: not "
-          "expected to raise alpha (late move and futility pruning)"),
+    "l": ("quiet moves this close to the horizon and this late in the order: not expected to raise alpha (late move "
+          "pruning)"),
 }
 """Why a node's ``skipped`` moves were left out, by its ``skip_reason`` letter."""
 

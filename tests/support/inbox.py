@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
+
+from .waiting import eventually
 
 
 class Inbox:
@@ -17,18 +18,19 @@ class Inbox:
         self.cursor = 0
 
     def next(self, name: str, predicate: Callable[[dict], bool] = lambda _: True, timeout: float = 30.0) -> dict:
-        """The next ``name`` event matching ``predicate``; ``TimeoutError`` after ``timeout`` seconds."""
-        deadline = time.monotonic() + timeout
-        while True:
+        """The next ``name`` event matching ``predicate``; ``AssertionError`` after ``timeout`` seconds."""
+
+        def found() -> tuple[dict] | None:
             self._collect()
             while self.cursor < len(self.messages):
                 event, payload = self.messages[self.cursor]
                 self.cursor += 1
                 if event == name and predicate(payload):
-                    return payload
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"no {name!r} within {timeout} s; got {[n for n, _ in self.messages][-30:]}")
-            time.sleep(0.01)
+                    return (payload,)
+            return None
+
+        return eventually(found, f"a {name!r} event (after {[n for n, _ in self.messages][-30:]})", timeout,
+                          interval=0.01)[0]
 
     def names(self) -> list[str]:
         """The names of every event received so far."""

@@ -24,6 +24,8 @@ import engineio
 import requests
 import socketio
 
+from .waiting import eventually
+
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 30.0
 
@@ -113,18 +115,21 @@ class LiveServer:
         return self
 
     def _wait_until_answering(self) -> None:
-        assert self.process is not None
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited with {self.process.returncode}:\n{self.log.read_text()}")
+        process = self.process
+        assert process is not None
+
+        def answering() -> bool:
+            if process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited with {process.returncode}:\n{self.log.read_text()}")
             try:
-                if requests.get(self.url + "/api/games", timeout=5).status_code == 200:
-                    return
+                return requests.get(self.url + "/api/games", timeout=5).status_code == 200
             except requests.RequestException:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError(f"gunicorn did not answer within {START_TIMEOUT} s:\n{self.log.read_text()}")
+                return False
+
+        try:
+            eventually(answering, "gunicorn's first answer", START_TIMEOUT)
+        except AssertionError as error:
+            raise RuntimeError(f"{error}:\n{self.log.read_text()}") from error
 
     def stop(self) -> None:
         """SIGTERM, then SIGKILL if it has not exited within 15 s."""

@@ -7,10 +7,10 @@ import contextlib
 import re
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 from .servers import ROOT, free_port
+from .waiting import eventually
 
 REDIS_SERVER = "/usr/bin/redis-server"
 NGINX = "/usr/sbin/nginx"
@@ -23,13 +23,14 @@ START_TIMEOUT = 15.0
 
 
 def wait_for_port(port: int, timeout: float = START_TIMEOUT) -> None:
-    """Return once 127.0.0.1:``port`` accepts a TCP connection; ``TimeoutError`` after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    """Return once 127.0.0.1:``port`` accepts a TCP connection; ``AssertionError`` after ``timeout`` seconds."""
+
+    def accepts() -> bool:
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
-            return
-        time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
+            return True
+        return False
+
+    eventually(accepts, f"a listener on 127.0.0.1:{port}", timeout)
 
 
 def stop_process(process: subprocess.Popen[bytes] | None) -> None:
