@@ -99,6 +99,9 @@ SCORE_OFFSET: Final = 1 << 21
 TT_ORDER_KEY: Final = 1 << 30
 CAPTURE_ORDER_KEY: Final = 1 << 20
 KILLER_ORDER_KEY: Final = 1 << 19
+LOSING_CAPTURE_KEY: Final = -(1 << 19)
+"""Captures of a cheaper piece on a defended square come after every quiet move (whose history counts stay within
+``±HISTORY_LIMIT``)."""
 
 
 def late_move_reduction(depth: int, number: int) -> int:
@@ -262,6 +265,9 @@ class ChessTree:
                 reasons.append("a killer: it caused a cut-off at this ply before")
             elif key == KILLER_ORDER_KEY - 1:
                 reasons.append("the second killer of this ply")
+            elif key < -HISTORY_LIMIT:
+                reasons.append(f"a losing capture (a cheaper piece on a defended square): "
+                               f"{key - LOSING_CAPTURE_KEY} (victim x 16 - attacker)")
             else:
                 reasons.append(f"history: {key}")
         return reasons
@@ -299,7 +305,8 @@ class ChessTree:
     def order_keys(self, board: bytes, moves: vec[i64], tt_move: int, ply: int) -> list[int]:
         """The ordering key of each of ``moves``, higher first: ``TT_ORDER_KEY`` for the TT move, captures (MVV-LVA)
         and promotions from ``CAPTURE_ORDER_KEY``, killers at ``KILLER_ORDER_KEY`` (the second one less), then
-        quiet moves by their history count; each shifted 8 bits left above ``255 - index``, so that sorting them
+        quiet moves by their history count, then losing captures (a cheaper piece taken on a defended square, from
+        ``LOSING_CAPTURE_KEY``); each shifted 8 bits left above ``255 - index``, so that sorting them
         keeps equal keys in their order and tells each key's move."""
         killer0 = self.killers[2 * ply] if self.use_killers else 0
         killer1 = self.killers[2 * ply + 1] if self.use_killers else 0
@@ -318,6 +325,8 @@ class ChessTree:
                 if victim != EMPTY or promotion or (j == ep and board[i] == PAWN):
                     key = CAPTURE_ORDER_KEY + VICTIM[victim] * 16 - ATTACKER[board[i]] + (900 if promotion == QUEEN
                                                                                           else 0)
+                    if promotion != QUEEN and PIECE_VALUE[board[i]] > VICTIM[victim] + 50 and attacked(board, j):
+                        key = LOSING_CAPTURE_KEY + VICTIM[victim] * 16 - ATTACKER[board[i]]
                 elif move == killer0:
                     key = KILLER_ORDER_KEY
                 elif move == killer1:
