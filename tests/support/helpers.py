@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -90,16 +89,6 @@ def connect(app, token: str | None = None, join: str | None = None):
 def named(client, name: str) -> list[Any]:
     """The payloads of the ``name`` messages ``client`` received since it was last read."""
     return [message["args"][0] for message in client.get_received() if message["name"] == name]
-
-
-def heard_within(client, name: str, seconds: float) -> list[Any]:
-    """The ``name`` messages ``client`` receives, once at least one has come or ``seconds`` have passed."""
-    deadline = time.monotonic() + seconds
-    heard = named(client, name)
-    while not heard and time.monotonic() < deadline:
-        time.sleep(0.05)
-        heard += named(client, name)
-    return heard
 
 
 def new_game(store: Store, game_id: str, engine_seat: int | None = None, game: str = "tictactoe") -> None:
