@@ -8,6 +8,7 @@ import dataclasses
 
 import pytest
 
+from engine.chess.tree import IIR_DEPTH
 from engine.games import new_game
 from engine.search.info import SearchOptions
 from engine.search.steps import BOUNDS, KINDS, PROBES, SKIPS, SOURCES, StepRecord, entry_step
@@ -125,6 +126,19 @@ def test_chess_late_quiet_moves_left_out_are_recorded_with_why() -> None:
     for node in pruned:
         ordered = {move for move, _ in stepped.record["order"][node]}
         assert set(stepped.record["skipped"][node]) <= ordered  # in UCI, among the node's moves
+
+
+def test_chess_nodes_without_a_table_move_search_a_ply_shallower_and_say_so() -> None:
+    """Internal iterative reduction: a node at least ``IIR_DEPTH`` plies from the horizon whose table has no move
+    searches a ply less; its recorded depth is the depth searched, one below what its parent gave it."""
+    state = new_game("chess").play_texts(["e4", "e5", "Nf3", "Nc6", "Bb5"])
+    stepped = record_search(state, 6, SearchOptions())
+    record = stepped.record
+    assert record is not None
+    check_record(record)
+    assert record["shallower"]
+    for node in record["shallower"]:
+        assert record["tt"][node] in "mo" and record["depth"][node] >= IIR_DEPTH - 1
 
 
 def test_too_large_a_search_is_reported_and_not_recorded() -> None:

@@ -73,6 +73,9 @@ REVERSE_FUTILITY_MARGIN: Final = 90
 """Up to ``REVERSE_FUTILITY_DEPTH`` plies from the horizon, a static score ``REVERSE_FUTILITY_MARGIN`` per ply above
 beta returns at once (reverse futility, "static null move"). Deeper, it cut the follow-up of sacrifices (Win At
 Chess fell by four at 6 plies, docs/chess.md)."""
+IIR_DEPTH: Final = 4
+"""A node at least this many plies from the horizon that the table has no move for is searched a ply shallower
+(internal iterative reduction): its shallower search finds a move to try first for when it comes back deeper."""
 LATE_MOVE_DEPTH: Final = 4
 """Up to this many plies from the horizon, quiet moves that give no check after the first ``3 + depth * depth``
 legal moves are left out (late move pruning)."""
@@ -400,6 +403,10 @@ class ChessTree:
                         return stored
                 if self.recording:
                     self.record_probe("o", entry, ply)
+        if self.lmr and tt_move == 0 and depth >= IIR_DEPTH and ply and self.use_tt:
+            depth -= 1
+            if self.recording:
+                self.step().shallower()
         static = -INF
         if not pv_node and not check and ply:
             static = self.evaluate(board, score, ply)

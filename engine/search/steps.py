@@ -9,8 +9,10 @@ A searcher records only when it is given a ``StepRecorder`` (``record_steps``); 
 - what it entered with: the window ``alpha`` and ``beta`` (beyond ``±WIN``: infinite) and the remaining ``depth``;
 - what it did: the transposition-table probe (``tt``, ``PROBES``; ``tt_entry`` holds the depth, -1 for proven, and
   the bounds of a hit), its moves in the order tried, each with the number of its reason in ``reasons`` (``order``:
-  ``[move, reason]`` pairs), moves left out without a search (``skipped``, with why: ``skip_reason``, ``SKIPS``) and,
-  for a cut-off, the index of the move that caused it (``cut``);
+  ``[move, reason]`` pairs), moves left out without a search (``skipped``, with why: ``skip_reason``, ``SKIPS``),
+  for a cut-off, the index of the move that caused it (``cut``), and whether it searched a ply shallower than it
+  entered with (``shallower``: the rows of the nodes whose table had no move to try first, internal iterative
+  reduction; their ``depth`` is the depth searched);
 - what it returned: ``value`` (fail-soft, for the side to move at the node), its ``bound`` against the window it
   entered with (``BOUNDS``) and where the value came from (``source``, ``SOURCES``).
 
@@ -94,6 +96,7 @@ class StepRecord(TypedDict):
     skipped: dict[str, list[str]]
     skip_reason: dict[str, str]
     cut: dict[str, int]
+    shallower: list[int]
     value: list[int | None]
     bound: str
     source: str
@@ -125,6 +128,7 @@ class StepRecorder:
         self.skipped: dict[str, list[Any]] = {}
         self.skip_reason: dict[str, str] = {}
         self.cut: dict[str, int] = {}
+        self.shallower_rows: list[int] = []
         self.value: list[int | None] = []
         self.bound: list[str] = []
         self.source: list[str] = []
@@ -187,6 +191,12 @@ class StepRecorder:
             self.skipped[node] = list(moves)
             self.skip_reason[node] = reason
 
+    def shallower(self) -> None:
+        """The current node searches a ply shallower than it was entered with (its table had no move to try first)."""
+        node = self._stack[-1]
+        self.depth[node] -= 1
+        self.shallower_rows.append(node)
+
     def cutoff(self, index: int) -> None:
         """The current node's ``index``-th move reached beta: the rest are not searched."""
         self.cut[str(self._stack[-1])] = index
@@ -209,8 +219,9 @@ class StepRecorder:
         return {"nodes": self.nodes, "ply": self.ply, "move": self.move, "index": self.index,
                 "kind": "".join(self.kind), "alpha": self.alpha, "beta": self.beta, "depth": self.depth,
                 "tt": "".join(self.tt), "tt_entry": self.tt_entry, "order": self.order, "reasons": self.reasons,
-                "skipped": self.skipped, "skip_reason": self.skip_reason, "cut": self.cut, "value": self.value,
-                "bound": "".join(self.bound), "source": "".join(self.source)}
+                "skipped": self.skipped, "skip_reason": self.skip_reason, "cut": self.cut,
+                "shallower": self.shallower_rows, "value": self.value, "bound": "".join(self.bound),
+                "source": "".join(self.source)}
 
 
 class OrderingQuality(TypedDict):

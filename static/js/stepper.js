@@ -29,6 +29,7 @@ const page = {
   parent: null, // Int32Array: each node's parent (-1 for a root)
   children: null, // node -> its child nodes in visit order
   cuts: [], // event indexes of the returns with a cut-off
+  shallower: new Set(), // the nodes that searched a ply shallower than they entered with
   step: 0,
   playing: false,
   timer: 0,
@@ -209,7 +210,9 @@ function describeStep(payload) {
       rows.push(["Its place", `the ${ordinal(index + 1)} of ${order.length} moves at its parent: ${escapeHtml(why)}`]);
     }
   }
-  rows.push(["Depth left", `${record.depth[node]} ${record.depth[node] === 1 ? "ply" : "plies"}`]);
+  const shallower = page.shallower.has(node)
+    ? ": one less than it entered with, since the table had no move to try first (internal iterative reduction)" : "";
+  rows.push(["Depth left", `${record.depth[node]} ${record.depth[node] === 1 ? "ply" : "plies"}${shallower}`]);
   rows.push(["Window", escapeHtml(windowText(record.alpha[node], record.beta[node], ply))]);
   const probe = record.tt[node];
   if (probe !== "-") {
@@ -457,6 +460,7 @@ async function load() {
     return;
   }
   page.record = data.record;
+  page.shallower = new Set(data.record.shallower);
   buildEvents(page.record);
   $("status-sub").textContent = `${formatCount(page.record.nodes)} nodes, ${formatCount(page.events.length)} steps: `
     + "each node is entered, then returns.";
