@@ -58,7 +58,7 @@ def start_manager(server: Any, initialize: Callable[[], None]) -> None:
 def engine_socket_of(server: Any, sid: str, namespace: str = "/") -> Any | None:
     """The Engine.IO socket that carries Socket.IO session ``sid`` of ``namespace`` on ``server`` (a
     ``socketio.Server``), or None once it is gone."""
-    return server.eio.sockets.get(server.manager.eio_sid_from_sid(sid, namespace))
+    return engine_socket(server.eio, server.manager.eio_sid_from_sid(sid, namespace))
 
 
 # --- python-engineio --------------------------------------------------------------------------------------------
@@ -191,4 +191,4 @@ def close_all(engine_io: Any) -> None:
     """Close every socket of ``engine_io`` without waiting for any of them (Engine.IO's own ``disconnect()`` waits
     for each in turn): each close is queued after what the socket was sending."""
     for each in list(engine_io.sockets.values()):
-        each.close(wait=False, reason=engine_io.reason.SERVER_DISCONNECT)
+        close(each, DisconnectReason.SERVER_DISCONNECT, abort=False)

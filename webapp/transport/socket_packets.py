@@ -16,22 +16,22 @@ from __future__ import annotations
 
 import re
 
-from webapp.transport import internals as packet
+from webapp.transport import internals
 
 MALFORMED_EVENT = "malformed_packet"
-CLIENT_PACKET_TYPES = (packet.CONNECT, packet.DISCONNECT, packet.EVENT, packet.ACK)
+CLIENT_PACKET_TYPES = (internals.CONNECT, internals.DISCONNECT, internals.EVENT, internals.ACK)
 """The packet types this server takes from a client."""
 EVENT_NAME = re.compile(r'\s*\[\s*"([A-Za-z_]{1,32})"')
 """The event name at the start of an event packet's JSON, read without parsing the rest."""
 
 
-class ReadablePacket(packet.SocketIOPacket):
+class ReadablePacket(internals.SocketIOPacket):
     """A Socket.IO packet whose decoding never raises: an unreadable one becomes a ``MALFORMED_EVENT`` event."""
 
     packet_type: int | bytes
     """The packet's type (python-socketio's constants); the whole frame when it was binary data."""
 
-    def __init__(self, packet_type: int = packet.EVENT, data: object = None, namespace: str | None = None,
+    def __init__(self, packet_type: int = internals.EVENT, data: object = None, namespace: str | None = None,
                  id: int | None = None, binary: bool | None = None,
                  encoded_packet: str | bytes | None = None) -> None:
         """As python-socketio's; an empty ``encoded_packet`` (which it takes for no packet at all, leaving an event
@@ -51,13 +51,13 @@ class ReadablePacket(packet.SocketIOPacket):
         except (ValueError, TypeError) as error:
             reason = f"the payload is not readable JSON ({str(error)[:80]})"
         else:
-            if self.packet_type in (packet.BINARY_EVENT, packet.BINARY_ACK) or attachments:
+            if self.packet_type in (internals.BINARY_EVENT, internals.BINARY_ACK) or attachments:
                 reason = "binary packets are not accepted: this server takes JSON only"
             elif self.packet_type not in CLIENT_PACKET_TYPES:
                 reason = f"packet type {str(self.packet_type)[:20]} is not one a client sends"
-            elif self.packet_type == packet.EVENT and not _names_an_event(self.data):
+            elif self.packet_type == internals.EVENT and not _names_an_event(self.data):
                 reason = "an event is a JSON array that starts with the event's name"
-            elif self.packet_type == packet.ACK and not isinstance(self.data, list):
+            elif self.packet_type == internals.ACK and not isinstance(self.data, list):
                 reason = "an acknowledgement is a JSON array"
             else:
                 return 0
@@ -67,7 +67,7 @@ class ReadablePacket(packet.SocketIOPacket):
     def _become_malformed(self, encoded_packet: str | bytes, reason: str) -> None:
         text = encoded_packet if isinstance(encoded_packet, str) else ""
         name = EVENT_NAME.search(text[:100])
-        self.packet_type, self.namespace, self.id = packet.EVENT, None, None
+        self.packet_type, self.namespace, self.id = internals.EVENT, None, None
         self.attachment_count = 0
         self.attachments: list[bytes] = []
         self.data = [MALFORMED_EVENT, {"event": name.group(1) if name else None, "reason": reason}]
