@@ -89,8 +89,12 @@ def clock():
 
 @pytest.fixture
 def app(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """The Flask app with its instance folder (SQLite file, secret key) in ``tmp_path``, one engine worker, on the
-    test's ``clock`` if it asks for one (else the system's); its worker processes are stopped afterwards."""
+    """The Flask app with its instance folder (SQLite file, secret key) in ``tmp_path``, on the test's ``clock`` if
+    it asks for one (else the system's), its searches run by the real engine on one thread of the test's process
+    (``fakes.ThreadRunner``), or, for a test marked ``engine_processes``, by one engine worker process as a node
+    runs them; its runner is stopped afterwards."""
+    from support.fakes import ThreadRunner
+
     from webapp import create_app
 
     monkeypatch.setenv("ARENA_INSTANCE", str(tmp_path / "instance"))
@@ -99,7 +103,8 @@ def app(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Monk
                  "ARENA_ANALYSIS_LIMIT", "ARENA_READ_LIMIT", "ARENA_CONNECT_LIMIT", "ARENA_SOCKETS_PER_ADDRESS"):
         monkeypatch.delenv(name, raising=False)
     clock = request.getfixturevalue("clock") if "clock" in request.fixturenames else None
-    application = create_app({"TESTING": True, "ARENA_WORKERS": 1}, clock)
+    runner = None if request.node.get_closest_marker("engine_processes") else ThreadRunner()
+    application = create_app({"TESTING": True, "ARENA_WORKERS": 1}, clock, runner)
     yield application
     application.extensions["arena"].close()
 

@@ -3,6 +3,7 @@ it got; the pause is kept in the store, so every node and a restarted server kee
 
 from __future__ import annotations
 
+from support.fakes import ThreadRunner
 from support.helpers import assert_error, create, wait_for_ply
 
 from webapp import create_app
@@ -43,7 +44,7 @@ def test_a_pause_outlives_a_restart(app, client, tmp_path):
     game_id = created["id"]
     direct(client, game_id, stop_code=created["stop_code"], paused=True)
     app.extensions["arena"].close()
-    restarted = create_app({"TESTING": True, "ARENA_WORKERS": 1})
+    restarted = create_app({"TESTING": True, "ARENA_WORKERS": 1}, runner=ThreadRunner())
     try:
         state = restarted.test_client().get(f"/api/games/{game_id}").json
         assert state["options"]["paused_by_creator"] is True and state["search_state"] == "paused"

@@ -8,6 +8,7 @@ import datetime as dt
 
 import pytest
 from sqlalchemy import update
+from support.fakes import ThreadRunner
 from support.helpers import state_when
 from support.inbox import Inbox
 
@@ -23,14 +24,15 @@ ENGINES = {"game": "tictactoe", "opponent": {"type": "engines", "levels": [1, 1]
 @pytest.fixture
 def make_app(tmp_path, monkeypatch):
     """A factory of apps sharing one instance folder (a restart is a second app on the same database), each with
-    the given config keys and ``clock`` (the system's by default)."""
+    the given config keys and ``clock`` (the system's by default), searching on a ``ThreadRunner``."""
     monkeypatch.setenv("ARENA_INSTANCE", str(tmp_path / "instance"))
     for name in ("DATABASE_URL", "SECRET_KEY", "ARENA_WORKERS", "SOCKETIO_MESSAGE_QUEUE", "ARENA_SEARCH_QUEUE"):
         monkeypatch.delenv(name, raising=False)
     made = []
 
     def make(clock: Clock | None = None, **config):
-        application = create_app({"TESTING": True, "ARENA_WORKERS": 1, "ARENA_PACE": 0, **config}, clock)
+        application = create_app({"TESTING": True, "ARENA_WORKERS": 1, "ARENA_PACE": 0, **config}, clock,
+                                 ThreadRunner())
         made.append(application)
         return application
 

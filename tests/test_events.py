@@ -244,6 +244,7 @@ def test_takeback_and_resign_cancel_a_running_search(app):
     assert moves_of(app, game_id) == ["2:2"]
 
 
+@pytest.mark.engine_processes
 def test_a_search_whose_worker_dies_is_started_again(app):
     game_id, client = engine_game(app, {"type": "engine", "time": 1.0, "algorithm": "minimax"}, "nim",
                                   {"piles": [9, 9, 9, 9]})

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import event as note
 from hypothesis import strategies as st
+from support.fakes import ThreadRunner
 from support.fuzz_strategies import (
     GAME_KINDS,
     GAMES,
@@ -54,7 +55,7 @@ def fuzz_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         for name in ("DATABASE_URL", "SECRET_KEY", "SOCKETIO_MESSAGE_QUEUE", "ARENA_SEARCH_QUEUE"):
             patch.delenv(name, raising=False)
         app = create_app({"TESTING": True, "ARENA_WORKERS": 1, "ARENA_PACE": 60, "ARENA_EVENT_RATE": 10_000,
-                          "ARENA_EVENT_BURST": 100_000, **GENEROUS_LIMITS})
+                          "ARENA_EVENT_BURST": 100_000, **GENEROUS_LIMITS}, runner=ThreadRunner())
     yield app
     app.extensions["arena"].close()
 

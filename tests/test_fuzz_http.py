@@ -13,6 +13,7 @@ from urllib.parse import quote
 import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
+from support.fakes import ThreadRunner
 from support.fuzz_strategies import (
     GAME_KINDS,
     TOKEN_KINDS,
@@ -44,7 +45,8 @@ def fuzz_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         patch.setenv("ARENA_INSTANCE", str(instance))
         for name in ("DATABASE_URL", "SECRET_KEY", "SOCKETIO_MESSAGE_QUEUE", "ARENA_SEARCH_QUEUE"):
             patch.delenv(name, raising=False)
-        app = create_app({"TESTING": True, "ARENA_WORKERS": 1, "ARENA_PACE": 60, **GENEROUS_LIMITS})
+        app = create_app({"TESTING": True, "ARENA_WORKERS": 1, "ARENA_PACE": 60, **GENEROUS_LIMITS},
+                         runner=ThreadRunner())
     yield app
     app.extensions["arena"].close()
 

@@ -12,6 +12,9 @@ from support.helpers import assert_error, connect, friend_game
 from support.inbox import Inbox
 from support.waiting import eventually
 
+from engine.games import new_game
+from webapp.search.jobs import SearchJob
+
 REVIEW_WAIT = 120.0
 
 
@@ -69,11 +72,15 @@ def test_a_review_is_cancelled_and_asked_for_again(app, client):
     client.post(f"/api/games/{game_id}/resign", json={"token": first})
     assert_error(client.post(f"/api/games/{game_id}/review/cancel", json={}), 409, "not_allowed")
     reviews = app.extensions["arena"].reviews
-    started = client.post(f"/api/games/{game_id}/review", json={}).json
-    if started["status"] == "running":
-        assert client.post(f"/api/games/{game_id}/review/cancel", json={}).json["status"] == "cancelled"
-        assert client.get(f"/api/games/{game_id}/review").json["status"] == "cancelled"
-        client.post(f"/api/games/{game_id}/review", json={})
+    runner = app.extensions["arena"].runner
+    # The one engine worker busy with a search that runs until cancelled: the review waits for it.
+    runner.submit(SearchJob(0, "hog", 0, 0, new_game("nim", piles=[9, 9, 9, 9]),
+                            {"depth": None, "time": 60.0, "algorithm": "minimax"}), lambda job, info: None)
+    assert client.post(f"/api/games/{game_id}/review", json={}).json["status"] == "running"
+    assert client.post(f"/api/games/{game_id}/review/cancel", json={}).json["status"] == "cancelled"
+    assert client.get(f"/api/games/{game_id}/review").json["status"] == "cancelled"
+    runner.cancel("hog", "the test is done with it")
+    client.post(f"/api/games/{game_id}/review", json={})
     assert len(wait_for_review(client, game_id)["verdicts"]) == 6
     assert game_id not in reviews._runs
 

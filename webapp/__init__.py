@@ -13,11 +13,15 @@ if TYPE_CHECKING:
     from flask import Flask
 
     from webapp.clock import Clock
+    from webapp.search.jobs import Runner
 
 
-def create_app(test_config: dict[str, Any] | None = None, clock: Clock | None = None) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None, clock: Clock | None = None,
+               runner: Runner | None = None) -> Flask:
     """The Flask app, configured from the environment and ``test_config``, reading the time from ``clock`` (the
-    system's by default): ``webapp.app.create_app``."""
+    system's by default), its searches run by ``runner`` (the node's own by default): ``webapp.app.create_app``."""
     from webapp.app import create_app as build  # loaded only where the app is served (see the module docstring)
 
-    return build(test_config) if clock is None else build(test_config, clock)
+    if clock is None:
+        return build(test_config, runner=runner)
+    return build(test_config, clock, runner)

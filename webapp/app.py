@@ -46,11 +46,14 @@ from webapp.views.pages import bp as pages_bp
 from webapp.views.players import Players
 
 
-def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_CLOCK) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_CLOCK,
+               runner: Runner | None = None) -> Flask:
     """The app, configured from the environment (see docs/protocol.md, "Configuration") and ``test_config``, its
-    game core reading the time from ``clock``.
+    game core reading the time from ``clock`` and running its searches on ``runner`` (by default the workers of
+    ``ARENA_SEARCH_QUEUE`` if set, else a pool of ``ARENA_WORKERS`` engine processes of this node, which start with
+    the first search; the app closes it).
 
-    Opens the database, sets up the engine pool (its processes start with the first search) and restarts the
+    Opens the database, sets up the runner of searches and restarts the
     search of every unfinished game whose turn is the engine's. With ``SOCKETIO_MESSAGE_QUEUE``, emits reach the
     other nodes through Redis (``webapp.transport.message_queue``; each node keeps serving its own clients while Redis
     is unreachable). Socket.IO events of one connection are handled in order: under gunicorn's gevent worker a WebSocket
@@ -92,7 +95,7 @@ def create_app(test_config: dict[str, Any] | None = None, clock: Clock = SYSTEM_
     players.install(app)
     app.extensions["players"] = players
     app.extensions["clock"] = clock
-    arena = _assemble_arena(app, store, queue is not None, clock)
+    arena = _assemble_arena(app, store, queue is not None, clock, runner)
     app.extensions["arena"] = arena
     if queue is not None:
         queue.on_reconnect = arena.reads.broadcast_cached_games
@@ -128,15 +131,17 @@ def _import_every_game() -> None:
     load_opening_index()
 
 
-def _assemble_arena(app: Flask, store: Store, shared: bool, clock: Clock) -> Arena:
-    """The game core with its collaborators: the runner of searches (this node's processes, or the workers of
-    ``ARENA_SEARCH_QUEUE``; solved positions remembered in the database), and with ``SOCKETIO_MESSAGE_QUEUE``
-    (``shared``) the leases and watcher counts kept in that Redis under this node's random name."""
+def _assemble_arena(app: Flask, store: Store, shared: bool, clock: Clock, workers: Runner | None) -> Arena:
+    """The game core with its collaborators: the runner of searches (``workers`` if given, else this node's
+    processes or the workers of ``ARENA_SEARCH_QUEUE``; solved positions remembered in the database), and with
+    ``SOCKETIO_MESSAGE_QUEUE`` (``shared``) the leases and watcher counts kept in that Redis under this node's random
+    name."""
     config = app.config
     search_queue = config["ARENA_SEARCH_QUEUE"]
-    # The engine processes read the system's clock: a test's clock cannot be driven from inside them.
-    workers: Runner = (QueuedRunner(search_queue, clock) if search_queue
-                       else EngineRunner(config["ARENA_WORKERS"], SYSTEM_CLOCK))
+    if workers is None:
+        # The engine processes read the system's clock: a test's clock cannot be driven from inside them.
+        workers = (QueuedRunner(search_queue, clock) if search_queue
+                   else EngineRunner(config["ARENA_WORKERS"], SYSTEM_CLOCK))
     runner = RememberingRunner(workers, store.solved)
     settings = ArenaSettings(pace=config["ARENA_PACE"], shared=shared, idle_games=config["ARENA_IDLE_GAMES"],
                              untouched_seconds=config["ARENA_UNTOUCHED_GAME_SECONDS"],
