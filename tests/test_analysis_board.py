@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from support.helpers import analyse_json
+from support.inbox import Inbox, anything, having
 from support.waiting import eventually
 
 from engine.game import play_moves
@@ -28,28 +29,10 @@ def node_event(node: str, game: str, moves: str = "", setup: str = "", **engine)
             "engine": {"on": True, "preset": "everything", **engine}}
 
 
-class Inbox:
-    """Every message a test client received, in order, kept across reads."""
-
-    def __init__(self, client) -> None:
-        self.client = client
-        self.messages: list[tuple[str, dict]] = []
-
-    def read(self) -> list[tuple[str, dict]]:
-        self.messages += [(m["name"], m["args"][0]) for m in self.client.get_received()]
-        return self.messages
-
-    def wait_for(self, name: str, what: str, timeout: float = 60, **fields) -> dict:
-        def found():
-            return next((payload for event, payload in self.read() if event == name
-                         and all(payload.get(key) == value for key, value in fields.items())), None)
-        return eventually(found, what, timeout=timeout)
-
-    def search_final(self, node: str, timeout: float = 60) -> dict:
-        def found():
-            return next((payload["info"] for event, payload in self.read() if event == "analysis_search"
-                         and payload["node"] == node and payload["info"]["kind"] == "final"), None)
-        return eventually(found, f"the final search event of node {node}", timeout=timeout)
+def search_final(inbox: Inbox, node: str) -> dict:
+    """The final event of the search of ``node``."""
+    return inbox.wait_for("analysis_search", lambda payload: payload["node"] == node
+                          and payload["info"]["kind"] == "final", timeout=60)["info"]
 
 
 def test_a_node_over_http_names_its_moves_and_stores_nothing(app, client) -> None:
@@ -85,10 +68,10 @@ def test_the_engine_on_a_node_equals_the_analyse_command(app, capsys: pytest.Cap
     expected = analyse_json("tictactoe", "51", 5, "tt", capsys)
     inbox = Inbox(connect(app))
     inbox.client.emit("analyse", node_event("n1", "tictactoe", "5 1", preset="tt", depth=5))
-    final = inbox.search_final("n1")
+    final = search_final(inbox, "n1")
     names = [event for event, _ in inbox.read()]
     assert names[0] == "analysis_node"
-    node = inbox.messages[0][1]
+    node = inbox.read()[0][1]
     assert node["node"] == "n1" and node["moves"] == ["5", "1"] and len(node["legal"]) == 7
     for field in ("nodes", "cutoffs", "pruned", "tt_hits", "score", "best", "depth", "pv"):
         assert final[field] == expected[field], field
@@ -103,7 +86,7 @@ def test_the_exact_values_of_a_node_are_the_truths(app, game: str, setup: str, m
     """Every move's exact value, from the empty Connect Four board on, is what ``engine.truth`` says."""
     inbox = Inbox(connect(app))
     inbox.client.emit("analyse", node_event("t", game, moves, setup, on=False))
-    truth = inbox.wait_for("analysis_truth", "the exact values", node="t")
+    truth = inbox.wait_for("analysis_truth", having(node="t"), timeout=60)
     cls = game_class(game)
     state = play_moves(cls.from_setup(setup) if setup else cls.initial(), moves.split())
     expected = move_values(state, 30.0)
@@ -116,7 +99,7 @@ def test_the_exact_values_of_a_node_are_the_truths(app, game: str, setup: str, m
 def test_chess_has_no_exact_values_and_says_why(app) -> None:
     inbox = Inbox(connect(app))
     inbox.client.emit("analyse", node_event("c", "chess", "e2e4", on=False))
-    truth = inbox.wait_for("analysis_truth", "the answer on exact values", node="c")
+    truth = inbox.wait_for("analysis_truth", having(node="c"), timeout=60)
     assert truth["how"] == "unknown" and "chess" in truth["source"] and truth["moves"] == {}
 
 
@@ -125,9 +108,9 @@ def test_a_new_node_stops_the_old_ones_events_at_once(app) -> None:
     no event of the first follows; the first's search was cancelled, and the second's runs."""
     inbox = Inbox(connect(app))
     inbox.client.emit("analyse", node_event("old", "chess", "e2e4"))
-    inbox.wait_for("analysis_search", "the first node's search under way", node="old")
+    inbox.wait_for("analysis_search", having(node="old"), timeout=60)
     inbox.client.emit("analyse", node_event("new", "chess", "d2d4", depth=3))
-    inbox.search_final("new")
+    search_final(inbox, "new")
     messages = inbox.read()
     switch = next(i for i, (event, payload) in enumerate(messages)
                   if event == "analysis_node" and payload["node"] == "new")
@@ -141,7 +124,7 @@ def test_leaving_the_page_cancels_its_searches(app) -> None:
     client = connect(app)
     inbox = Inbox(client)
     client.emit("analyse", node_event("n", "chess", ""))
-    inbox.wait_for("analysis_search", "the search under way", node="n")
+    inbox.wait_for("analysis_search", having(node="n"), timeout=60)
     runner = app.extensions["arena"].runner
     sid = next(sid for sid in socketio.server.manager.rooms["/"][None])  # the test client's only connection
     assert runner.state_of(search_key(sid)) != "idle"
@@ -153,7 +136,7 @@ def test_leaving_the_page_cancels_its_searches(app) -> None:
 def test_analyse_stop_cancels_the_search(app) -> None:
     inbox = Inbox(connect(app))
     inbox.client.emit("analyse", node_event("n", "connect4", "4"))
-    inbox.wait_for("analysis_search", "the search under way", node="n")
+    inbox.wait_for("analysis_search", having(node="n"), timeout=60)
     inbox.client.emit("analyse_stop", {})
     eventually(lambda: any(event == "analysis_search" and payload["info"]["kind"] == "cancelled"
                            for event, payload in inbox.read()), "the cancelled event")
@@ -165,7 +148,7 @@ def test_several_lines_score_every_move_with_a_full_window(app, game: str, moves
     has its own line, its move first (SAN in chess)."""
     inbox = Inbox(connect(app))
     inbox.client.emit("analyse", node_event("l", game, moves, depth=3, lines=3))
-    final = inbox.search_final("l")
+    final = search_final(inbox, "l")
     cls = game_class(game)
     state = play_moves(cls.initial(), moves.split())
     expected = score_every_move(state, 3)
@@ -193,11 +176,11 @@ def test_a_chess_answer_is_judged_as_the_review_would_judge_it(app) -> None:
     inbox = Inbox(connect(app))
     inbox.client.emit("exercise_check", check_event("e", "g6"))
     inbox.client.emit("analyse", node_event("other", "chess", "d2d4", on=False))
-    right = inbox.wait_for("exercise_verdict", "the verdict on g6", answer="g7g6")
+    right = inbox.wait_for("exercise_verdict", having(answer="g7g6"), timeout=60)
     assert right["node"] == "e" and right["right"] is True and right["verdict"]["verdict"] == "best"
     assert right["verdict"]["move_shown"] == "g6" and right["searched"] == "a search of 0.5 s (up to depth 64)"
     inbox.client.emit("exercise_check", check_event("e", "a7a6"))
-    wrong = inbox.wait_for("exercise_verdict", "the verdict on a6", answer="a7a6")
+    wrong = inbox.wait_for("exercise_verdict", having(answer="a7a6"), timeout=60)
     assert wrong["right"] is False and wrong["verdict"]["verdict"] == "blunder"
     assert wrong["verdict"]["after"] == "loss in 1" and wrong["verdict"]["win_after"] == 0.0
     assert wrong["verdict"]["win_before"] == 47.2  # the review's value, -30 centipawns, as a win chance
@@ -225,6 +208,6 @@ def test_a_chess_answer_is_judged_as_the_review_would_judge_it(app) -> None:
 def test_bad_events_are_refused_with_a_reason_and_change_nothing(app, event: str, payload: object, code: str) -> None:
     inbox = Inbox(connect(app))
     inbox.client.emit(event, payload)
-    error = inbox.wait_for("error", "the error", timeout=10)
+    error = inbox.wait_for("error", anything, timeout=10)
     assert error["code"] == code and error["event"] == event and error["message"]
     assert [name for name, _ in inbox.read()] == ["error"]

@@ -1,5 +1,6 @@
 """The engine runner with real worker processes: events in order, queueing, cancellation, a replaced worker,
-the progress throttle, and engine-against-engine pacing."""
+the progress throttle, and engine-against-engine pacing; the test kit's ``ThreadRunner`` keeps the same order,
+queueing and cancellation."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import signal
 import threading
 
 import pytest
+from support.fakes import ThreadRunner
 from support.waiting import eventually
 
 from engine.games import new_game
@@ -58,38 +60,46 @@ def runner(recorder):
     pool.close()
 
 
+@pytest.fixture(params=["processes", "thread"])
+def any_runner(request: pytest.FixtureRequest):
+    """One worker, once a process (the node's pool) and once a thread of this process (the test kit's)."""
+    made = EngineRunner(1, SYSTEM_CLOCK) if request.param == "processes" else ThreadRunner(SYSTEM_CLOCK)
+    yield made
+    made.close()
+
+
 def job(job_id: int, game_id: str, engine: dict, game: str = "tictactoe", **options) -> SearchJob:
     state = new_game(game, **options)
     return SearchJob(job_id, game_id, 0, state.to_move, state, engine)
 
 
-def test_a_search_sends_started_then_depths_then_one_final_move(runner, recorder):
+def test_a_search_sends_started_then_depths_then_one_final_move(any_runner, recorder):
     full_search = {"depth": 9, "time": None, "algorithm": "alphabeta"}
-    runner.submit(SearchJob(1, "g", 0, 0, new_game("tictactoe"), full_search, record_tree=3000), recorder)
+    any_runner.submit(SearchJob(1, "g", 0, 0, new_game("tictactoe"), full_search, record_tree=3000), recorder)
     final = recorder.wait_kind(1, "final")
     kinds = recorder.kinds(1)
     assert kinds[0] == "started" and kinds[-1] == "final" and "depth" in kinds
     assert final["best"] in {"1", "3", "5", "7", "9"} and final["score"] == 0
     assert final["tree"] is not None and final["sent_at"] > 0
-    assert runner.state_of("g") == "idle"
+    assert any_runner.state_of("g") == "idle"
 
 
-def test_a_busy_pool_queues_and_cancelling_frees_the_worker(runner, recorder):
-    runner.submit(job(1, "long", LONG, "nim", piles=[9, 9, 9, 9]), recorder)
+def test_a_busy_pool_queues_and_cancelling_frees_the_worker(any_runner, recorder):
+    any_runner.submit(job(1, "long", LONG, "nim", piles=[9, 9, 9, 9]), recorder)
     recorder.wait_kind(1, "started")
-    runner.submit(job(2, "next", {"level": 1}), recorder)
+    any_runner.submit(job(2, "next", {"level": 1}), recorder)
     assert recorder.wait_kind(2, "queued")["position"] == 1
-    assert runner.state_of("long") == "thinking" and runner.state_of("next") == "queued"
-    assert runner.cancel("long", "resigned").id == 1
+    assert any_runner.state_of("long") == "thinking" and any_runner.state_of("next") == "queued"
+    assert any_runner.cancel("long", "resigned").id == 1
     recorder.wait_kind(2, "final", timeout=10)
     assert recorder.kinds(1)[-1] == "cancelled" and "final" not in recorder.kinds(1)
-    assert runner.cancel("long", "resigned") is None
+    assert any_runner.cancel("long", "resigned") is None
 
 
-def test_a_new_search_of_the_same_game_replaces_the_old_one(runner, recorder):
-    runner.submit(job(1, "g", LONG, "nim", piles=[9, 9, 9, 9]), recorder)
+def test_a_new_search_of_the_same_game_replaces_the_old_one(any_runner, recorder):
+    any_runner.submit(job(1, "g", LONG, "nim", piles=[9, 9, 9, 9]), recorder)
     recorder.wait_kind(1, "started")
-    runner.submit(job(2, "g", {"level": 1}), recorder)
+    any_runner.submit(job(2, "g", {"level": 1}), recorder)
     assert recorder.wait_kind(1, "cancelled")["reason"] == "position changed"
     recorder.wait_kind(2, "final", timeout=10)
     assert "final" not in recorder.kinds(1)

@@ -14,7 +14,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,7 @@ import engineio
 import requests
 import socketio
 
+from .inbox import Inbox
 from .waiting import eventually
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -182,63 +182,27 @@ class _InOrderClient(socketio.Client):
         return _InOrderEngineIOClient
 
 
-class EventClient:
-    """A python-socketio client (WebSocket transport) that keeps every event it receives, in the order it arrives."""
+class EventClient(Inbox):
+    """A python-socketio client (WebSocket transport) that is the ``Inbox`` of every event it receives, in the order
+    it arrives."""
 
     def __init__(self, url: str, token: str | None = None,
                  on_event: Callable[[str, Any], None] | None = None) -> None:
         """Connects to ``url``; ``on_event(event, data)``, when given, is called on the reading thread as each event
         arrives, before the next one is read."""
+        super().__init__()
         self._on_event = on_event
-        self.events: list[tuple[str, Any]] = []
-        self.times: list[float] = []
-        """``time.perf_counter()`` at the arrival of each of ``events``."""
-        self.wall_times: list[float] = []
-        """``time.time()`` at the arrival of each of ``events`` (to compare with other processes' clocks)."""
-        self._changed = threading.Condition()
         self.sio = _InOrderClient(reconnection=False)
         self.sio.on("*", self._record)
         self.sio.connect(url, auth={"token": token} if token else None, transports=["websocket"], wait_timeout=10)
 
     def _record(self, event: str, data: Any = None) -> None:
-        arrived, wall = time.perf_counter(), time.time()
-        with self._changed:
-            self.events.append((event, data))
-            self.times.append(arrived)
-            self.wall_times.append(wall)
-            self._changed.notify_all()
+        self.add(event, data)
         if self._on_event is not None:
             self._on_event(event, data)
 
     def emit(self, event: str, data: Any) -> None:
         self.sio.emit(event, data)
-
-    def received(self, event: str) -> list[Any]:
-        """Payloads of every ``event`` received so far."""
-        with self._changed:
-            return [data for name, data in self.events if name == event]
-
-    def wait_for(self, event: str, predicate: Callable[[Any], bool] = lambda _: True, timeout: float = 20) -> Any:
-        """The first ``event`` payload (received before or after the call) matching ``predicate``; raises
-        ``TimeoutError`` after ``timeout`` seconds."""
-        return self.wait_arrival(event, predicate, timeout)[0]
-
-    def wait_arrival(self, event: str, predicate: Callable[[Any], bool] = lambda _: True,
-                     timeout: float = 20) -> tuple[Any, float]:
-        """Like ``wait_for``, with the ``time.perf_counter()`` at which the event arrived."""
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while True:
-                for (name, data), arrived in zip(self.events, self.times, strict=True):
-                    if name == event and predicate(data):
-                        return data, arrived
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise TimeoutError(f"no {event!r} event matched within {timeout} s; got {self.summary()}")
-                self._changed.wait(remaining)
-
-    def summary(self) -> list[str]:
-        return [name for name, _ in self.events][-30:]
 
     def close(self) -> None:
         self.sio.disconnect()
