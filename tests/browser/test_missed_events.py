@@ -3,11 +3,11 @@ between the server and the page's WebSocket and drops, holds back and reorders t
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import requests
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+from support.waiting import eventually
 
 NIM = {"game": "nim", "options": {"piles": [3, 4, 5]}, "opponent": {"type": "friend"}, "side": 0}
 MOVES = ["1:1", "2:1", "3:1", "1:1", "2:1"]
@@ -51,12 +51,9 @@ class Interceptor:
         return message[4:message.index('"', 4)]
 
 
-def wait_until(page: Page, condition: Callable[[], bool], timeout: float = 15) -> None:
+def wait_until(page: Page, condition: Callable[[], bool], what: str) -> None:
     """Let Playwright deliver messages until ``condition`` holds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        page.wait_for_timeout(20)
+    eventually(condition, what, timeout=15, interval=0.02, pause=lambda seconds: page.wait_for_timeout(seconds * 1000))
 
 
 def friend_game(server_url: str) -> tuple[str, list[str]]:
@@ -81,11 +78,11 @@ def test_a_page_that_loses_and_reorders_moves_shows_the_game_as_it_is(module_ser
     page.route_web_socket("**/socket.io/**", interceptor.route)
     page.goto(f"{module_server.url}/g/{game_id}")
     expect(page.locator("#status-main")).not_to_have_text("Loading the game…")
-    wait_until(page, lambda: interceptor.seen.get("watchers", 0) >= 1)
+    wait_until(page, lambda: interceptor.seen.get("watchers", 0) >= 1, "a watchers event")
 
     for ply in range(1, len(MOVES) + 1):
         play(module_server.url, game_id, tokens, ply)
-        wait_until(page, lambda ply=ply: interceptor.seen.get("moved", 0) >= ply)
+        wait_until(page, lambda ply=ply: interceptor.seen.get("moved", 0) >= ply, f"the moved event of ply {ply}")
     assert interceptor.held == []  # the held-back move reached the page after the one that followed it
 
     server_state = requests.get(f"{module_server.url}/api/games/{game_id}", timeout=10).json()
@@ -102,12 +99,12 @@ def test_a_spectator_that_misses_the_rematch_event_still_follows_the_players(mod
     page = browser.new_context().new_page()
     page.route_web_socket("**/socket.io/**", interceptor.route)
     page.goto(f"{module_server.url}/g/{game_id}")
-    wait_until(page, lambda: interceptor.seen.get("watchers", 0) >= 1)
+    wait_until(page, lambda: interceptor.seen.get("watchers", 0) >= 1, "a watchers event")
     requests.post(f"{module_server.url}/api/games/{game_id}/resign", json={"token": tokens[1]}, timeout=10)
     offered = requests.post(f"{module_server.url}/api/games/{game_id}/rematch", json={"token": tokens[0]}, timeout=10)
     assert offered.status_code == 202  # offered; the other player's ask makes it
     made = requests.post(f"{module_server.url}/api/games/{game_id}/rematch", json={"token": tokens[1]},
                          timeout=10).json()
-    wait_until(page, lambda: interceptor.seen.get("rematch", 0) >= 1)
+    wait_until(page, lambda: interceptor.seen.get("rematch", 0) >= 1, "a rematch event")
     expect(page.locator("#rematch-banner")).to_be_visible()
     expect(page.locator("#rematch-link")).to_have_attribute("href", f"/g/{made['id']}")
