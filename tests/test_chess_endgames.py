@@ -85,6 +85,9 @@ def test_positions_without_a_table_are_not_known(tables: Path) -> None:
     assert endgames.probe(chess.Board("8/8/8/4k3/8/8/8/3QK3 w - - 0 1"), tables / "elsewhere") is not None
 
 
+# Building KQKR is a minute of one core alone; two suites at once on two cores give it a fraction of one, so its
+# guard against hanging is set far above what the default (300 s) allows such a share.
+@pytest.mark.timeout(1800)
 def test_kqkr_follows_the_rules_and_the_search_reads_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The four-piece table (about a minute on the compiled engine) needs KQK and KRK for its captures, built
     first; 35 moves is its longest mate. With five pieces at the root, both ways of taking the knight lead into
