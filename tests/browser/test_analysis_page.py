@@ -18,6 +18,13 @@ from engine.games.connect4 import Connect4
 from engine.truth import move_values
 
 
+def press(page: Page, selector: str) -> None:
+    """Press the button ``selector`` from the keyboard (focus, then Enter), as a keyboard user does. The engine's
+    panel and the exact values grow above the page's buttons while their events stream in, so a pointer aimed at
+    one can land on whatever has moved under it on a busy machine."""
+    page.locator(selector).press("Enter")
+
+
 def play(page: Page, game: str, move: str) -> None:
     """Play ``move`` (the game's notation) on the board as a person does: a click, or two for a piece's move."""
     if game == "tictactoe":
@@ -81,10 +88,10 @@ def test_a_tree_of_variations_comes_back_with_a_reload(module_server, browser: B
     expect(page).to_have_url(f"{module_server.url}/analyse/{game}?{urlencode({'moves': f'{first} {second}'})}")
     page.keyboard.press("ArrowDown")  # back to the variation's move
     expect(page).to_have_url(f"{module_server.url}/analyse/{game}?{urlencode({'moves': f'{first} {other}'})}")
-    page.click("#promote")
+    press(page, "#promote")
     expect(page.locator("#move-tree .variation .mv[aria-current='true']")).to_have_count(0)
     expect(page.locator("#status-sub")).to_contain_text("main line")
-    page.click("#delete-node")
+    press(page, "#delete-node")
     expect(page.locator("#move-tree .mv")).to_have_count(2)
     expect(page).to_have_url(f"{module_server.url}/analyse/{game}?{urlencode({'moves': first})}")
     assert errors == []
@@ -186,7 +193,7 @@ def test_the_tree_names_a_probe_and_its_re_search(module_server, browser: Browse
     page.fill('input[name="depth"]', "4")
     page.locator('input[name="depth"]').dispatch_event("change")
     expect(page.locator("#tree-card")).to_be_visible(timeout=30_000)
-    page.click("#tree-expand")
+    press(page, "#tree-expand")
     expect(page.locator("#tree .tnode.probe").first).to_be_visible()
     assert page.locator("#tree .tnode.probe").count() == page.locator("#tree .tnode.research").count()
     description = page.locator("#tree .tnode.probe").first.get_attribute("aria-description")
@@ -213,7 +220,7 @@ def test_the_moves_copy_as_pgn_with_their_variations(module_server, browser: Bro
     play(page, "chess", "b1c3")
     # The Clipboard API writes only while the document has the focus (as it has for a person who just clicked in it).
     page.bring_to_front()
-    page.click("#copy-moves")
+    press(page, "#copy-moves")
     expect(page.locator("#toast")).to_have_text("PGN copied.")
     pgn = page.evaluate("navigator.clipboard.readText()")
     assert pgn.splitlines()[0] == '[Event "Analysis"]'
