@@ -87,6 +87,7 @@ def test_a_request_carries_over_at_most_20_old_seat_cookies_each_counted_as_a_se
         with store.database.sessions() as session:
             return session.scalar(select(func.count()).select_from(PlayerSeatRow))
 
+    app.config["ARENA_SEAT_LIMIT"] = "30/day"  # the default's 30 a minute, over a window no test straddles
     created = create(app.test_client())
     secret = app.config["SECRET_KEY"]
     cookies = {f"arena_seat_old{n:03d}": issue_token(secret, f"old{n:03d}", 1) for n in range(299)}
@@ -117,7 +118,7 @@ def test_a_request_carries_over_at_most_20_old_seat_cookies_each_counted_as_a_se
     assert again.json["you"] == 0 and expired(again) == expired(answer)
     assert rows() == before + 20
 
-    # Other sets of them (other identities) from the first address: its 30 seats a minute are 20 used, so each
+    # Other sets of them (other identities) from the first address: its 30 seats are 20 used, so each
     # request carries over only the asked game's seat, while one fits; then nothing, and every request is served.
     answers = [browser(leave_out=number).get(asked) for number in range(15)]
     assert [a.json["you"] for a in answers] == [0] * 10 + [None] * 5

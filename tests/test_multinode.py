@@ -274,7 +274,7 @@ def test_a_search_is_stopped_soon_after_the_player_resigns_on_another_node(two_a
 
 def test_the_nodes_count_an_address_together_in_redis(tmp_path):
     redis = RedisServer(tmp_path / "redis").start()
-    limits = {"ARENA_CREATE_LIMIT": "3/minute", "ARENA_MOVE_LIMIT": "2/minute"}
+    limits = {"ARENA_CREATE_LIMIT": "3/day", "ARENA_MOVE_LIMIT": "2/day"}  # a day: see test_address_limits.WINDOW
     nodes = [LiveServer(tmp_path / name, env={**node_env(redis.url, tmp_path / "arena.sqlite3", name), **limits})
              for name in "ab"]
     try:
