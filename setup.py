@@ -36,6 +36,7 @@ COMPILED = (
     "engine/search/ordering.py",
     "engine/search/tt.py",
     "engine/chess/board.py",
+    "engine/chess/exchange.py",
     "engine/chess/leaf_terms.py",
     "engine/chess/tree.py",
 )

@@ -41,6 +41,7 @@ from engine.chess.board import (
     turn,
     turned_kings,
 )
+from engine.chess.exchange import exchange
 from engine.chess.leaf_terms import (
     BISHOP_PAIR,
     activity,
@@ -103,8 +104,8 @@ TT_ORDER_KEY: Final = 1 << 30
 CAPTURE_ORDER_KEY: Final = 1 << 20
 KILLER_ORDER_KEY: Final = 1 << 19
 LOSING_CAPTURE_KEY: Final = -(1 << 19)
-"""Captures of a cheaper piece on a defended square come after every quiet move (whose history counts stay within
-``±HISTORY_LIMIT``)."""
+"""Captures that lose material in the exchange on their square (``engine.chess.exchange``) come after every quiet
+move (whose history counts stay within ``±HISTORY_LIMIT``)."""
 
 
 def late_move_reduction(depth: int, number: int) -> int:
@@ -269,7 +270,7 @@ class ChessTree:
             elif key == KILLER_ORDER_KEY - 1:
                 reasons.append("the second killer of this ply")
             elif key < -HISTORY_LIMIT:
-                reasons.append(f"a losing capture (a cheaper piece on a defended square): "
+                reasons.append(f"a losing capture (the exchange on its square loses material): "
                                f"{key - LOSING_CAPTURE_KEY} (victim x 16 - attacker)")
             else:
                 reasons.append(f"history: {key}")
@@ -308,7 +309,8 @@ class ChessTree:
     def order_keys(self, board: bytes, moves: vec[i64], tt_move: int, ply: int) -> list[int]:
         """The ordering key of each of ``moves``, higher first: ``TT_ORDER_KEY`` for the TT move, captures (MVV-LVA)
         and promotions from ``CAPTURE_ORDER_KEY``, killers at ``KILLER_ORDER_KEY`` (the second one less), then
-        quiet moves by their history count, then losing captures (a cheaper piece taken on a defended square, from
+        quiet moves by their history count, then losing captures (of a cheaper piece, losing material in the exchange
+        on its square, from
         ``LOSING_CAPTURE_KEY``); each shifted 8 bits left above ``255 - index``, so that sorting them
         keeps equal keys in their order and tells each key's move."""
         killer0 = self.killers[2 * ply] if self.use_killers else 0
@@ -328,7 +330,8 @@ class ChessTree:
                 if victim != EMPTY or promotion or (j == ep and board[i] == PAWN):
                     key = CAPTURE_ORDER_KEY + VICTIM[victim] * 16 - ATTACKER[board[i]] + (900 if promotion == QUEEN
                                                                                           else 0)
-                    if promotion != QUEEN and PIECE_VALUE[board[i]] > VICTIM[victim] + 50 and attacked(board, j):
+                    if (promotion != QUEEN and PIECE_VALUE[board[i]] > VICTIM[victim] + 50
+                            and exchange(board, move) < 0):
                         key = LOSING_CAPTURE_KEY + VICTIM[victim] * 16 - ATTACKER[board[i]]
                 elif move == killer0:
                     key = KILLER_ORDER_KEY
@@ -569,8 +572,9 @@ class ChessTree:
         """Quiescence search: stand pat or resolve captures and queen promotions; every evasion when in check
         (``check`` None: find out).
 
-        Captures that cannot raise the score enough (delta pruning) and captures of a cheaper piece on a defended
-        square (losing captures) are skipped. Same bound contract as ``negamax`` (fail-soft).
+        Captures that cannot raise the score enough (delta pruning) and captures of a cheaper piece that lose
+        material in the exchange on their square (losing captures) are skipped. Same bound contract as ``negamax``
+        (fail-soft).
         """
         self.nodes += 1
         self.qnodes += 1
@@ -642,7 +646,8 @@ class ChessTree:
             i = move & 127
             j = (move >> 7) & 127
             victim = VICTIM[board[j]]
-            if not move >> 14 and (victim < margin or (PIECE_VALUE[board[i]] > victim + 50 and attacked(board, j))):
+            if not move >> 14 and (victim < margin or (PIECE_VALUE[board[i]] > victim + 50
+                                                       and exchange(board, move) < 0)):
                 self.pruned += 1
                 continue
             child, child_score = make_move(board, score, move, tables)
