@@ -11,12 +11,12 @@ import socket
 import pytest
 import websocket
 from flask_limiter.util import get_qualified_name
+from support.helpers import connect
 from support.long_games import long_game
 from support.servers import LiveServer
 
 from webapp.config import ConfigError, load_config
 from webapp.schema import DOCUMENT
-from webapp.transport.sockets import socketio
 from webapp.views.address_limits import limiter
 
 pytestmark = pytest.mark.servers
@@ -75,15 +75,14 @@ def test_http_and_socket_moves_share_one_counter_and_a_refusal_stores_no_move(ap
     game_id, first, second = friend_game(app)
     client = app.test_client()
     assert client.post(f"/api/games/{game_id}/moves", json={"move": "5", "token": first}).status_code == 200
-    player = socketio.test_client(app, auth={"token": second})
-    player.emit("join", {"game_id": game_id})
+    player = connect(app, second, game_id)
     player.emit("move", {"game_id": game_id, "move": "1"})
     assert client.get(f"/api/games/{game_id}").json["moves"] == ["5", "1"]
-    player.get_received()
+    player.forget()
     refused = client.post(f"/api/games/{game_id}/moves", json={"move": "9", "token": first})
     assert_rate_limited(refused)
     player.emit("move", {"game_id": game_id, "move": "3"})
-    [error] = [m["args"][0] for m in player.get_received() if m["name"] == "error"]
+    [error] = player.take("error")
     assert error["code"] == "rate_limited" and error["event"] == "move" and "at most 2 per 1 day" in error["message"]
     assert 1 <= error["retry_after"] <= WINDOW
     assert client.get(f"/api/games/{game_id}").json["moves"] == ["5", "1"]
@@ -93,13 +92,13 @@ def test_http_and_socket_moves_share_one_counter_and_a_refusal_stores_no_move(ap
 
 def test_lab_runs_are_limited_and_a_refused_run_starts_nothing(app):
     app.config["ARENA_LAB_LIMIT"] = "1/day"
-    client = socketio.test_client(app)
+    client = connect(app)
     client.emit("lab_start", LAB)
-    assert [m["name"] for m in client.get_received()].count("lab_started") == 1
+    assert len(client.take("lab_started")) == 1
     client.emit("lab_start", LAB)
-    received = client.get_received()
-    assert "lab_started" not in [m["name"] for m in received]
-    [error] = [m["args"][0] for m in received if m["name"] == "error"]
+    received = client.drain()
+    assert "lab_started" not in [name for name, _ in received]
+    [error] = [payload for name, payload in received if name == "error"]
     assert error["code"] == "rate_limited" and error["event"] == "lab_start" and 1 <= error["retry_after"] <= WINDOW
 
 
@@ -130,15 +129,15 @@ def test_a_long_games_record_costs_reads_by_its_length_and_a_join_counts_as_a_re
     assert client.get(f"/api/games/{game_id}/pgn").status_code == 200  # 26
     assert client.get(f"/api/games/{game_id}/positions/0").status_code == 200  # 39
     assert_rate_limited(client.get(f"/api/games/{game_id}"))  # 40: the request counted, its 12 more refused
-    watcher = socketio.test_client(app)
+    watcher = connect(app)
     watcher.emit("join", {"game_id": game_id})  # 13 do not fit: nothing counted
-    [error] = [event["args"][0] for event in watcher.get_received() if event["name"] == "error"]
+    [error] = watcher.take("error")
     assert error["code"] == "rate_limited" and error["event"] == "join", error
     elsewhere = app.test_client()
     elsewhere.environ_base.update(OTHER)
-    other = socketio.test_client(app, flask_test_client=elsewhere)
+    other = connect(app, http=elsewhere)
     other.emit("join", {"game_id": game_id})
-    assert [event["args"][0]["id"] for event in other.get_received() if event["name"] == "state"] == [game_id]
+    assert [state["id"] for state in other.take("state")] == [game_id]
     short = client.post("/api/games", json=FRIEND, environ_base=OTHER).json["id"]
     assert client.get(f"/api/games/{short}", environ_base=OTHER).status_code == 200  # a short game's: one
 

@@ -6,7 +6,7 @@ clear error and changes nothing."""
 from __future__ import annotations
 
 import pytest
-from support.helpers import analyse_json
+from support.helpers import analyse_json, connect
 from support.inbox import Inbox, anything, having
 from support.waiting import eventually
 
@@ -16,12 +16,6 @@ from engine.search.every_move import score_every_move
 from engine.truth import move_values
 from webapp.arena.analysis import search_key, truth_key
 from webapp.transport.sockets import socketio
-
-
-def connect(app):
-    client = socketio.test_client(app)
-    assert client.is_connected()
-    return client
 
 
 def node_event(node: str, game: str, moves: str = "", setup: str = "", **engine) -> dict:
@@ -66,8 +60,8 @@ def test_the_engine_on_a_node_equals_the_analyse_command(app, capsys: pytest.Cap
     """Tic-tac-toe after 5 1, "+ ordering + TT" to depth 5: the panel's numbers are the command's; the truth judges
     the search as in a game; the node comes first, with the board and the moves as players read them."""
     expected = analyse_json("tictactoe", "51", 5, "tt", capsys)
-    inbox = Inbox(connect(app))
-    inbox.client.emit("analyse", node_event("n1", "tictactoe", "5 1", preset="tt", depth=5))
+    inbox = connect(app)
+    inbox.emit("analyse", node_event("n1", "tictactoe", "5 1", preset="tt", depth=5))
     final = search_final(inbox, "n1")
     names = [event for event, _ in inbox.read()]
     assert names[0] == "analysis_node"
@@ -84,8 +78,8 @@ def test_the_engine_on_a_node_equals_the_analyse_command(app, capsys: pytest.Cap
 ])
 def test_the_exact_values_of_a_node_are_the_truths(app, game: str, setup: str, moves: str) -> None:
     """Every move's exact value, from the empty Connect Four board on, is what ``engine.truth`` says."""
-    inbox = Inbox(connect(app))
-    inbox.client.emit("analyse", node_event("t", game, moves, setup, on=False))
+    inbox = connect(app)
+    inbox.emit("analyse", node_event("t", game, moves, setup, on=False))
     truth = inbox.wait_for("analysis_truth", having(node="t"), timeout=60)
     cls = game_class(game)
     state = play_moves(cls.from_setup(setup) if setup else cls.initial(), moves.split())
@@ -97,8 +91,8 @@ def test_the_exact_values_of_a_node_are_the_truths(app, game: str, setup: str, m
 
 
 def test_chess_has_no_exact_values_and_says_why(app) -> None:
-    inbox = Inbox(connect(app))
-    inbox.client.emit("analyse", node_event("c", "chess", "e2e4", on=False))
+    inbox = connect(app)
+    inbox.emit("analyse", node_event("c", "chess", "e2e4", on=False))
     truth = inbox.wait_for("analysis_truth", having(node="c"), timeout=60)
     assert truth["how"] == "unknown" and "chess" in truth["source"] and truth["moves"] == {}
 
@@ -106,10 +100,10 @@ def test_chess_has_no_exact_values_and_says_why(app) -> None:
 def test_a_new_node_stops_the_old_ones_events_at_once(app) -> None:
     """A search without limits on one node, then another node: once the second node's ``analysis_node`` arrives,
     no event of the first follows; the first's search was cancelled, and the second's runs."""
-    inbox = Inbox(connect(app))
-    inbox.client.emit("analyse", node_event("old", "chess", "e2e4"))
+    inbox = connect(app)
+    inbox.emit("analyse", node_event("old", "chess", "e2e4"))
     inbox.wait_for("analysis_search", having(node="old"), timeout=60)
-    inbox.client.emit("analyse", node_event("new", "chess", "d2d4", depth=3))
+    inbox.emit("analyse", node_event("new", "chess", "d2d4", depth=3))
     search_final(inbox, "new")
     messages = inbox.read()
     switch = next(i for i, (event, payload) in enumerate(messages)
@@ -122,9 +116,8 @@ def test_a_new_node_stops_the_old_ones_events_at_once(app) -> None:
 
 def test_leaving_the_page_cancels_its_searches(app) -> None:
     client = connect(app)
-    inbox = Inbox(client)
     client.emit("analyse", node_event("n", "chess", ""))
-    inbox.wait_for("analysis_search", having(node="n"), timeout=60)
+    client.wait_for("analysis_search", having(node="n"), timeout=60)
     runner = app.extensions["arena"].runner
     sid = next(sid for sid in socketio.server.manager.rooms["/"][None])  # the test client's only connection
     assert runner.state_of(search_key(sid)) != "idle"
@@ -134,10 +127,10 @@ def test_leaving_the_page_cancels_its_searches(app) -> None:
 
 
 def test_analyse_stop_cancels_the_search(app) -> None:
-    inbox = Inbox(connect(app))
-    inbox.client.emit("analyse", node_event("n", "connect4", "4"))
+    inbox = connect(app)
+    inbox.emit("analyse", node_event("n", "connect4", "4"))
     inbox.wait_for("analysis_search", having(node="n"), timeout=60)
-    inbox.client.emit("analyse_stop", {})
+    inbox.emit("analyse_stop", {})
     eventually(lambda: any(event == "analysis_search" and payload["info"]["kind"] == "cancelled"
                            for event, payload in inbox.read()), "the cancelled event")
 
@@ -146,8 +139,8 @@ def test_analyse_stop_cancels_the_search(app) -> None:
 def test_several_lines_score_every_move_with_a_full_window(app, game: str, moves: str) -> None:
     """Three lines: every root move's score is exact (as ``score_every_move`` has them at that depth), and each
     has its own line, its move first (SAN in chess)."""
-    inbox = Inbox(connect(app))
-    inbox.client.emit("analyse", node_event("l", game, moves, depth=3, lines=3))
+    inbox = connect(app)
+    inbox.emit("analyse", node_event("l", game, moves, depth=3, lines=3))
     final = search_final(inbox, "l")
     cls = game_class(game)
     state = play_moves(cls.initial(), moves.split())
@@ -173,13 +166,13 @@ def check_event(node: str, answer: str, value: int = -30, better: str | None = "
 def test_a_chess_answer_is_judged_as_the_review_would_judge_it(app) -> None:
     """The review's own choice is right ("best"); a move allowing mate in one is a blunder, its win chance 0 %;
     the answer may be written in SAN; opening another node meanwhile does not stop the check."""
-    inbox = Inbox(connect(app))
-    inbox.client.emit("exercise_check", check_event("e", "g6"))
-    inbox.client.emit("analyse", node_event("other", "chess", "d2d4", on=False))
+    inbox = connect(app)
+    inbox.emit("exercise_check", check_event("e", "g6"))
+    inbox.emit("analyse", node_event("other", "chess", "d2d4", on=False))
     right = inbox.wait_for("exercise_verdict", having(answer="g7g6"), timeout=60)
     assert right["node"] == "e" and right["right"] is True and right["verdict"]["verdict"] == "best"
     assert right["verdict"]["move_shown"] == "g6" and right["searched"] == "a search of 0.5 s (up to depth 64)"
-    inbox.client.emit("exercise_check", check_event("e", "a7a6"))
+    inbox.emit("exercise_check", check_event("e", "a7a6"))
     wrong = inbox.wait_for("exercise_verdict", having(answer="a7a6"), timeout=60)
     assert wrong["right"] is False and wrong["verdict"]["verdict"] == "blunder"
     assert wrong["verdict"]["after"] == "loss in 1" and wrong["verdict"]["win_after"] == 0.0
@@ -206,8 +199,8 @@ def test_a_chess_answer_is_judged_as_the_review_would_judge_it(app) -> None:
     ("exercise_check", check_event("x", "g6", moves=" ".join(["e2e4"] * 1000)), "bad_request"),
 ])
 def test_bad_events_are_refused_with_a_reason_and_change_nothing(app, event: str, payload: object, code: str) -> None:
-    inbox = Inbox(connect(app))
-    inbox.client.emit(event, payload)
+    inbox = connect(app)
+    inbox.emit(event, payload)
     error = inbox.wait_for("error", anything, timeout=10)
     assert error["code"] == code and error["event"] == event and error["message"]
     assert [name for name, _ in inbox.read()] == ["error"]

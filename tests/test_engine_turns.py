@@ -9,14 +9,12 @@ import datetime as dt
 import pytest
 from sqlalchemy import update
 from support.fakes import ThreadRunner
-from support.helpers import state_when
-from support.inbox import Inbox
+from support.helpers import connect, state_when
 
 from webapp import create_app
 from webapp.arena.turns import RESUMED_MINIMUM_SECONDS
 from webapp.clock import Clock
 from webapp.store import GameRow
-from webapp.transport.sockets import socketio
 
 ENGINES = {"game": "tictactoe", "opponent": {"type": "engines", "levels": [1, 1]}}
 
@@ -50,10 +48,9 @@ def test_an_unwatched_engine_game_pauses_and_goes_on_when_somebody_watches(make_
     assert state["search_state"] == "paused" and state["ply"] == 0
     assert arena.runner.current_job(game_id) is None
 
-    watcher = socketio.test_client(app)
+    watcher = connect(app)
     watcher.emit("join", {"game_id": game_id})
-    inbox = Inbox(watcher)
-    inbox.next("moved", lambda moved: moved["ply"] == 3)
+    watcher.next("moved", lambda moved: moved["ply"] == 3)
     watcher.disconnect()  # the turn under way when the watcher left is played; then the game rests
     state_when(app.test_client(), game_id, lambda state: state["search_state"] == "paused", "the pause")
     assert arena.runner.current_job(game_id) is None
@@ -62,9 +59,9 @@ def test_an_unwatched_engine_game_pauses_and_goes_on_when_somebody_watches(make_
 def test_a_watched_engine_game_does_not_pause(make_app):
     app = make_app(ARENA_UNWATCHED_PAUSE=0)
     game_id = app.test_client().post("/api/games", json=ENGINES).json["id"]
-    watcher = socketio.test_client(app)
+    watcher = connect(app)
     watcher.emit("join", {"game_id": game_id})
-    final = Inbox(watcher).next("moved", lambda moved: moved["state"]["status"] == "finished")
+    final = watcher.next("moved", lambda moved: moved["state"]["status"] == "finished")
     assert final["state"]["search_state"] == "idle" and final["state"]["ply"] >= 5
 
 
@@ -110,9 +107,9 @@ def test_a_turn_resumed_after_a_restart_keeps_the_ceiling_of_its_start(make_app,
     restarted = make_app(clock)
     job = restarted.extensions["arena"].runner.current_job(game_id)
     assert job is not None and job.deadline == clock.time() + RESUMED_MINIMUM_SECONDS
-    watcher = socketio.test_client(restarted)
+    watcher = connect(restarted)
     watcher.emit("join", {"game_id": game_id})
-    assert Inbox(watcher).next("moved", timeout=30)["ply"] == 1
+    assert watcher.next("moved", timeout=30)["ply"] == 1
 
 
 def test_a_paused_engine_game_that_left_memory_goes_on_when_somebody_watches(make_app, clock):
@@ -123,6 +120,6 @@ def test_a_paused_engine_game_that_left_memory_goes_on_when_somebody_watches(mak
     clock.advance(0.1)  # past the untouched time
     arena.cache.expire_untouched()  # (its sweep thread may have done it already)
     assert arena.cache.count() == 0
-    watcher = socketio.test_client(app)
+    watcher = connect(app)
     watcher.emit("join", {"game_id": game_id})
-    assert Inbox(watcher).next("moved")["ply"] == 1
+    assert watcher.next("moved")["ply"] == 1

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from support.helpers import assert_error, connect, wait_for_ply
-from support.inbox import Inbox
 
 from engine.game import is_decided
 from engine.games import new_game
@@ -66,7 +65,7 @@ def test_the_web_app_scores_every_move_of_a_stored_search(app, client) -> None:
     watcher = connect(app, join=game_id)  # the answer reaches the game's room
     answer = client.post(f"/api/games/{game_id}/searches/2/every-move", json={})
     assert answer.status_code == 202 and answer.json == {"game_id": game_id, "ply": 2, "status": "running"}
-    payload = Inbox(watcher).next("every_move", timeout=WAIT)
+    payload = watcher.next("every_move", timeout=WAIT)
     expected = score_every_move(new_game("nim", "2,4,5"), 2)
     assert payload["status"] == "done" and payload["depth"] == payload["asked_depth"] == 2
     assert {move["move"]: move["score"] for move in payload["moves"]} == {

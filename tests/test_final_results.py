@@ -5,7 +5,7 @@ people (a takeback offer, or accepting one made before the end)."""
 from __future__ import annotations
 
 import pytest
-from support.helpers import assert_error, connect, create, friend_game, named, wait_for_end, wait_for_turn
+from support.helpers import assert_error, connect, create, friend_game, wait_for_end, wait_for_turn
 
 ENGINE_NIM = {"game": "nim", "opponent": {"type": "engine", "level": 1}, "side": 0,
               "options": {"piles": [5, 5, 5], "takeback": True}}
@@ -23,7 +23,7 @@ def assert_no_takeback_against_the_engine(app, client, game_id: str, token: str)
     assert_error(client.post(f"/api/games/{game_id}/takeback", json={"token": token}), 409, "game_over")
     player = connect(app, token)
     player.emit("takeback", {"game_id": game_id})
-    errors = named(player, "error")
+    errors = player.take("error")
     assert errors and errors[-1]["code"] == "game_over", errors
     assert client.get(f"/api/games/{game_id}").json == before
 

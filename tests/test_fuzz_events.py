@@ -28,6 +28,7 @@ from support.fuzz_strategies import (
     stored_ids,
     token_for,
 )
+from support.inbox import SocketTestClient
 from support.servers import GENEROUS_LIMITS
 
 from webapp.errors import ErrorCode
@@ -95,14 +96,15 @@ def resolve(value: Any, game_id: str) -> Any:
     return value
 
 
-def connect(app: Any, auth: Any) -> Any:
+def connect(app: Any, auth: Any) -> SocketTestClient:
     """A Socket.IO test client connected with ``auth`` (maybe refused)."""
-    return socketio.test_client(app, auth=auth)
+    return SocketTestClient(socketio.test_client(app, auth=auth))
 
 
-def check_errors(received: list[dict[str, Any]], event: str) -> list[dict[str, Any]]:
-    """The ``error`` payloads among ``received``, each checked: a known code, a message, the event's name."""
-    errors = [message["args"][0] for message in received if message["name"] == "error"]
+def check_errors(received: list[tuple[str, Any]], event: str) -> list[dict[str, Any]]:
+    """The ``error`` payloads among ``received`` (``(name, payload)``), each checked: a known code, a message, the
+    event's name."""
+    errors = [payload for name, payload in received if name == "error"]
     for error in errors:
         assert set(error) == {"code", "message", "event"}, error
         assert error["code"] in set(ErrorCode) and error["event"] == event, error
@@ -135,15 +137,15 @@ def test_every_event_with_generated_payloads(fuzz_app, case, kind, auth, joined)
     assert client.is_connected()
     if joined and kind != "missing":
         client.emit("join", {"game_id": ids[kind]})
-        client.get_received()
+        client.forget()
     payload = resolve(payload, ids[kind])
     before = snapshot(fuzz_app, games)
     client.emit(event, payload, *extra)
-    received = client.get_received()
+    received = client.drain()
     errors = check_errors(received, event)
-    names = [message["name"] for message in received]
+    names = [name for name, _ in received]
     note(f"{event}: {errors[0]['code'] if errors else 'accepted'}")
-    for started in (message["args"][0] for message in received if message["name"] == "lab_started"):
+    for started in (payload for name, payload in received if name == "lab_started"):
         client.emit("lab_stop", {"run": started["run"]})
     if errors:
         assert len(errors) == 1 and snapshot(fuzz_app, games) == before, (event, payload, errors)
@@ -172,7 +174,7 @@ def test_connecting_with_generated_auth_is_accepted_or_refused_and_changes_nothi
     client = connect(fuzz_app, auth)
     if client.is_connected():
         client.emit("join", {"game_id": ids["friends"]})
-        [state] = [message["args"][0] for message in client.get_received() if message["name"] == "state"]
+        [state] = client.take("state")
         assert state["id"] == ids["friends"] and state["you"] in (0, 1, None)
         client.disconnect()
     else:

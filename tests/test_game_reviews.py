@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 from support.helpers import assert_error, connect, friend_game
-from support.inbox import Inbox
 from support.waiting import eventually
 
 from engine.games import new_game
@@ -101,7 +100,7 @@ def test_a_position_of_a_finished_game_is_analysed(app, client):
     watcher = connect(app, join=game_id)  # a spectator in the game's room hears the answer
     answer = client.post(f"/api/games/{game_id}/positions/1/analysis", json={})
     assert answer.status_code == 202 and answer.json == {"game_id": game_id, "ply": 1, "status": "running"}
-    payload = Inbox(watcher).next("analysis", timeout=REVIEW_WAIT)
+    payload = watcher.next("analysis", timeout=REVIEW_WAIT)
     assert payload["status"] == "done" and payload["how"] == "exact" and payload["value"] == "draw"
     assert payload["best"] in ("1", "3", "7", "9")  # after X takes the centre only a corner holds the draw
 

@@ -4,8 +4,7 @@ out on the engine workers and sent to its room; exact where the truth is known, 
 from __future__ import annotations
 
 from support.clocks import TickingClock
-from support.helpers import assert_error, connect, create, friend_game, named
-from support.waiting import eventually
+from support.helpers import assert_error, connect, create, friend_game
 
 from engine.games import new_game
 from engine.games.chess import ChessState
@@ -19,12 +18,8 @@ def hints_heard(watcher, ply: int) -> dict:
 
 
 def hints_heard_in(watcher, game_id: str | None, ply: int) -> dict:
-    """The hints of ``ply`` (of ``game_id``, or of any game) the watcher heard, waiting up to ``helpers.WAIT``."""
-    def heard() -> dict | None:
-        return next((hints for hints in named(watcher, "hints")
-                     if hints["ply"] == ply and game_id in (None, hints["game_id"])), None)
-
-    return eventually(heard, f"hints for ply {ply}")
+    """The hints of ``ply`` (of ``game_id``, or of any game) the watcher heard, waiting for them if need be."""
+    return watcher.wait_for("hints", lambda hints: hints["ply"] == ply and game_id in (None, hints["game_id"]))
 
 
 def test_every_move_gets_its_exact_value_after_every_move(app, client):
@@ -43,7 +38,7 @@ def test_every_move_gets_its_exact_value_after_every_move(app, client):
     assert after["moves"] == expected and after["moves"]["2"]["value"] == "loss in 3"
     late = connect(app)
     late.emit("join", {"game_id": game_id})  # somebody joining now gets the latest hints at once
-    assert [hints["ply"] for hints in named(late, "hints")] == [1]
+    assert [hints["ply"] for hints in late.take("hints")] == [1]
 
 
 def test_a_search_scores_every_move_where_no_truth_is_known():

@@ -6,20 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from support.helpers import analyse_json
+from support.helpers import analyse_json, connect
 from support.waiting import eventually
 
 from engine.cli import main
 from engine.commands.analyse import TOGGLES
 from webapp.arena.lab import PRESETS
 from webapp.arena.lab import job_key as lab_job_key
-from webapp.transport.sockets import socketio
-
-
-def lab_client(app):
-    client = socketio.test_client(app)
-    assert client.is_connected()
-    return client
 
 
 def collect_finals(client, columns: int, timeout: float = 60) -> tuple[str, dict[int, dict], list[str]]:
@@ -29,15 +22,14 @@ def collect_finals(client, columns: int, timeout: float = 60) -> tuple[str, dict
     kinds: list[str] = []
 
     def every_final() -> bool:
-        for message in client.get_received():
-            payload = message["args"][0]
-            if message["name"] == "lab_started":
+        for name, payload in client.drain():
+            if name == "lab_started":
                 run.append(payload["run"])
-            elif message["name"] == "lab":
+            elif name == "lab":
                 kinds.append(payload["info"]["kind"])
                 if payload["info"]["kind"] == "final":
                     finals[payload["column"]] = payload["info"]
-            elif message["name"] == "error":
+            elif name == "error":
                 pytest.fail(f"error event: {payload}")
         return len(finals) >= columns
 
@@ -54,7 +46,7 @@ def test_the_alpha_beta_row_is_alpha_beta_alone(app, capsys: pytest.CaptureFixtu
     assert main(["analyse", "tictactoe", "--position", "5", "--depth", "8", "--json", *flags]) == 0
     bare = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert analyse_json("tictactoe", "5", 8, "alphabeta", capsys)["nodes"] == bare["nodes"]
-    client = lab_client(app)
+    client = connect(app)
     client.emit("lab_start", {"game": "tictactoe", "setup": "5", "moves": [], "configs": [{"preset": "alphabeta",
                                                                                            "depth": 8}]})
     _, finals, _ = collect_finals(client, 1)
@@ -62,7 +54,7 @@ def test_the_alpha_beta_row_is_alpha_beta_alone(app, capsys: pytest.CaptureFixtu
 
 
 def test_lab_numbers_equal_the_analyse_command(app, capsys: pytest.CaptureFixture[str]) -> None:
-    client = lab_client(app)
+    client = connect(app)
     presets = ["minimax", "alphabeta", "tt", "everything"]
     client.emit("lab_start", {"game": "tictactoe", "setup": "5", "moves": ["1"],
                               "configs": [{"preset": p, "depth": 4} for p in presets]})
@@ -88,9 +80,9 @@ def test_lab_numbers_equal_the_analyse_command(app, capsys: pytest.CaptureFixtur
     ({"game": "tictactoe", "setup": "", "moves": ["x"], "configs": [{"preset": "minimax"}]}, "not a cell"),
 ])
 def test_bad_lab_requests_are_refused(app, payload: dict, message: str) -> None:
-    client = lab_client(app)
+    client = connect(app)
     client.emit("lab_start", payload)
-    errors = [m["args"][0] for m in client.get_received() if m["name"] == "error"]
+    errors = client.take("error")
     assert len(errors) == 1 and message in errors[0]["message"] and errors[0]["event"] == "lab_start"
 
 
@@ -102,10 +94,10 @@ def test_lab_page_opens_a_position(app) -> None:
 
 
 def test_lab_stop_cancels_the_run(app) -> None:
-    client = lab_client(app)
+    client = connect(app)
     client.emit("lab_start", {"game": "tictactoe", "setup": "", "moves": [],
                               "configs": [{"preset": "minimax", "time": 30}, {"preset": "minimax", "time": 30}]})
-    started = [m["args"][0] for m in client.get_received() if m["name"] == "lab_started"]
+    started = client.take("lab_started")
     assert len(started) == 1
     client.emit("lab_stop", {"run": started[0]["run"]})
     assert wait_for_cancelled(client, 2) == {0, 1}
@@ -118,8 +110,7 @@ def wait_for_cancelled(client, columns: int, timeout: float = 10) -> set[int]:
     cancelled: set[int] = set()
 
     def all_cancelled() -> bool:
-        cancelled.update(message["args"][0]["column"] for message in client.get_received()
-                         if message["name"] == "lab" and message["args"][0]["info"]["kind"] == "cancelled")
+        cancelled.update(lab["column"] for lab in client.take("lab") if lab["info"]["kind"] == "cancelled")
         return len(cancelled) >= columns
 
     eventually(all_cancelled, f"{columns} cancelled columns", timeout=timeout)
@@ -127,25 +118,25 @@ def wait_for_cancelled(client, columns: int, timeout: float = 10) -> set[int]:
 
 
 def test_only_the_connection_that_started_a_run_can_stop_it(app) -> None:
-    owner, other = lab_client(app), lab_client(app)
+    owner, other = connect(app), connect(app)
     owner.emit("lab_start", {"game": "tictactoe", "setup": "", "moves": [],
                              "configs": [{"preset": "minimax", "time": 30}]})
-    [run] = [m["args"][0]["run"] for m in owner.get_received() if m["name"] == "lab_started"]
+    [run] = [started["run"] for started in owner.take("lab_started")]
     other.emit("lab_stop", {"run": run})
-    [error] = [m["args"][0] for m in other.get_received() if m["name"] == "error"]
+    [error] = other.take("error")
     assert error["code"] == "forbidden" and error["event"] == "lab_stop"
     # a stop is handled before the refusal returns ("cancelled" comes from the cancelling thread): none came
-    assert not [m for m in owner.get_received() if m["name"] == "lab" and m["args"][0]["info"]["kind"] == "cancelled"]
+    assert not [lab for lab in owner.take("lab") if lab["info"]["kind"] == "cancelled"]
     assert app.extensions["arena"].runner.state_of(lab_job_key(run, 0)) != "idle"
     owner.emit("lab_stop", {"run": run})
     assert wait_for_cancelled(owner, 1) == {0}
 
 
 def test_a_run_stops_when_its_connection_ends(app) -> None:
-    owner = lab_client(app)
+    owner = connect(app)
     owner.emit("lab_start", {"game": "tictactoe", "setup": "", "moves": [],
                              "configs": [{"preset": "minimax", "time": 30}, {"preset": "minimax", "time": 30}]})
-    [run] = [m["args"][0]["run"] for m in owner.get_received() if m["name"] == "lab_started"]
+    [run] = [started["run"] for started in owner.take("lab_started")]
     owner.disconnect()
     runner = app.extensions["arena"].runner
     eventually(lambda: {runner.state_of(lab_job_key(run, c)) for c in (0, 1)} == {"idle"}, "both columns' end")

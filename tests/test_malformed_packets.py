@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 import websocket
@@ -73,26 +72,27 @@ def test_an_unreadable_packet_gets_a_short_error_and_one_log_line(module_server,
 
 def test_a_flood_of_unreadable_packets_is_cut_off(module_server):
     client = RawSocket(module_server.port)
-    closed = False
     for _ in range(300):
         try:
             client.ws.send(PACKETS["deep"])
         except (websocket.WebSocketConnectionClosedException, BrokenPipeError, ConnectionResetError):
             break  # the server closed it; what it sent before is still to be read
-    deadline = time.monotonic() + 10
     errors = []
-    while not closed and time.monotonic() < deadline:
+
+    def closed() -> bool:
+        """Read one frame: whether it ends the connection (Engine.IO's close, "1": the transport itself ends, not only
+        the Socket.IO namespace, "41"), keeping the errors before it."""
         try:
             frame = client.next_frame()
         except (websocket.WebSocketConnectionClosedException, ConnectionResetError):
-            closed = True
-            break
+            return True
         if frame.startswith("42"):
             errors.append(json.loads(frame[2:])[1])
-        elif frame == "1":  # Engine.IO's close: the transport itself ends, not only the Socket.IO namespace ("41")
-            closed = True
+        return frame == "1"
+
+    eventually(closed, "the flooded connection's end", timeout=10, interval=0)
     # Nine errors, then the closing one.
-    assert closed and len(errors) == UNREADABLE_LIMIT, errors
+    assert len(errors) == UNREADABLE_LIMIT, errors
     assert all((error["code"], error["event"]) == ("bad_request", "move") for error in errors), errors
     assert errors[-1]["message"] == "too many unreadable packets; this connection is closed"
 
@@ -103,10 +103,13 @@ def test_a_flood_of_binary_frames_closes_the_transport(module_server):
     1,000-byte frames finds the connection gone instead of costing a read and a refusal per frame."""
     client = RawSocket(module_server.port)
     client.ws.send('45999999999-["join",{"_placeholder":true,"num":0}]')
+
+    def send_a_frame() -> bool:
+        client.ws.send_binary(bytes(1_000))
+        return False  # only the connection's end stops the flood
+
     with pytest.raises((websocket.WebSocketConnectionClosedException, BrokenPipeError, ConnectionResetError)):
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            client.ws.send_binary(bytes(1_000))
+        eventually(send_a_frame, "the flooded connection's end", timeout=20, interval=0)
 
 
 @pytest.mark.parametrize(("frame", "event", "reason"), [

@@ -11,6 +11,7 @@ import threading
 
 import pytest
 from support.fakes import ThreadRunner
+from support.helpers import connect
 from support.waiting import eventually
 
 from engine.games import new_game
@@ -127,17 +128,14 @@ def test_the_throttle_lets_at_most_its_rate_through():
 
 def test_engine_against_engine_moves_are_paced(app):
     app.extensions["arena"].turns.pace = 0.3
-    from webapp.transport.sockets import socketio
-
     created = app.test_client().post("/api/games", json={"game": "tictactoe",
                                                          "opponent": {"type": "engines", "levels": [1, 1]}}).json
     assert created["seat"] is None and created["token"] is None
-    watcher = socketio.test_client(app)
-    watcher.emit("join", {"game_id": created["id"]})
+    watcher = connect(app, None, created["id"])
     sent: list[float] = []  # when the server sent each move (its ``sent_at``), however late the test reads them
 
     def three_moves() -> bool:
-        sent.extend(m["args"][0]["sent_at"] for m in watcher.get_received() if m["name"] == "moved")
+        sent.extend(moved["sent_at"] for moved in watcher.take("moved"))
         return len(sent) >= 3
 
     eventually(three_moves, "three engine moves", timeout=30)

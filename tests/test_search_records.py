@@ -8,6 +8,7 @@ import json
 import threading
 
 import chess.pgn
+from support.helpers import connect
 from support.inbox import Inbox
 
 from engine.games import new_game
@@ -15,7 +16,6 @@ from webapp.clock import SYSTEM_CLOCK
 from webapp.search.execution import run_job
 from webapp.search.jobs import SearchJob
 from webapp.search.records import RECORD_MAX_BYTES, encode_record, fit_info
-from webapp.transport.sockets import socketio
 
 NIM = {"game": "nim", "options": {"piles": [3, 4, 5]},
        "opponent": {"type": "engine", "depth": 6, "algorithm": "alphabeta"}, "side": 1}
@@ -29,14 +29,13 @@ def test_every_engine_move_keeps_the_final_event_the_room_received(app):
     client = app.test_client()
     created = client.post("/api/games", json=NIM).json
     game_id, token = created["id"], created["token"]
-    player = socketio.test_client(app, auth={"token": token})
+    player = connect(app, token)
     player.emit("join", {"game_id": game_id})
-    inbox = Inbox(player)
-    finals = streamed_finals(inbox, 1)
-    state = inbox.next("moved", lambda moved: moved["ply"] == 1)["state"]
+    finals = streamed_finals(player, 1)
+    state = player.next("moved", lambda moved: moved["ply"] == 1)["state"]
     player.emit("move", {"game_id": game_id, "move": state["legal_moves"][0]})
-    finals += streamed_finals(inbox, 1)
-    inbox.next("moved", lambda moved: moved["ply"] == 3)
+    finals += streamed_finals(player, 1)
+    player.next("moved", lambda moved: moved["ply"] == 3)
     for move_ply, streamed in zip((1, 3), finals, strict=True):
         stored = client.get(f"/api/games/{game_id}/searches/{move_ply}")
         assert stored.status_code == 200 and stored.json == streamed
@@ -51,28 +50,26 @@ def test_a_late_joiner_sees_the_last_engine_search_and_a_takeback_removes_it(app
     client = app.test_client()
     created = client.post("/api/games", json=NIM | {"options": {"piles": [3, 4, 5], "takeback": True}}).json
     game_id, token = created["id"], created["token"]
-    player = socketio.test_client(app, auth={"token": token})
+    player = connect(app, token)
     player.emit("join", {"game_id": game_id})
-    inbox = Inbox(player)
-    state = inbox.next("moved", lambda moved: moved["ply"] == 1)["state"]
+    state = player.next("moved", lambda moved: moved["ply"] == 1)["state"]
     one_counter = next(move for move in state["legal_moves"] if move.endswith(":1"))  # the game goes on after ply 3
     player.emit("move", {"game_id": game_id, "move": one_counter})
-    inbox.next("moved", lambda moved: moved["ply"] == 3)
+    player.next("moved", lambda moved: moved["ply"] == 3)
     last = client.get(f"/api/games/{game_id}/searches/3").json
 
-    spectator = socketio.test_client(app)
-    spectator.emit("join", {"game_id": game_id})
-    late = Inbox(spectator)
+    late = connect(app)
+    late.emit("join", {"game_id": game_id})
     late.next("state")
     assert late.next("search") == last
 
     player.emit("takeback", {"game_id": game_id})
-    inbox.next("state", lambda state: state["ply"] == 1)
+    player.next("state", lambda state: state["ply"] == 1)
     assert client.get(f"/api/games/{game_id}/searches/3").status_code == 404
     assert client.get(f"/api/games/{game_id}/searches/1").status_code == 200
-    again = socketio.test_client(app)
+    again = connect(app)
     again.emit("join", {"game_id": game_id})
-    assert Inbox(again).next("search")["ply"] == 0
+    assert again.next("search")["ply"] == 0
 
 
 def test_a_person_s_move_and_plies_outside_the_game_have_no_record(app):
@@ -123,11 +120,10 @@ def test_a_chess_pgn_carries_each_engine_move_s_evaluation_and_depth(app):
     created = client.post("/api/games", json={"game": "chess", "side": 0, "opponent": {
         "type": "engine", "depth": 3, "algorithm": "alphabeta"}}).json
     game_id, token = created["id"], created["token"]
-    player = socketio.test_client(app, auth={"token": token})
+    player = connect(app, token)
     player.emit("join", {"game_id": game_id})
-    inbox = Inbox(player)
     player.emit("move", {"game_id": game_id, "move": "e2e4"})
-    state = inbox.next("moved", lambda moved: moved["ply"] == 2)["state"]
+    state = player.next("moved", lambda moved: moved["ply"] == 2)["state"]
     reply = state["history"][1]
     assert reply["depth"] == 3 and state["history"][0]["depth"] is None
 

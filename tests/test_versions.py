@@ -3,7 +3,7 @@ it missed or received out of order an event (databases older than the column gai
 
 from __future__ import annotations
 
-from support.helpers import connect, named
+from support.helpers import connect
 
 
 def version_of(client, game_id: str) -> int:
@@ -19,16 +19,16 @@ def test_each_change_of_a_friend_game_raises_its_version_by_one(app, client):
     watcher = connect(app, None, game_id)
     player = connect(app, created["token"], game_id)
     player.emit("move", {"game_id": game_id, "move": "5"})
-    [moved] = named(watcher, "moved")
+    [moved] = watcher.take("moved")
     assert moved["version"] == moved["state"]["version"] == 2 == version_of(client, game_id)
     client.post(f"/api/games/{game_id}/resign", json={"token": second["token"]})
-    [resigned] = named(watcher, "state")
+    [resigned] = watcher.take("state")
     assert resigned["version"] == 3
     offered = client.post(f"/api/games/{game_id}/rematch", json={"token": created["token"]})
     assert offered.status_code == 202 and offered.json["offers"]["rematch"] == 0
-    assert named(watcher, "state")[-1]["version"] == 4  # the offer is a change too
+    assert watcher.take("state")[-1]["version"] == 4  # the offer is a change too
     made = client.post(f"/api/games/{game_id}/rematch", json={"token": second["token"]}).json
-    states = named(watcher, "state")
+    states = watcher.take("state")
     assert states[-1]["version"] == 5 and states[-1]["rematch_id"] == made["id"]  # spectators learn it from state
     assert version_of(client, made["id"]) == 2  # created, then each of the two players' seats
 

@@ -16,6 +16,7 @@ from webapp.arena.lab import PRESETS
 from webapp.store import Store, StoredGame, StoredSeat
 from webapp.transport.sockets import socketio
 
+from .inbox import SocketTestClient
 from .waiting import eventually
 
 FRIEND = {"game": "tictactoe", "opponent": {"type": "friend"}, "side": 0}
@@ -75,20 +76,16 @@ def wait_for_ply(client, game_id: str, ply: int) -> dict:
                       f"ply {ply}")
 
 
-def connect(app, token: str | None = None, join: str | None = None):
-    """A connected Flask-SocketIO test client (with the seat ``token``), having joined game ``join`` if given (the
-    messages of joining already read)."""
-    client = socketio.test_client(app, auth={"token": token} if token else None)
+def connect(app, token: str | None = None, join: str | None = None, http: Any = None) -> SocketTestClient:
+    """A connected Socket.IO test client (with the seat ``token``; over the Flask test client ``http`` if given, for
+    its address and cookies), having joined game ``join`` if given (the messages of joining forgotten)."""
+    client = SocketTestClient(socketio.test_client(app, auth={"token": token} if token else None,
+                                                   flask_test_client=http))
     assert client.is_connected()
     if join:
         client.emit("join", {"game_id": join})
-        client.get_received()
+        client.forget()
     return client
-
-
-def named(client, name: str) -> list[Any]:
-    """The payloads of the ``name`` messages ``client`` received since it was last read."""
-    return [message["args"][0] for message in client.get_received() if message["name"] == name]
 
 
 def new_game(store: Store, game_id: str, engine_seat: int | None = None, game: str = "tictactoe") -> None:

@@ -1,5 +1,5 @@
 """The one reader of what a Socket.IO client received, for both clients the tests use: a Flask-SocketIO test client
-(``Inbox(test_client)``, asked for what it received whenever the test reads) and a live python-socketio client
+(``SocketTestClient``, asked for what it received whenever the test reads) and a live python-socketio client
 (``servers.EventClient``, an ``Inbox`` its reading thread fills as each event arrives)."""
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ class Inbox:
     """Every event one client received, in order of arrival, with its arrival times. ``next`` reads in order (each
     call after the event the last one returned); ``wait_for`` and ``wait_arrival`` find the first match ever
     received; both wait for events still to come and raise ``AssertionError`` after their timeout, naming the
-    last events received."""
+    last events received. ``take`` and ``drain`` read, without waiting, what arrived since the last of them (a
+    cursor of their own)."""
 
     def __init__(self, test_client: Any = None) -> None:
         """Reads ``test_client`` (a Flask-SocketIO test client, kept as ``client``) if given; otherwise events come
@@ -41,6 +42,7 @@ class Inbox:
         self.wall_times: list[float] = []
         """``time.time()`` at the arrival of each of ``events`` (to compare with other processes' clocks)."""
         self._cursor = 0
+        self._taken = 0
 
     def add(self, name: str, payload: Any = None) -> None:
         """Record the event ``name`` with ``payload``, arrived now, and wake whoever waits."""
@@ -68,6 +70,28 @@ class Inbox:
         with self._changed:
             self._pull_locked()
             return [event for event, _ in self.events]
+
+    def take(self, name: str) -> list[Any]:
+        """The payloads of the ``name`` events among those received since the last ``take`` or ``drain``; every event
+        up to now counts as read, whatever its name."""
+        return [payload for event, payload in self.drain() if event == name]
+
+    def drain(self) -> list[tuple[str, Any]]:
+        """Every event received since the last ``take`` or ``drain``, as ``(name, payload)``; all count as read."""
+        with self._changed:
+            self._pull_locked()
+            fresh = self.events[self._taken:]
+            self._taken = len(self.events)
+            return fresh
+
+    def forget(self) -> None:
+        """Drop every event received so far, as if none had come (the cursors start again)."""
+        with self._changed:
+            self._pull_locked()
+            self.events.clear()
+            self.times.clear()
+            self.wall_times.clear()
+            self._cursor = self._taken = 0
 
     def summary(self) -> list[str]:
         """The names of the last 30 events received."""
@@ -124,3 +148,23 @@ class Inbox:
             self.events.append((message["name"], message["args"][0] if message["args"] else None))
             self.times.append(arrived)
             self.wall_times.append(wall)
+
+
+class SocketTestClient(Inbox):
+    """A Flask-SocketIO test client that is the ``Inbox`` of what it received."""
+
+    def __init__(self, test_client: Any) -> None:
+        """Reads and sends through ``test_client`` (``socketio.test_client(app, ...)``)."""
+        super().__init__(test_client)
+
+    def emit(self, event: str, *args: Any) -> Any:
+        """Send ``event`` with ``args`` as the test client does; its acknowledgement, if the handler gave one."""
+        return self.client.emit(event, *args)
+
+    def disconnect(self) -> None:
+        """Close the connection as a browser leaving would."""
+        self.client.disconnect()
+
+    def is_connected(self) -> bool:
+        """Whether the server accepted the connection and has not closed it."""
+        return bool(self.client.is_connected())
