@@ -199,6 +199,8 @@ def test_with_no_worker_the_search_waits_queued_then_runs_when_one_starts(queued
     queued = player.next("search", search_kind("queued"))
     assert queued["info"]["position"] == 1 and queued["ply"] == 0
     assert queued_app.test_client().get(f"/api/games/{player.game_id}").json["search_state"] == "queued"
+    late = Player(queued_app, player.game_id, None)  # joins after the event: the join tells it where the search waits
+    assert late.next("search", search_kind("queued"))["info"]["position"] == 1
     resigning = new_game(queued_app, {"type": "engine", "level": 1}, side=1, address="127.0.0.2")
     assert resigning.next("search", search_kind("queued"))["info"]["position"] == 2
     resigning.emit("resign")

@@ -122,12 +122,19 @@ class TurnFlow:
         move; start a failed search again (``SEARCH_RETRIES``), then report ``engine_failed``.
 
         Called from the runner's relay thread, except "queued" when the search must wait from the start (from the
-        thread that started it, holding the game's lock) and "cancelled" (from the thread that cancelled it,
-        holding the lock): those two are only relayed, without taking the lock."""
+        thread that started it, holding the game's lock, which is re-entrant) and "cancelled" (from the thread that
+        cancelled it, holding the lock): "cancelled" is only relayed; "queued" is also kept as the search's last
+        event until another kind comes, so that a client joining while the search waits is told where it waits."""
         kind = info["kind"]
         message = {"game_id": job.key, "ply": job.ply, "seat": job.seat, "info": info}
-        if kind in ("cancelled", "queued"):
+        if kind == "cancelled":
             self.outbox.search(message)
+            return
+        if kind == "queued":
+            with self.cache.locked(job.key, fresh=False) as live:
+                if live.job_id == job.id and (live.last_search is None or live.last_search["kind"] == "queued"):
+                    live.last_search = info
+                self.outbox.search(message)
             return
         with self.cache.locked(job.key, fresh=False) as live:
             if live.job_id != job.id or not self._still_wanted(live, job, message):
