@@ -5,6 +5,7 @@ the board, arrows, Enter); a chess move is selected, dropped with Escape and mad
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -108,7 +109,8 @@ def test_connect_four_columns_are_played_with_the_arrows(module_server, browser:
     page.keyboard.press("Enter")
     expect(page.locator('#moves button[data-ply="1"]')).to_have_count(1)
     focused = page.locator("#board [role=gridcell]:focus")
-    expect(focused).to_have_attribute("aria-label", "Column 6: red, 5 empty")
+    # our stone at the bottom of column 6; the engine's reply may already be on it
+    expect(focused).to_have_attribute("aria-label", re.compile(r"^Column 6: red(, yellow, 4|, 5) empty$"))
     page.keyboard.press("ArrowLeft")  # the board's arrows never leave the live game for the move list
     expect(page.locator("#board [role=gridcell]:focus")).to_have_attribute("data-column", "5")
     assert errors == []
