@@ -25,8 +25,11 @@ from engine.chess.board import (
     THEIRS,
 )
 
-_VALUES: Final = {"p": 100, "n": 320, "b": 330, "r": 500, "q": 950, "k": 20000}
-EXCHANGE_VALUE: Final = tuple(_VALUES.get(chr(byte).lower(), 0) for byte in range(128))
+PIECE_VALUES: Final = {"p": 100, "n": 320, "b": 330, "r": 500, "q": 950}
+"""Centipawns each piece but the king is worth in material, by its lower-case letter: in exchanges here and in the
+search's move ordering and pruning margins (``engine.chess.tree``)."""
+_WITH_KING: Final = {**PIECE_VALUES, "k": 20000}
+EXCHANGE_VALUE: Final = tuple(_WITH_KING.get(chr(byte).lower(), 0) for byte in range(128))
 """A piece's worth in an exchange, by its byte (either case); a king's is more than any exchange can win, so
 capturing with it into an attacked square always loses."""
 

@@ -41,7 +41,7 @@ from engine.chess.board import (
     turn,
     turned_kings,
 )
-from engine.chess.exchange import exchange
+from engine.chess.exchange import PIECE_VALUES, exchange
 from engine.chess.leaf_terms import (
     BISHOP_PAIR,
     activity,
@@ -86,7 +86,7 @@ NULL_REDUCTION_STEP: Final = 6
 HISTORY_LIMIT: Final = 16384
 """History counts stay within ``±HISTORY_LIMIT``: each bonus or penalty is damped by the count already there."""
 
-_VALUES: Final = {"p": 100, "n": 320, "b": 330, "r": 500, "q": 950, "k": 0, ".": 100}
+_VALUES: Final = {**PIECE_VALUES, "k": 0, ".": 100}
 VICTIM: Final = tuple(_VALUES.get(chr(byte), 0) for byte in range(128))
 """Value of what a move captures, by the byte on its target square (an empty one: en passant, a pawn)."""
 ATTACKER: Final = tuple({"P": 1, "N": 3, "B": 3, "R": 5, "Q": 9, "K": 10}.get(chr(byte), 0) for byte in range(128))
