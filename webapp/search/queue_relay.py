@@ -18,8 +18,10 @@ from webapp.search.jobs import deliver
 from webapp.search.queue_searches import NodeSearches, Tracked
 
 CHECK_SECONDS = 0.5
-SILENCE_LIMIT = 4.0
-"""Seconds without a word from a running search before it is taken for lost."""
+SILENCE_LIMIT = 10.0
+"""Seconds without a word from a running search (its events, and a heartbeat every ``HEARTBEAT_SECONDS``) before
+it is taken for lost: twenty heartbeats, so that a worker on a machine loaded enough to go quiet for seconds is
+not taken for dead; a search whose worker did die waits that long before it runs elsewhere."""
 END_GRACE = 1.0
 """Seconds a job may look ended in RQ before its final event must have arrived (it is published first)."""
 QUEUED_AFTER = 0.3
