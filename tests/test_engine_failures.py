@@ -55,7 +55,7 @@ def test_a_join_after_the_failure_starts_the_search_again_and_its_move_is_played
     game_id = engine_game(arena)
     runner.answer({"kind": "failed", "message": "boom"})
     runner.answer({"kind": "failed", "message": "boom"})
-    arena.membership.join(game_id, "sid-1", None)
+    arena.membership.join(game_id, "sid-1", None, lambda: None)
     assert len(runner.submitted) == 3
     runner.answer({"kind": "final", "best": "5", "score": 0, "depth": 1})
     state = arena.reads.game_state(game_id, None)

@@ -18,11 +18,17 @@ from webapp.search.jobs import SearchJob
 from webapp.search.records import RECORD_MAX_BYTES, encode_record, fit_info
 
 NIM = {"game": "nim", "options": {"piles": [3, 4, 5]},
-       "opponent": {"type": "engine", "depth": 6, "algorithm": "alphabeta"}, "side": 1}
+       "opponent": {"type": "engine", "depth": 6, "algorithm": "alphabeta"}, "side": 0}
+"""A Nim game whose player moves first, so that the engine's first search starts after the player has joined."""
 
 
 def streamed_finals(inbox: Inbox, count: int) -> list[dict]:
     return [inbox.next("search", lambda message: message["info"]["kind"] == "final") for _ in range(count)]
+
+
+def taking_one(state: dict) -> str:
+    """A legal move of ``state`` that takes one counter (the game goes on longest)."""
+    return next(move for move in state["legal_moves"] if move.endswith(":1"))
 
 
 def test_every_engine_move_keeps_the_final_event_the_room_received(app):
@@ -31,15 +37,16 @@ def test_every_engine_move_keeps_the_final_event_the_room_received(app):
     game_id, token = created["id"], created["token"]
     player = connect(app, token)
     player.emit("join", {"game_id": game_id})
-    finals = streamed_finals(player, 1)
-    state = player.next("moved", lambda moved: moved["ply"] == 1)["state"]
-    player.emit("move", {"game_id": game_id, "move": state["legal_moves"][0]})
-    finals += streamed_finals(player, 1)
-    player.next("moved", lambda moved: moved["ply"] == 3)
-    for move_ply, streamed in zip((1, 3), finals, strict=True):
+    state = player.next("state")
+    finals = []
+    for engine_ply in (2, 4):
+        player.emit("move", {"game_id": game_id, "move": taking_one(state)})
+        finals += streamed_finals(player, 1)
+        state = player.next("moved", lambda moved, ply=engine_ply: moved["ply"] == ply)["state"]
+    for move_ply, streamed in zip((2, 4), finals, strict=True):
         stored = client.get(f"/api/games/{game_id}/searches/{move_ply}")
         assert stored.status_code == 200 and stored.json == streamed
-        assert stored.json["ply"] == move_ply - 1 and stored.json["seat"] == 0
+        assert stored.json["ply"] == move_ply - 1 and stored.json["seat"] == 1
         depths = [iteration["depth"] for iteration in stored.json["info"]["iterations"]]
         assert depths == list(range(1, stored.json["info"]["depth"] + 1))
         assert stored.json["info"]["iterations"][-1]["best"] == stored.json["info"]["best"]
@@ -52,11 +59,11 @@ def test_a_late_joiner_sees_the_last_engine_search_and_a_takeback_removes_it(app
     game_id, token = created["id"], created["token"]
     player = connect(app, token)
     player.emit("join", {"game_id": game_id})
-    state = player.next("moved", lambda moved: moved["ply"] == 1)["state"]
-    one_counter = next(move for move in state["legal_moves"] if move.endswith(":1"))  # the game goes on after ply 3
-    player.emit("move", {"game_id": game_id, "move": one_counter})
-    player.next("moved", lambda moved: moved["ply"] == 3)
-    last = client.get(f"/api/games/{game_id}/searches/3").json
+    state = player.next("state")
+    for engine_ply in (2, 4):
+        player.emit("move", {"game_id": game_id, "move": taking_one(state)})
+        state = player.next("moved", lambda moved, ply=engine_ply: moved["ply"] == ply)["state"]
+    last = client.get(f"/api/games/{game_id}/searches/4").json
 
     late = connect(app)
     late.emit("join", {"game_id": game_id})
@@ -64,12 +71,48 @@ def test_a_late_joiner_sees_the_last_engine_search_and_a_takeback_removes_it(app
     assert late.next("search") == last
 
     player.emit("takeback", {"game_id": game_id})
-    player.next("state", lambda state: state["ply"] == 1)
-    assert client.get(f"/api/games/{game_id}/searches/3").status_code == 404
-    assert client.get(f"/api/games/{game_id}/searches/1").status_code == 200
+    player.next("state", lambda state: state["ply"] == 2)
+    assert client.get(f"/api/games/{game_id}/searches/4").status_code == 404
+    assert client.get(f"/api/games/{game_id}/searches/2").status_code == 200
     again = connect(app)
     again.emit("join", {"game_id": game_id})
-    assert again.next("search")["ply"] == 0
+    assert again.next("search")["ply"] == 1
+
+
+def test_a_client_joining_while_the_engine_moves_gets_the_room_s_events_after_its_state(app):
+    """The join enters the room with the game's lock held: whether the engine's move is committed before or after
+    the join, the joiner's first event is its state, and it hears of the engine's search once."""
+    client = app.test_client()
+    created = client.post("/api/games", json=NIM | {"side": 1}).json  # the engine searches from the creation on
+    arena = app.extensions["arena"]
+    locked_when_entering = []
+
+    def try_the_lock() -> None:
+        lock = arena.cache.find(created["id"]).lock
+        taken = lock.acquire(blocking=False)
+        if taken:
+            lock.release()
+        locked_when_entering.append(not taken)
+
+    def enter_room() -> None:
+        attempt = threading.Thread(target=try_the_lock)
+        attempt.start()
+        attempt.join()
+
+    arena.membership.join(created["id"], "sid-1", 1, enter_room)
+    assert locked_when_entering == [True]
+
+    player = connect(app, created["token"])
+    player.emit("join", {"game_id": created["id"]})
+    state = player.next("state")
+    assert player.names()[0] == "state"
+    if state["ply"] == 0:  # joined before the engine moved: its final event, then its move
+        player.next("search", lambda message: message["info"]["kind"] == "final")
+        player.next("moved", lambda moved: moved["ply"] == 1)
+    else:  # joined after: the record of the engine's move
+        player.next("search", lambda message: message["info"]["kind"] == "final")
+    finals = [message for message in player.received("search") if message["info"]["kind"] == "final"]
+    assert len(finals) == 1 and finals[0]["ply"] == 0
 
 
 def test_a_person_s_move_and_plies_outside_the_game_have_no_record(app):

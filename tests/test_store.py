@@ -178,7 +178,7 @@ def test_finished_games_leave_memory_when_nobody_watches_and_come_back_from_the_
     client = app.test_client()
     created = client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}}).json
     second = app.test_client().post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]}).json
-    arena.membership.join(created["id"], "watcher-sid", None)
+    arena.membership.join(created["id"], "watcher-sid", None, lambda: None)
     for move, token in zip("14253", [created["token"], second["token"]] * 3, strict=False):
         arena.moves.play(created["id"], 0 if token == created["token"] else 1, move)
     assert arena.cache.count() == 1  # finished, but watched

@@ -83,7 +83,7 @@ def test_a_recently_moved_game_stays(arena: Arena, clock: ManualClock):
 def test_a_watched_game_stays_and_leaves_once_its_last_watcher_is_gone_for_the_stated_time(arena: Arena,
                                                                                            clock: ManualClock):
     game_id = friend_game(arena)
-    arena.membership.join(game_id, "watcher", None)
+    arena.membership.join(game_id, "watcher", None, lambda: None)
     clock.advance(10 * UNTOUCHED)
     assert arena.cache.expire_untouched() == 0  # watched: counts as touched now
     assert arena.cache.count() == 1

@@ -3,6 +3,8 @@ engine move's record) and the current hints; the room gets the new watcher count
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from webapp.arena.cache import GameCache
 from webapp.arena.hints import Hints
 from webapp.arena.live import LiveGame
@@ -29,12 +31,15 @@ class Membership:
         self.outbox = outbox
         self.clock = clock
 
-    def join(self, game_id: str, sid: str, seat: int | None) -> None:
+    def join(self, game_id: str, sid: str, seat: int | None, enter_room: Callable[[], None]) -> None:
         """Put ``sid`` in the game's room: send it the state and the running search's last event, or, when no
         search runs, the search record of the latest engine move (as its final ``search`` event), and the hints;
-        send the room the new watcher count. Whatever the store must give is read before ``state`` is sent, so a
-        client that has its state has a join that no longer waits on the database."""
+        send the room the new watcher count. ``enter_room`` (which makes the connection a member of the room its
+        transport sends to) is called with the game's lock held, so every event the room is sent reaches ``sid``
+        after its ``state`` and none before it. Whatever the store must give is read before ``state`` is sent, so
+        a client that has its state has a join that no longer waits on the database."""
         with self.cache.locked(game_id) as live:
+            enter_room()
             count = self.presence.rooms.join(game_id, sid, seat)
             live.watched_at = self.clock.monotonic()
             if live.job_id is None and live.engine_to_move():  # paused, or loaded again after leaving memory

@@ -16,12 +16,15 @@ from rq.job import Job
 from webapp.clock import Clock
 from webapp.search.jobs import deliver
 from webapp.search.queue_searches import NodeSearches, Tracked
+from webapp.search.wire import HEARTBEAT_SECONDS
 
 CHECK_SECONDS = 0.5
-SILENCE_LIMIT = 10.0
+SILENCE_HEARTBEATS = 20
+"""How many heartbeats a running search may miss before it is taken for lost: enough that a worker on a machine
+loaded so much that it goes quiet for seconds is not taken for dead."""
+SILENCE_LIMIT = SILENCE_HEARTBEATS * HEARTBEAT_SECONDS
 """Seconds without a word from a running search (its events, and a heartbeat every ``HEARTBEAT_SECONDS``) before
-it is taken for lost: twenty heartbeats, so that a worker on a machine loaded enough to go quiet for seconds is
-not taken for dead; a search whose worker did die waits that long before it runs elsewhere."""
+it is taken for lost; a search whose worker did die waits that long before it runs elsewhere."""
 END_GRACE = 1.0
 """Seconds a job may look ended in RQ before its final event must have arrived (it is published first)."""
 QUEUED_AFTER = 0.3

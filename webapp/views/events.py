@@ -246,8 +246,7 @@ def on_join(arena: Arena, connection: Connection, data: dict[str, Any]) -> None:
     (``ARENA_READ_LIMIT``), a long game's as more (``extra_reads``)."""
     game_id = data["game_id"]
     address_limits.charge_reads(1 + address_limits.extra_reads(arena.reads.record_length(game_id)))
-    join_room(game_id)
-    arena.membership.join(game_id, _sid(), connection.seat_in(game_id))
+    arena.membership.join(game_id, _sid(), connection.seat_in(game_id), lambda: join_room(game_id))
 
 
 @game_event("leave", ("game_id",))
