@@ -11,7 +11,7 @@ import socket
 import pytest
 import websocket
 from flask_limiter.util import get_qualified_name
-from support.helpers import connect
+from support.helpers import connect, friend_game
 from support.long_games import long_game
 from support.servers import LiveServer
 
@@ -35,12 +35,6 @@ def assert_rate_limited(response) -> None:
     assert set(response.json) == {"error", "message"} and response.json["error"] == "rate_limited"
     assert "at most" in response.json["message"]
     assert 1 <= int(response.headers["Retry-After"]) <= WINDOW
-
-
-def friend_game(app) -> tuple[str, str, str]:
-    created = app.test_client().post("/api/games", json=FRIEND).json
-    taken = app.test_client().post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]}).json
-    return created["id"], created["token"], taken["token"]
 
 
 def test_game_creation_is_limited_per_address_and_a_refusal_creates_nothing(app):

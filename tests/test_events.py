@@ -7,7 +7,7 @@ import os
 import signal
 
 import pytest
-from support.helpers import connect
+from support.helpers import connect, friend_game
 from support.waiting import eventually
 
 from webapp.arena.presence import COUNT_INTERVAL
@@ -17,10 +17,7 @@ from webapp.transport.sockets import socketio
 @pytest.fixture
 def friends(app):
     """A friend tic-tac-toe game with both seats taken: ``(id, token of seat 0, token of seat 1)``."""
-    client = app.test_client()
-    created = client.post("/api/games", json={"game": "tictactoe", "opponent": {"type": "friend"}}).json
-    second = app.test_client().post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]}).json
-    return created["id"], created["token"], second["token"]
+    return friend_game(app)
 
 
 def moves_of(app, game_id):

@@ -36,7 +36,7 @@ def create(client, body: dict = FRIEND, alone: bool = True) -> dict:
 def friend_game(app) -> tuple[str, str, str]:
     """A friend tic-tac-toe game with both seats taken: ``(id, token of seat 0, token of seat 1)``."""
     first, second = app.test_client(), app.test_client()
-    created = create(first)
+    created = create(first, alone=False)
     taken = second.post(f"/api/games/{created['id']}/seats", json={"invite": created["invite"]})
     assert taken.status_code == 200 and taken.json["seat"] == 1
     return created["id"], created["token"], taken.json["token"]
