@@ -16,7 +16,6 @@ from webapp.transport.sockets import socketio
 
 @pytest.fixture
 def friends(app):
-    """A friend tic-tac-toe game with both seats taken: ``(id, token of seat 0, token of seat 1)``."""
     return friend_game(app)
 
 

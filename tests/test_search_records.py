@@ -6,16 +6,21 @@ from __future__ import annotations
 import io
 import json
 import threading
+from typing import Any
 
 import chess.pgn
+from support.fakes import HandRunner
 from support.helpers import connect
 from support.inbox import Inbox
 
 from engine.games import new_game
+from webapp.arena.assemble import ArenaSettings, assemble
 from webapp.clock import SYSTEM_CLOCK
 from webapp.search.execution import run_job
 from webapp.search.jobs import SearchJob
 from webapp.search.records import RECORD_MAX_BYTES, encode_record, fit_info
+from webapp.store import Store
+from webapp.validation import check_new_game
 
 NIM = {"game": "nim", "options": {"piles": [3, 4, 5]},
        "opponent": {"type": "engine", "depth": 6, "algorithm": "alphabeta"}, "side": 0}
@@ -26,8 +31,13 @@ def streamed_finals(inbox: Inbox, count: int) -> list[dict]:
     return [inbox.next("search", lambda message: message["info"]["kind"] == "final") for _ in range(count)]
 
 
+ENGINE_PLIES = (2, 4)
+"""The plies of the engine's moves the tests play to: taking one counter at a time from piles 3, 4 and 5, nobody
+can take the last counter before ply 5."""
+
+
 def taking_one(state: dict) -> str:
-    """A legal move of ``state`` that takes one counter (the game goes on longest)."""
+    """A legal move of ``state`` that takes one counter."""
     return next(move for move in state["legal_moves"] if move.endswith(":1"))
 
 
@@ -39,11 +49,11 @@ def test_every_engine_move_keeps_the_final_event_the_room_received(app):
     player.emit("join", {"game_id": game_id})
     state = player.next("state")
     finals = []
-    for engine_ply in (2, 4):
+    for engine_ply in ENGINE_PLIES:
         player.emit("move", {"game_id": game_id, "move": taking_one(state)})
         finals += streamed_finals(player, 1)
         state = player.next("moved", lambda moved, ply=engine_ply: moved["ply"] == ply)["state"]
-    for move_ply, streamed in zip((2, 4), finals, strict=True):
+    for move_ply, streamed in zip(ENGINE_PLIES, finals, strict=True):
         stored = client.get(f"/api/games/{game_id}/searches/{move_ply}")
         assert stored.status_code == 200 and stored.json == streamed
         assert stored.json["ply"] == move_ply - 1 and stored.json["seat"] == 1
@@ -60,7 +70,7 @@ def test_a_late_joiner_sees_the_last_engine_search_and_a_takeback_removes_it(app
     player = connect(app, token)
     player.emit("join", {"game_id": game_id})
     state = player.next("state")
-    for engine_ply in (2, 4):
+    for engine_ply in ENGINE_PLIES:
         player.emit("move", {"game_id": game_id, "move": taking_one(state)})
         state = player.next("moved", lambda moved, ply=engine_ply: moved["ply"] == ply)["state"]
     last = client.get(f"/api/games/{game_id}/searches/4").json
@@ -79,40 +89,47 @@ def test_a_late_joiner_sees_the_last_engine_search_and_a_takeback_removes_it(app
     assert again.next("search")["ply"] == 1
 
 
-def test_a_client_joining_while_the_engine_moves_gets_the_room_s_events_after_its_state(app):
-    """The join enters the room with the game's lock held: whether the engine's move is committed before or after
-    the join, the joiner's first event is its state, and it hears of the engine's search once."""
-    client = app.test_client()
-    created = client.post("/api/games", json=NIM | {"side": 1}).json  # the engine searches from the creation on
-    arena = app.extensions["arena"]
-    locked_when_entering = []
+def test_an_engine_move_stored_while_a_client_joins_reaches_it_once_after_its_state(tmp_path):
+    """The join enters the room with the game's lock held, so the engine's final event, handed over the moment the
+    client enters, is stored and sent after the joiner's ``state``: the joiner gets ``state`` (ply 0), then one
+    ``final`` and ``moved`` (ply 1), and no replayed record."""
+    emitted: list[tuple[str, Any, str | None]] = []
+    runner = HandRunner()
+    arena = assemble(Store(f"sqlite:///{tmp_path / 'arena.sqlite3'}"), "key",
+                     lambda event, payload, to=None, **_: emitted.append((event, payload, to)), runner,
+                     ArenaSettings(shared=False, untouched_seconds=0))
+    game_id, _, _ = arena.creation.create(check_new_game(NIM | {"side": 1}))
+    entered: list[int] = []
+    lock_taken_elsewhere: list[bool] = []
+    engine_move = threading.Thread(target=runner.answer, args=({"kind": "final", "best": "3:1", "score": 0,
+                                                                "depth": 1},))
 
     def try_the_lock() -> None:
-        lock = arena.cache.find(created["id"]).lock
+        lock = arena.cache.find(game_id).lock
         taken = lock.acquire(blocking=False)
         if taken:
             lock.release()
-        locked_when_entering.append(not taken)
+        lock_taken_elsewhere.append(taken)
 
     def enter_room() -> None:
+        entered.append(len(emitted))
         attempt = threading.Thread(target=try_the_lock)
         attempt.start()
         attempt.join()
+        engine_move.start()
 
-    arena.membership.join(created["id"], "sid-1", 1, enter_room)
-    assert locked_when_entering == [True]
-
-    player = connect(app, created["token"])
-    player.emit("join", {"game_id": created["id"]})
-    state = player.next("state")
-    assert player.names()[0] == "state"
-    if state["ply"] == 0:  # joined before the engine moved: its final event, then its move
-        player.next("search", lambda message: message["info"]["kind"] == "final")
-        player.next("moved", lambda moved: moved["ply"] == 1)
-    else:  # joined after: the record of the engine's move
-        player.next("search", lambda message: message["info"]["kind"] == "final")
-    finals = [message for message in player.received("search") if message["info"]["kind"] == "final"]
-    assert len(finals) == 1 and finals[0]["ply"] == 0
+    try:
+        arena.membership.join(game_id, "sid-1", 1, enter_room)
+        engine_move.join()
+        assert lock_taken_elsewhere == [False]
+        received = [(event, payload) for event, payload, to in emitted[entered[0]:] if to in ("sid-1", game_id)]
+        names = [event for event, _ in received if event != "watchers"]
+        assert names == ["state", "search", "moved"]
+        payloads = dict(received)
+        assert payloads["state"]["ply"] == 0 and payloads["moved"]["ply"] == 1
+        assert payloads["search"]["ply"] == 0 and payloads["search"]["info"]["kind"] == "final"
+    finally:
+        arena.close()
 
 
 def test_a_person_s_move_and_plies_outside_the_game_have_no_record(app):
