@@ -174,18 +174,18 @@ class Reviews:
         """Stop the review of ``game_id`` running on this node for ``client`` (the address that asked for it;
         ``forbidden`` for another, ``not_allowed`` when none runs here); its status becomes "cancelled" and it may
         be asked for again."""
-        with self._lock:
+        status: ReviewStatus = {"game_id": game_id, "status": "cancelled"}
+        with self._lock:  # stored and sent under the lock: no progress of the run can be stored or sent after it
             run = self._runs.get(game_id)
             if run is None:
                 raise ArenaError(ErrorCode.NOT_ALLOWED, "no review of this game is running on this server")
             if run.client != client:
                 raise ArenaError(ErrorCode.FORBIDDEN, "only the address that asked for this review may cancel it")
             del self._runs[game_id]
+            self.store.reviews.save(game_id, "cancelled")
+            self.emit("review", status, to=game_id)
         for index in range(len(run.positions)):
             self.runner.cancel(_review_key(game_id, index), "review cancelled")
-        self.store.reviews.save(game_id, "cancelled")
-        status: ReviewStatus = {"game_id": game_id, "status": "cancelled"}
-        self.emit("review", status, to=game_id)
         return status
 
     def analyse(self, game_id: str, ply: int, state: State, client: str) -> AnalysisPayload:
@@ -225,7 +225,8 @@ class Reviews:
 
     def _on_event(self, game_id: str, job: SearchJob, info: dict[str, Any]) -> None:
         """The runner's handler of the review searches of ``game_id``: keep each position's findings; when all
-        are in, judge the moves, store the review and send it to the game's room."""
+        are in, judge the moves, store the review and send it to the game's room. A progress is stored and sent
+        with the lock held, so that it cannot follow a cancel's "cancelled"."""
         kind = info["kind"]
         if kind not in ("final", "failed"):
             return
@@ -240,6 +241,9 @@ class Reviews:
                 finished = len(run.views) == len(run.positions)
                 if finished:
                     del self._runs[game_id]
+                else:
+                    self.store.reviews.save(game_id, "running")
+                    self.emit("review", self._progress(game_id, run), to=game_id)
         if kind == "failed":
             for index in range(len(run.positions)):
                 self.runner.cancel(_review_key(game_id, index), "review failed")
@@ -250,9 +254,6 @@ class Reviews:
             result = self._judge(run)
             self.store.reviews.save(game_id, "done", dict(result))
             self.emit("review", _done(game_id, result), to=game_id)
-        else:
-            self.store.reviews.save(game_id, "running")
-            self.emit("review", self._progress(game_id, run), to=game_id)
 
     @staticmethod
     def _progress(game_id: str, run: _Run, status: str = "running") -> ReviewStatus:
