@@ -187,7 +187,13 @@ def test_a_game_over_gunicorn_gets_its_engine_moves_from_the_external_worker(que
         server.start()
         player = EventClient(server.url, created["token"])
         player.emit("join", {"game_id": game_id})
-        assert player.wait_for("moved", lambda m: m["ply"] == 6)["by"] == 1
+        try:
+            moved = player.wait_for("moved", lambda m: m["ply"] == 6)
+        except AssertionError as missing:  # (seen once, under load): say what each process did
+            searches = [(s["ply"], s["info"]["kind"]) for s in player.received("search")]
+            raise AssertionError(f"{missing}; search events after the restart: {searches}\nnode log:\n"
+                                 f"{server.log.read_text()[-4000:]}\nworker log:\n{worker.text()[-4000:]}") from None
+        assert moved["by"] == 1
         assert "nobody listens" in worker.text()
         player.close()
     finally:
