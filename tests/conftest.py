@@ -110,6 +110,17 @@ def app(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Monk
 
 
 @pytest.fixture
+def hand_arena(tmp_path: Path):
+    """The game core on a ``fakes.HandRunner`` (``fakes.HandArena``): the test answers each search itself, and reads
+    every event sent; closed afterwards."""
+    from support.fakes import HandArena
+
+    setup = HandArena.open(tmp_path)
+    yield setup
+    setup.close()
+
+
+@pytest.fixture
 def client(app):
     """A Flask test client of ``app``."""
     return app.test_client()

@@ -4,26 +4,10 @@ happens exactly when the test says."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from support.fakes import HandArena
 
-import pytest
-from support.fakes import HandRunner
-
-from webapp.arena.assemble import Arena, ArenaSettings, assemble
-from webapp.store import Store
+from webapp.arena.assemble import Arena
 from webapp.validation import check_new_game
-
-
-@pytest.fixture
-def setup(tmp_path: Path):
-    emitted: list[tuple[str, Any]] = []
-    runner = HandRunner()
-    arena = assemble(Store(f"sqlite:///{tmp_path / 'arena.sqlite3'}"), "key",
-                     lambda event, payload, to=None, **_: emitted.append((event, payload)), runner,
-                     ArenaSettings(shared=False, untouched_seconds=0))
-    yield arena, runner, emitted
-    arena.close()
 
 
 def engine_game(arena: Arena) -> str:
@@ -33,25 +17,25 @@ def engine_game(arena: Arena) -> str:
     return game_id
 
 
-def test_a_failed_search_is_run_once_more_then_the_room_is_told(setup):
-    arena, runner, emitted = setup
+def test_a_failed_search_is_run_once_more_then_the_room_is_told(hand_arena: HandArena):
+    arena, runner = hand_arena.arena, hand_arena.runner
     game_id = engine_game(arena)
     assert len(runner.submitted) == 1
     first = runner.answer({"kind": "failed", "message": "boom"})
     assert len(runner.submitted) == 2  # searched again
     second = runner.submitted[-1][0]
     assert (second.key, second.ply, second.seat) == (first.key, first.ply, first.seat) and second.id != first.id
-    assert not [payload for event, payload in emitted if event == "error"]
+    assert not hand_arena.payloads("error")
     runner.answer({"kind": "failed", "message": "boom again"})
     assert len(runner.submitted) == 2  # no third try
-    errors = [payload for event, payload in emitted if event == "error"]
+    errors = hand_arena.payloads("error")
     assert errors == [{"code": "engine_failed", "message": "the engine failed: boom again", "event": "search"}]
     state = arena.reads.game_state(game_id, None)
     assert state["ply"] == 0 and state["status"] == "active"
 
 
-def test_a_join_after_the_failure_starts_the_search_again_and_its_move_is_played(setup):
-    arena, runner, _ = setup
+def test_a_join_after_the_failure_starts_the_search_again_and_its_move_is_played(hand_arena: HandArena):
+    arena, runner = hand_arena.arena, hand_arena.runner
     game_id = engine_game(arena)
     runner.answer({"kind": "failed", "message": "boom"})
     runner.answer({"kind": "failed", "message": "boom"})
@@ -62,10 +46,10 @@ def test_a_join_after_the_failure_starts_the_search_again_and_its_move_is_played
     assert state["moves"] == ["5"]
 
 
-def test_a_final_move_the_game_refuses_is_reported_and_changes_nothing(setup):
-    arena, runner, emitted = setup
+def test_a_final_move_the_game_refuses_is_reported_and_changes_nothing(hand_arena: HandArena):
+    arena, runner = hand_arena.arena, hand_arena.runner
     game_id = engine_game(arena)
     runner.answer({"kind": "final", "best": "10", "score": 0, "depth": 1})
-    errors = [payload for event, payload in emitted if event == "error"]
+    errors = hand_arena.payloads("error")
     assert errors and errors[0]["code"] == "illegal_move" and errors[0]["message"].startswith("engine move refused")
     assert arena.reads.game_state(game_id, None)["ply"] == 0

@@ -10,14 +10,12 @@ import sys
 import threading
 from typing import Any
 
-from support.fakes import HandRunner
+from support.fakes import HandArena
 from support.helpers import assert_error, connect, friend_game
 from support.waiting import eventually
 
 from engine.games import new_game
-from webapp.arena.assemble import ArenaSettings, assemble
 from webapp.search.jobs import SearchJob
-from webapp.store import Store
 from webapp.validation import check_new_game
 
 REVIEW_WAIT = 120.0
@@ -128,32 +126,25 @@ def test_only_the_address_that_asked_may_cancel_a_review(app, client):
     assert client.get(f"/api/games/{game_id}/review").json["status"] == "cancelled"
 
 
-def test_a_progress_stored_as_a_cancel_comes_leaves_the_review_cancelled(tmp_path):
+def test_a_progress_stored_as_a_cancel_comes_leaves_the_review_cancelled(hand_arena: HandArena):
     """A position's result arrives as the review is cancelled: the cancel, which waits for the progress being
     stored, has the last word, in the store and in the room."""
-    emitted: list[tuple[str, Any]] = []
-    runner = HandRunner()
-    arena = assemble(Store(f"sqlite:///{tmp_path / 'arena.sqlite3'}"), "key",
-                     lambda event, payload, to=None, **_: emitted.append((event, payload)), runner,
-                     ArenaSettings(shared=False, untouched_seconds=0))
-    try:
-        game_id, _, _ = arena.creation.create(check_new_game({"game": "tictactoe", "opponent": {"type": "friend"}}))
-        arena.reviews.start(game_id, new_game("tictactoe"), ["5", "1"], "127.0.0.1")
-        records = arena.store.reviews
-        store_status = records.save
-        cancel = threading.Thread(target=arena.reviews.cancel, args=(game_id, "127.0.0.1"))
+    arena, runner = hand_arena.arena, hand_arena.runner
+    game_id, _, _ = arena.creation.create(check_new_game({"game": "tictactoe", "opponent": {"type": "friend"}}))
+    arena.reviews.start(game_id, new_game("tictactoe"), ["5", "1"], "127.0.0.1")
+    records = arena.store.reviews
+    store_status = records.save
+    cancel = threading.Thread(target=arena.reviews.cancel, args=(game_id, "127.0.0.1"))
 
-        def cancel_while_storing(game: str, status: str, result: dict[str, Any] | None = None) -> None:
-            if status == "running" and cancel.ident is None:  # the first progress only
-                cancel.start()
-                cancel.join(timeout=2)  # the cancel ends here unless the progress holds the review's lock
-            store_status(game, status, result)
+    def cancel_while_storing(game: str, status: str, result: dict[str, Any] | None = None) -> None:
+        if status == "running" and cancel.ident is None:  # the first progress only
+            cancel.start()
+            cancel.join(timeout=2)  # the cancel ends here unless the progress holds the review's lock
+        store_status(game, status, result)
 
-        records.save = cancel_while_storing
-        job, handler = runner.submitted[0]
-        handler(job, {"kind": "final", "view": {"exact": None, "score": 0, "score_text": "+0", "best": "1"}})
-        cancel.join()
-        assert arena.reviews.status(game_id)["status"] == "cancelled"
-        assert [payload["status"] for event, payload in emitted if event == "review"][-1] == "cancelled"
-    finally:
-        arena.close()
+    records.save = cancel_while_storing
+    job, handler = runner.submitted[0]
+    handler(job, {"kind": "final", "view": {"exact": None, "score": 0, "score_text": "+0", "best": "1"}})
+    cancel.join()
+    assert arena.reviews.status(game_id)["status"] == "cancelled"
+    assert [payload["status"] for payload in hand_arena.payloads("review")][-1] == "cancelled"

@@ -3,7 +3,10 @@ out on the engine workers and sent to its room; exact where the truth is known, 
 
 from __future__ import annotations
 
+import threading
+
 from support.clocks import TickingClock
+from support.fakes import HandArena
 from support.helpers import assert_error, connect, create, friend_game
 
 from engine.games import new_game
@@ -11,6 +14,7 @@ from engine.games.chess import ChessState
 from engine.hints import HINT_SETTINGS, move_hints
 from engine.truth import Exact, kept_key
 from webapp.arena.hints import job_key as hints_job_key
+from webapp.validation import check_new_game
 
 
 def hints_heard(watcher, ply: int) -> dict:
@@ -125,3 +129,25 @@ def test_against_the_engine_the_player_turns_hints_on_alone(app, client):
     state = client.post(f"/api/games/{created['id']}/hints", json={"on": True}).json
     assert state["options"]["hints"] is True
     assert hints_heard(watcher, 0)["how"] == "exact"
+
+
+def test_hints_worked_out_while_a_client_joins_reach_it_after_its_state(hand_arena: HandArena):
+    """The hints are stored and sent with the game's lock held, as the join is: hints handed over the moment the
+    client enters the room reach it after its ``state``, not before."""
+    arena, runner = hand_arena.arena, hand_arena.runner
+    game_id, _, _ = arena.creation.create(check_new_game({"game": "tictactoe", "side": 0, "options": {"hints": True},
+                                                          "opponent": {"type": "friend", "open": True}}))
+    (job, on_event), = [submitted for submitted in runner.submitted if submitted[0].key == hints_job_key(game_id)]
+    worked_out = threading.Thread(target=on_event, args=(job, {"kind": "final", "hints": move_hints(job.state)}))
+    entered: list[int] = []
+
+    def enter_room() -> None:
+        entered.append(len(hand_arena.emitted))
+        worked_out.start()
+        worked_out.join(timeout=0.5)  # the hints wait for the game's lock unless the join's order is broken
+
+    arena.membership.join(game_id, "sid-1", 0, enter_room)
+    worked_out.join()
+    received = [event for event, _, to in hand_arena.emitted[entered[0]:] if to in ("sid-1", game_id)]
+    assert [event for event in received if event != "watchers"] == ["state", "hints"]
+    assert hand_arena.payloads("hints")[-1]["ply"] == 0

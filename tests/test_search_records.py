@@ -6,20 +6,17 @@ from __future__ import annotations
 import io
 import json
 import threading
-from typing import Any
 
 import chess.pgn
-from support.fakes import HandRunner
+from support.fakes import HandArena
 from support.helpers import connect
 from support.inbox import Inbox
 
 from engine.games import new_game
-from webapp.arena.assemble import ArenaSettings, assemble
 from webapp.clock import SYSTEM_CLOCK
 from webapp.search.execution import run_job
 from webapp.search.jobs import SearchJob
 from webapp.search.records import RECORD_MAX_BYTES, encode_record, fit_info
-from webapp.store import Store
 from webapp.validation import check_new_game
 
 NIM = {"game": "nim", "options": {"piles": [3, 4, 5]},
@@ -89,15 +86,11 @@ def test_a_late_joiner_sees_the_last_engine_search_and_a_takeback_removes_it(app
     assert again.next("search")["ply"] == 1
 
 
-def test_an_engine_move_stored_while_a_client_joins_reaches_it_once_after_its_state(tmp_path):
+def test_an_engine_move_stored_while_a_client_joins_reaches_it_once_after_its_state(hand_arena: HandArena):
     """The join enters the room with the game's lock held, so the engine's final event, handed over the moment the
     client enters, is stored and sent after the joiner's ``state``: the joiner gets ``state`` (ply 0), then one
     ``final`` and ``moved`` (ply 1), and no replayed record."""
-    emitted: list[tuple[str, Any, str | None]] = []
-    runner = HandRunner()
-    arena = assemble(Store(f"sqlite:///{tmp_path / 'arena.sqlite3'}"), "key",
-                     lambda event, payload, to=None, **_: emitted.append((event, payload, to)), runner,
-                     ArenaSettings(shared=False, untouched_seconds=0))
+    arena, runner, emitted = hand_arena.arena, hand_arena.runner, hand_arena.emitted
     game_id, _, _ = arena.creation.create(check_new_game(NIM | {"side": 1}))
     entered: list[int] = []
     lock_taken_elsewhere: list[bool] = []
@@ -118,18 +111,15 @@ def test_an_engine_move_stored_while_a_client_joins_reaches_it_once_after_its_st
         attempt.join()
         engine_move.start()
 
-    try:
-        arena.membership.join(game_id, "sid-1", 1, enter_room)
-        engine_move.join()
-        assert lock_taken_elsewhere == [False]
-        received = [(event, payload) for event, payload, to in emitted[entered[0]:] if to in ("sid-1", game_id)]
-        names = [event for event, _ in received if event != "watchers"]
-        assert names == ["state", "search", "moved"]
-        payloads = dict(received)
-        assert payloads["state"]["ply"] == 0 and payloads["moved"]["ply"] == 1
-        assert payloads["search"]["ply"] == 0 and payloads["search"]["info"]["kind"] == "final"
-    finally:
-        arena.close()
+    arena.membership.join(game_id, "sid-1", 1, enter_room)
+    engine_move.join()
+    assert lock_taken_elsewhere == [False]
+    received = [(event, payload) for event, payload, to in emitted[entered[0]:] if to in ("sid-1", game_id)]
+    names = [event for event, _ in received if event != "watchers"]
+    assert names == ["state", "search", "moved"]
+    payloads = dict(received)
+    assert payloads["state"]["ply"] == 0 and payloads["moved"]["ply"] == 1
+    assert payloads["search"]["ply"] == 0 and payloads["search"]["info"]["kind"] == "final"
 
 
 def test_a_person_s_move_and_plies_outside_the_game_have_no_record(app):

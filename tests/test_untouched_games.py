@@ -1,22 +1,19 @@
 """Games nobody touched for ``untouched_seconds`` leave memory and come back from the store intact; games in use
 (watched, searched by the engine, recently moved) stay. A real Arena on a real SQLite store, with a clock the test
-moves forward instead of waiting."""
+moves forward instead of waiting and a hand runner whose searches never end unless answered."""
 
 from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any
 
 import pytest
 from support.clocks import ManualClock
+from support.fakes import HandArena
 
-from webapp.arena.assemble import Arena, ArenaSettings, assemble
+from webapp.arena.assemble import Arena, ArenaSettings
 from webapp.arena.touches import Touches
-from webapp.clock import SYSTEM_CLOCK
-from webapp.search.pool import EngineRunner
 from webapp.seats import invite_code
-from webapp.store import Store
 from webapp.validation import check_new_game
 
 UNTOUCHED = 600.0
@@ -24,13 +21,9 @@ UNTOUCHED = 600.0
 
 @pytest.fixture
 def arena(tmp_path: Path, clock: ManualClock):
-    emitted: list[tuple[str, Any]] = []
-    arena = assemble(Store(f"sqlite:///{tmp_path / 'arena.sqlite3'}"), "key",
-                     lambda event, payload, to=None, **_: emitted.append((event, payload)),
-                     EngineRunner(1, SYSTEM_CLOCK), ArenaSettings(shared=False, untouched_seconds=UNTOUCHED, pace=3600),
-                     clock=clock)
-    yield arena
-    arena.close()
+    setup = HandArena.open(tmp_path, ArenaSettings(shared=False, untouched_seconds=UNTOUCHED), clock)
+    yield setup.arena
+    setup.close()
 
 
 def friend_game(arena: Arena) -> str:
@@ -97,7 +90,7 @@ def test_a_watched_game_stays_and_leaves_once_its_last_watcher_is_gone_for_the_s
 
 
 def test_a_game_whose_engine_search_is_queued_or_running_stays(arena: Arena, clock: ManualClock):
-    # Engine against engine, paced an hour apart: the first search waits in the queue all along.
+    # Engine against engine: the hand runner keeps the first search submitted, unanswered, all along.
     game_id, _, _ = arena.creation.create(check_new_game({"game": "tictactoe", "opponent": {"type": "engines",
                                                                                     "levels": [1, 1]}}))
     assert arena.cache.get(game_id).job_id is not None

@@ -1,5 +1,6 @@
 """Fakes of the app's collaborators: ``HandRunner``, an engine runner (``webapp.search.jobs.Runner``) whose searches
-the test answers itself, for tests that decide exactly when each thing happens; ``ThreadRunner``, a runner that runs
+the test answers itself, for tests that decide exactly when each thing happens, and ``HandArena``, the game core
+assembled on it (the ``hand_arena`` fixture); ``ThreadRunner``, a runner that runs
 the real engine on one thread of the test's own process, the ``app`` fixture's runner unless a test is about the
 engine's worker processes."""
 
@@ -7,12 +8,16 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from webapp.arena.assemble import Arena, ArenaSettings, assemble
 from webapp.clock import SYSTEM_CLOCK, Clock
 from webapp.search.execution import run_job
 from webapp.search.fair_queue import FairQueue, background_slots, client_share
 from webapp.search.jobs import EventHandler, SearchJob, deliver
+from webapp.store import Store
 
 
 class HandRunner:
@@ -43,6 +48,35 @@ class HandRunner:
         job, on_event = self.submitted[-1]
         on_event(job, info)
         return job
+
+
+@dataclass
+class HandArena:
+    """The game core on a ``HandRunner`` and a SQLite file, with every event it sends kept in ``emitted`` as
+    (event, payload, recipient: a sid, a game's room, or None for everyone)."""
+
+    arena: Arena
+    runner: HandRunner
+    emitted: list[tuple[str, Any, str | None]] = field(default_factory=list)
+
+    @classmethod
+    def open(cls, folder: Path, settings: ArenaSettings | None = None, clock: Clock = SYSTEM_CLOCK) -> HandArena:
+        """A game core whose store is a new SQLite file in ``folder``, with ``settings`` (default: one node, no
+        untouched games put out of memory) on ``clock``; close it with ``close``."""
+        emitted: list[tuple[str, Any, str | None]] = []
+        runner = HandRunner()
+        arena = assemble(Store(f"sqlite:///{folder / 'arena.sqlite3'}"), "key",
+                         lambda event, payload, to=None, **_: emitted.append((event, payload, to)), runner,
+                         settings or ArenaSettings(shared=False, untouched_seconds=0), clock=clock)
+        return cls(arena, runner, emitted)
+
+    def payloads(self, event: str) -> list[Any]:
+        """The payloads of every ``event`` sent so far, in order."""
+        return [payload for name, payload, _ in self.emitted if name == event]
+
+    def close(self) -> None:
+        """Close the game core (its store and its timers)."""
+        self.arena.close()
 
 
 class ThreadRunner:

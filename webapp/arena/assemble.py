@@ -123,7 +123,7 @@ def assemble(store: Store, secret: str, emit: Emit, runner: Runner, settings: Ar
     cache = GameCache(store, presence.rooms, settings.shared, settings.idle_games, settings.untouched_seconds, clock)
     payloads = Payloads(presence, runner, clock, settings.pace)
     outbox = Outbox(emit, payloads)
-    hints = Hints(runner, emit, next_id)
+    hints = Hints(runner, emit, next_id, cache.find)
     turns = EngineTurns(store, cache, runner, presence, next_id, leases, settings.pace, settings.unwatched_pause,
                         clock)
     flags = Alarms(clock, "flag-watch")

@@ -41,12 +41,16 @@ def job_key(game_id: str) -> str:
 
 
 class Hints:
-    """The hints of the games this node serves. ``emit(event, payload, to=room)`` sends Socket.IO messages."""
+    """The hints of the games this node serves. ``emit(event, payload, to=room)`` sends Socket.IO messages;
+    ``find(game_id)`` is the game in memory, if it is (``GameCache.find``): its lock is held while hints are stored
+    and sent, as for every event sent to a game's room."""
 
-    def __init__(self, runner: Runner, emit: Callable[..., None], job_ids: Callable[[], int]) -> None:
+    def __init__(self, runner: Runner, emit: Callable[..., None], job_ids: Callable[[], int],
+                 find: Callable[[str], LiveGame | None]) -> None:
         self.runner = runner
         self.emit = emit
         self._job_ids = job_ids
+        self._find = find
         self._latest: dict[str, HintsPayload] = {}
         self._lock = threading.Lock()
 
@@ -86,14 +90,22 @@ class Hints:
         return self.runner.state_of(job_key(game_id)) != "idle"
 
     def _on_event(self, game_id: str, job: SearchJob, info: dict[str, Any]) -> None:
-        """The runner's handler of a hints search of ``game_id``: keep the final answer and send it to the room."""
+        """The runner's handler of a hints search of ``game_id``: keep the final answer and send it to the room,
+        with the game's lock held (so a client that joins gets them after its ``state``); nothing for a game no
+        longer in memory (nobody is in its room)."""
         if info["kind"] != "final":
+            return
+        live = self._find(game_id)
+        if live is None:
             return
         found = info["hints"]
         settings = f"a search of depth {found['depth']}"
         hints: HintsPayload = {"game_id": game_id, "ply": job.ply, "seat": job.seat, "how": found["how"],
                                "depth": found["depth"], "moves": found["moves"],
                                "source": "the exact value of every move" if found["how"] == "exact" else settings}
-        with self._lock:
-            self._latest[game_id] = hints
-        self.emit("hints", hints, to=game_id)
+        with live.lock:
+            if live.evicted:
+                return
+            with self._lock:
+                self._latest[game_id] = hints
+            self.emit("hints", hints, to=game_id)

@@ -35,9 +35,11 @@ class Membership:
         """Put ``sid`` in the game's room: send it the state and the running search's last event, or, when no
         search runs, the search record of the latest engine move (as its final ``search`` event), and the hints;
         send the room the new watcher count. ``enter_room`` (which makes the connection a member of the room its
-        transport sends to) is called with the game's lock held, so every event the room is sent reaches ``sid``
-        after its ``state`` and none before it. Whatever the store must give is read before ``state`` is sent, so
-        a client that has its state has a join that no longer waits on the database."""
+        transport sends to) is called with the game's lock held, so every event this node sends the room with that
+        lock held (``state``, ``moved``, ``search``, ``hints`` and the game's ``error``) reaches ``sid`` after its
+        ``state`` and none before it; the room's other events (``watchers``, ``review``, ``analysis``,
+        ``every_move``, ``rematch``) are not ordered with the join. Whatever the store must give is read before
+        ``state`` is sent, so a client that has its state has a join that no longer waits on the database."""
         with self.cache.locked(game_id) as live:
             enter_room()
             count = self.presence.rooms.join(game_id, sid, seat)
