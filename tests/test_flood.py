@@ -29,6 +29,11 @@ FLOOD_FROM = 4
 """The ply after which the flood starts."""
 BURST = 400
 """Events sent at once: far over the default limit (a burst of 20) and the patience after it (five bursts more)."""
+READ_LAG = 0.01
+"""Seconds the slow client takes to handle each error it receives: its reading lags a second or so behind."""
+LATE_SENDS = 10
+LATE_SEND_PAUSE = 0.1
+"""The slow client sends ``LATE_SENDS`` more events, one every ``LATE_SEND_PAUSE`` seconds, after its burst."""
 
 
 def friend_nim(server: LiveServer) -> tuple[str, str, str]:
@@ -112,7 +117,9 @@ def test_a_client_cut_off_is_told_why_and_told_nothing_after(live_server):
     eventually(lambda: not flooder.sio.connected, "the server's disconnection of the flooder")
     errors = flooder.received("error")
     closing = {"code": "rate_limited", "event": "move", "message": "far too many events; this connection is closed"}
-    assert errors.count(closing) == 1 and errors[-1] == closing, errors[-3:]
+    # (seen once, with two test runs on two cores: the closing error missing): say how the connection ended
+    assert errors.count(closing) == 1 and errors[-1] == closing, (errors[-3:], len(errors), flooder.disconnects,
+                                                                  live_server.log.read_text()[-3000:])
     assert {error["code"] for error in errors[:-1]} == {"rate_limited", "forbidden"}
 
 
@@ -132,3 +139,25 @@ def test_a_flood_of_game_creations_is_refused_past_the_address_limit_and_others_
     other.request("POST", "/api/games", json.dumps(body), {"Content-Type": "application/json"})
     assert other.getresponse().status == 201  # another address has its own count
     other.close()
+
+
+def test_a_client_cut_off_while_still_sending_and_slow_to_read_is_told_why(live_server):
+    """A client whose burst is still going out, and whose reading lags behind, as on a loaded machine: the server
+    keeps reading (and dropping) what it sends for ``CLOSING_GRACE`` after its last answers were taken, so its sends
+    do not fail, and it reads its way to the error saying that its connection is closed. (A client's send that
+    fails ends python-socketio's reader at once, dropping what it had received and not yet handled.)"""
+    game_id, _, _ = friend_nim(live_server)
+    flooder = EventClient(live_server.url, on_event=lambda event, data: time.sleep(READ_LAG) if event == "error"
+                          else None)
+    flooder.emit("join", {"game_id": game_id})
+    flooder.wait_for("state")
+    for _ in range(BURST):
+        flooder.emit("move", {"game_id": game_id, "move": "1:1"})
+    for _ in range(LATE_SENDS):  # still sending after the server has closed its side
+        time.sleep(LATE_SEND_PAUSE)
+        with contextlib.suppress(SocketIOError):
+            flooder.emit("move", {"game_id": game_id, "move": "1:1"})
+    eventually(lambda: not flooder.sio.connected, "the server's disconnection of the flooder")
+    closing = {"code": "rate_limited", "event": "move", "message": "far too many events; this connection is closed"}
+    errors = flooder.received("error")
+    assert errors.count(closing) == 1 and errors[-1] == closing, (errors[-3:], len(errors), flooder.disconnects)

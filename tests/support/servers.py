@@ -192,9 +192,17 @@ class EventClient(Inbox):
         arrives, before the next one is read."""
         super().__init__()
         self._on_event = on_event
+        self.disconnects: list[str] = []
+        """Why the client was disconnected, each time it was (python-socketio's reasons: ``"server disconnect"``
+        when the server's Socket.IO disconnect arrived, ``"transport close"`` or ``"transport error"`` when the
+        connection ended without one)."""
         self.sio = _InOrderClient(reconnection=False)
         self.sio.on("*", self._record)
+        self.sio.on("disconnect", self._disconnected)
         self.sio.connect(url, auth={"token": token} if token else None, transports=["websocket"], wait_timeout=10)
+
+    def _disconnected(self, reason: object = None) -> None:
+        self.disconnects.append(str(reason))
 
     def _record(self, event: str, data: Any = None) -> None:
         self.add(event, data)

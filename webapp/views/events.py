@@ -39,10 +39,14 @@ log = logging.getLogger(__name__)
 
 FLOOD_BURSTS = 5
 """A connection whose refused events exceed what its rate refills by this many bursts is disconnected."""
-CLOSING_GRACE = 0.05
+CLOSING_GRACE = 3.0
 """Seconds a closed connection's client has, once every packet queued for it is written and acknowledged by its
-system, to answer the closing handshake before the server stops reading it."""
-CLOSING_WAIT = 5.0
+system, to finish sending what it was sending, read what it was sent and answer the closing handshake, before the
+server stops reading it (what it sends meanwhile is read and dropped; a client that closes its side sooner ends the
+connection sooner). A client whose send fails because the server stopped reading is reset, and python-socketio's
+client then drops what it had received and not yet handled, such as the error that told it why: on a loaded
+machine a client takes a second or more to get there."""
+CLOSING_WAIT = 8.0
 """Seconds at most before the server stops reading a client it closed, even if its writer is still blocked (a client
 that does not read): a flood ends."""
 UNREADABLE_LIMIT = 10
