@@ -100,8 +100,9 @@ def workers(queue_url, tmp_path):
     started: list[SearchWorker] = []
 
     def start(name: str) -> SearchWorker:
-        started.append(SearchWorker(queue_url, tmp_path, name).start())
-        return started[-1]
+        worker = SearchWorker(queue_url, tmp_path, name)
+        started.append(worker)  # before it starts: one that does not start in time is killed all the same
+        return worker.start()
 
     yield start
     for worker in started:
